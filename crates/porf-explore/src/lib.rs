@@ -1,0 +1,69 @@
+//! Exploration strategies. An explorer drives a program's threads and an execution
+//! graph, asks a [`MemoryModel`](porf_models::MemoryModel) what is consistent, and
+//! returns [`Stats`].
+//!
+//! * [`optimal`]: GenMC's exploration (seed 000, Alg. 1–3, co-tracking) with TruSt's
+//!   maximality rule instead of a set of performed revisits: each (events, rf, co)
+//!   execution is visited exactly once, memory stays linear in one graph.
+//! * [`reference`]: brute force over every porf-respecting order of adding events and
+//!   every rf/co choice, deduplicated; exponential, the ground truth for small programs.
+//! * [`state`]: a graph plus the thread machines' states (shared by both).
+//! * [`outcome`]: what a maximal graph is (complete, blocked, deadlocked, erroneous),
+//!   defined once for every explorer.
+//! * [`stats`]: counts, errors and their witnesses.
+
+pub mod optimal;
+pub mod outcome;
+pub mod record;
+pub mod reference;
+pub mod state;
+pub mod stats;
+pub mod step;
+
+pub use outcome::Outcome;
+pub use stats::{ErrorClass, ErrorReport, FinalState, Stats};
+
+use std::time::Duration;
+
+/// Limits and switches common to every explorer.
+#[derive(Clone, Debug, Default)]
+pub struct Config {
+    /// Keep exploring after an error (and collect every distinct error).
+    pub keep_going: bool,
+    /// Stop after this many complete executions (the result is then partial).
+    pub max_executions: Option<u64>,
+    /// Stop after this much wall time (the result is then partial).
+    pub timeout: Option<Duration>,
+    /// Record the final state of every complete execution.
+    pub collect_final_states: bool,
+}
+
+/// Which explorer to run.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum Strategy {
+    Optimal,
+    Reference,
+}
+
+/// Runs `strategy` on `prog` under `model`, on a thread with a large stack (the
+/// explorers recurse once per event).
+pub fn explore<P: porf_graph::Program + Sync>(
+    strategy: Strategy,
+    prog: &P,
+    model: &dyn porf_models::MemoryModel,
+    cfg: &Config,
+) -> Stats {
+    const STACK: usize = 1 << 30;
+    std::thread::scope(|s| {
+        std::thread::Builder::new()
+            .name("porf-explore".into())
+            .stack_size(STACK)
+            .spawn_scoped(s, || match strategy {
+                Strategy::Optimal => optimal::explore(prog, model, cfg),
+                Strategy::Reference => reference::explore(prog, model, cfg),
+            })
+            .expect("cannot start the exploration thread")
+            .join()
+            .unwrap_or_else(|e| std::panic::resume_unwind(e))
+    })
+}

@@ -1,0 +1,330 @@
+//! The optimal explorer: GenMC's exploration of execution graphs (seed 000, Alg. 1–3
+//! with the co-tracking of App. C), made stateless with TruSt's maximality rule.
+//!
+//! Events are added one at a time, always for the lowest-numbered thread that can step.
+//! A read tries every write it may consistently read from (forward revisits); a write
+//! tries every consistent place in co and then may *backward revisit* earlier reads of
+//! its location: the read is made to read from the write and every event added after
+//! the read that is not in the write's porf-prefix is deleted. A backward revisit is
+//! performed only when everything it deletes (and the read itself) was added
+//! *maximally* — reads from the co-latest consistent write, writes at the co-latest
+//! consistent place — and no kept write sits co-after what the deleted events touched
+//! (see [`maximal_extension`]). Then each execution is produced by exactly one sequence
+//! of choices, and no record of past revisits is kept: memory is linear in one graph
+//! per nested revisit.
+
+use crate::record::Recorder;
+use crate::state::{State, TidRegistry};
+use crate::step::{self, Access, AfterRead, Step};
+use crate::{Config, Stats};
+use porf_graph::{
+    Action, EventId, Graph, LabelKind, Loc, MemOrder, Program, ReadKind, SrcLoc, ThreadMachine,
+    Tid, Val, View, WriteKind,
+};
+use porf_models::{atomicity, race, MemoryModel};
+
+pub fn explore<P: Program>(prog: &P, model: &dyn MemoryModel, cfg: &Config) -> Stats {
+    let mut ex = Optimal {
+        prog,
+        model,
+        rec: Recorder::new(cfg),
+        tids: TidRegistry::default(),
+    };
+    let mut st = State::new(prog, model);
+    ex.visit(&mut st);
+    ex.rec.finish()
+}
+
+struct Optimal<'a, 'c, P: Program> {
+    prog: &'a P,
+    model: &'a dyn MemoryModel,
+    rec: Recorder<'c>,
+    tids: TidRegistry,
+}
+
+impl<P: Program> Optimal<'_, '_, P> {
+    /// Extends the (consistent) state until it is maximal, branching at every choice.
+    /// Leaves events behind: callers restore their state by truncation.
+    fn visit(&mut self, st: &mut State<P>) {
+        loop {
+            if self.rec.stop {
+                return;
+            }
+            self.rec.tick(&st.g);
+            let Some((t, action)) = st.next_action() else {
+                self.rec.maximal(st);
+                return;
+            };
+            match step::perform(st, self.prog, self.model, &mut self.tids, t, action) {
+                Step::Done(e) => match st.g.label(e).kind {
+                    LabelKind::Fence { .. } if !self.model.consistent_with(&st.g, e) => return,
+                    LabelKind::Error { .. } => self.rec.error_event(&st.g, e),
+                    _ => {}
+                },
+                Step::Access(Access::Read {
+                    loc,
+                    ord,
+                    kind,
+                    src,
+                }) => return self.read(st, t, loc, ord, kind, src),
+                Step::Access(Access::Write {
+                    loc,
+                    val,
+                    ord,
+                    kind,
+                    src,
+                }) => return self.write(st, t, loc, val, ord, kind, src),
+            }
+        }
+    }
+
+    /// Makes `r` read from `w`, fixing its order (a failed CAS reads with its failure
+    /// order) and its hb view.
+    fn set_source(&self, g: &mut Graph, r: EventId, w: Option<EventId>, ord: MemOrder) {
+        g.set_rf(r, w);
+        let val = g.read_val(r);
+        let lab = g.label_mut(r);
+        if let LabelKind::Read { kind, ord: o, .. } = &mut lab.kind {
+            *o = step::read_order(*kind, ord, val);
+        }
+        let hb = self.model.hb_view(g, r);
+        g.label_mut(r).hb = hb;
+    }
+
+    fn read(
+        &mut self,
+        st: &mut State<P>,
+        t: Tid,
+        loc: Loc,
+        ord: MemOrder,
+        kind: ReadKind,
+        src: SrcLoc,
+    ) {
+        let stamp = st.g.len();
+        let cands: Vec<Option<EventId>> = std::iter::once(None)
+            .chain(st.g.co(loc).iter().copied().map(Some))
+            .collect();
+        let r = st.g.add(
+            t,
+            LabelKind::Read {
+                loc,
+                ord,
+                kind,
+                rf: None,
+            },
+            src,
+        );
+        let mut ok = Vec::new();
+        for w in cands {
+            self.set_source(&mut st.g, r, w, ord);
+            if self.model.consistent_with(&st.g, r) {
+                ok.push(w);
+            }
+        }
+        for (i, &w) in ok.iter().rev().enumerate() {
+            if self.rec.stop {
+                break;
+            }
+            self.set_source(&mut st.g, r, w, ord);
+            st.g.label_mut(r).added_max = i == 0;
+            self.continue_read(st, r);
+            st.truncate(stamp + 1);
+            st.ts[t as usize].truncate(r.idx as usize);
+        }
+        st.truncate(stamp);
+    }
+
+    /// Goes on after read `r` (its thread's last event, source fixed, no state pushed).
+    fn continue_read(&mut self, st: &mut State<P>, r: EventId) {
+        if let Some(o) = race::race_with(&st.g, r) {
+            self.rec.race(&st.g, o, r);
+            if self.rec.stop {
+                return;
+            }
+        }
+        match step::after_read(st, self.model, r) {
+            AfterRead::Continue | AfterRead::Blocked => self.visit(st),
+            AfterRead::WritePart(val) => {
+                let w = step::add_write_part(st, self.model, r, val);
+                if !self.model.consistent_with(&st.g, w) {
+                    return;
+                }
+                if let Some(o) = race::race_with(&st.g, w) {
+                    self.rec.race(&st.g, o, w);
+                    if self.rec.stop {
+                        return;
+                    }
+                }
+                self.backward_revisits(st, w);
+                if !atomicity::violated_by(&st.g, w) {
+                    self.visit(st);
+                }
+            }
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn write(
+        &mut self,
+        st: &mut State<P>,
+        t: Tid,
+        loc: Loc,
+        val: Val,
+        ord: MemOrder,
+        kind: WriteKind,
+        src: SrcLoc,
+    ) {
+        let stamp = st.g.len();
+        let w = step::add_event(
+            st,
+            self.model,
+            t,
+            LabelKind::Write {
+                loc,
+                ord,
+                val,
+                kind,
+            },
+            src,
+        );
+        st.push_resumed(t, 0);
+        if let Some(o) = race::race_with(&st.g, w) {
+            self.rec.race(&st.g, o, w);
+        }
+        let n = st.g.co(loc).len();
+        let mut ok = Vec::new();
+        for pos in 1..=n + 1 {
+            st.g.co_insert(w, pos);
+            if self.model.consistent_with(&st.g, w) {
+                ok.push(pos);
+            }
+            st.g.co_remove(w);
+        }
+        for (i, &pos) in ok.iter().rev().enumerate() {
+            if self.rec.stop {
+                break;
+            }
+            st.g.co_insert(w, pos);
+            st.g.label_mut(w).added_max = i == 0;
+            self.backward_revisits(st, w);
+            if !self.rec.stop {
+                self.visit(st);
+            }
+            st.truncate(stamp + 1);
+            st.g.co_remove(w);
+        }
+        st.truncate(stamp);
+    }
+
+    /// Every backward revisit of write `w` (the newest event, placed in co) that TruSt's
+    /// maximality rule allows. Leaves `st` unchanged: each revisit works on a copy.
+    fn backward_revisits(&mut self, st: &mut State<P>, w: EventId) {
+        let g = &st.g;
+        let loc = g.label(w).loc().unwrap();
+        let wporf = &g.label(w).porf;
+        let mut reads: Vec<EventId> = g
+            .loc_info(loc)
+            .accesses
+            .iter()
+            .copied()
+            .filter(|&r| {
+                let l = g.label(r);
+                l.is_read() && l.revisitable && !wporf.contains(r)
+            })
+            .collect();
+        reads.sort_by_key(|&r| std::cmp::Reverse(g.label(r).stamp));
+        for r in reads {
+            if self.rec.stop {
+                return;
+            }
+            let keep = revisit_view(&st.g, r, w);
+            if !maximal_extension(&st.g, r, w, &keep) {
+                continue;
+            }
+            let mut st2 = st.restricted(&keep);
+            st2.ts[r.tid as usize].truncate(r.idx as usize);
+            let ord = access_order(&mut st2, r);
+            self.set_source(&mut st2.g, r, Some(w), ord);
+            let is_max = st2.g.co_max(loc) == Some(w);
+            st2.g.label_mut(r).added_max = is_max;
+            let wp = st2.g.label(w).porf.clone();
+            for t in 0..st2.g.num_threads() {
+                for i in 0..wp.get(t).min(st2.g.thread_len(t)) {
+                    st2.g.label_mut(EventId::new(t, i)).revisitable = false;
+                }
+            }
+            if !self.model.consistent_with(&st2.g, r) {
+                continue;
+            }
+            if st2.g.label(w).is_exclusive_write() && atomicity::violated_by(&st2.g, w) {
+                continue;
+            }
+            self.continue_read(&mut st2, r);
+        }
+    }
+}
+
+/// The order the action behind read `r` asked for (before a failed CAS lowered it).
+fn access_order<P: Program>(st: &mut State<P>, r: EventId) -> MemOrder {
+    let pre = &st.ts[r.tid as usize][r.idx as usize - 1];
+    match pre.clone().peek() {
+        Action::Load { ord, .. } | Action::Rmw { ord, .. } => ord,
+        _ => MemOrder::Acquire,
+    }
+}
+
+/// The events a backward revisit of `r` by `w` keeps: those added no later than `r`,
+/// and `w`'s porf-prefix.
+fn revisit_view(g: &Graph, r: EventId, w: EventId) -> View {
+    let s = g.label(r).stamp;
+    let mut v = g.label(w).porf.clone();
+    for t in 0..g.num_threads() {
+        let n = g.thread(t).partition_point(|l| l.stamp <= s) as u32;
+        if n > v.get(t) {
+            v.set(t, n);
+        }
+    }
+    v
+}
+
+/// TruSt's condition for `w` to revisit `r` keeping `keep`: the revisit must not
+/// differ from another one only in where `w` sits in co, and `r` and every deleted
+/// event must have been added maximally, reading from (or being) a write with no kept
+/// co-successor other than `w`, and not itself reading from a deleted later write.
+fn maximal_extension(g: &Graph, r: EventId, w: EventId, keep: &View) -> bool {
+    let wl = g.label(w);
+    let loc = wl.loc().unwrap();
+    if !wl.is_exclusive_write() {
+        if let Some(s) = g.co_next(loc, Some(w)) {
+            if !keep.contains(s) {
+                return false;
+            }
+        }
+    }
+    for (e, lab) in g.events() {
+        if keep.contains(e) && e != r {
+            continue;
+        }
+        if !lab.revisitable {
+            return false;
+        }
+        if !lab.is_access() {
+            continue;
+        }
+        if !lab.added_max {
+            return false;
+        }
+        let eloc = lab.loc().unwrap();
+        let src = if lab.is_read() { lab.rf() } else { Some(e) };
+        let after = &g.co(eloc)[g.co_pos(src)..];
+        if after.iter().any(|&s| s != w && keep.contains(s)) {
+            return false;
+        }
+        if let Some(s) = lab.rf() {
+            if !keep.contains(s) && g.label(s).stamp > lab.stamp {
+                return false;
+            }
+        }
+    }
+    true
+}

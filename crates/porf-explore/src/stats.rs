@@ -1,0 +1,101 @@
+//! What an exploration returns.
+
+use porf_graph::{EventId, Graph, SrcLoc, Val};
+use std::collections::BTreeSet;
+use std::time::Duration;
+
+/// The kinds of errors porf reports.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub enum ErrorClass {
+    Assertion,
+    Abort,
+    Memory,
+    Race,
+    Deadlock,
+}
+
+impl ErrorClass {
+    /// The verdict word used in JSON output.
+    pub fn verdict(self) -> &'static str {
+        match self {
+            ErrorClass::Assertion => "assertion",
+            ErrorClass::Abort => "abort",
+            ErrorClass::Memory => "memory",
+            ErrorClass::Race => "race",
+            ErrorClass::Deadlock => "deadlock",
+        }
+    }
+}
+
+/// One error with its witness.
+#[derive(Clone, Debug)]
+pub struct ErrorReport {
+    pub class: ErrorClass,
+    pub message: String,
+    /// The events involved (the failing event; both racing accesses; the blocked
+    /// threads' last events), with their source locations.
+    pub events: Vec<(EventId, SrcLoc)>,
+    /// The execution graph in which the error was found.
+    pub witness: Graph,
+}
+
+impl ErrorReport {
+    /// What identifies an error across executions and explorers: its class and the
+    /// source locations involved.
+    pub fn key(&self) -> (ErrorClass, Vec<SrcLoc>) {
+        let mut locs: Vec<SrcLoc> = self.events.iter().map(|(_, s)| *s).collect();
+        locs.sort_by_key(|s| (s.file, s.line, s.col));
+        locs.dedup();
+        (self.class, locs)
+    }
+}
+
+/// The final state of a complete execution: every thread's registers (by tid) and
+/// every location's final value (by location).
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub struct FinalState {
+    pub registers: Vec<(u32, Vec<Val>)>,
+    pub memory: Vec<(u64, Val)>,
+}
+
+/// The result of an exploration.
+#[derive(Clone, Debug, Default)]
+pub struct Stats {
+    /// Maximal consistent executions in which every thread finished without error.
+    pub complete: u64,
+    /// Maximal consistent executions in which some thread is blocked (see [`crate::outcome`]).
+    pub blocked: u64,
+    /// Maximal consistent executions containing an error event (only with keep-going).
+    pub erroneous: u64,
+    /// Distinct errors found (the first one only, unless keep-going).
+    pub errors: Vec<ErrorReport>,
+    pub elapsed: Duration,
+    /// The largest number of events any explored graph had.
+    pub peak_graph_size: usize,
+    /// True when a limit (executions, time) stopped the exploration early.
+    pub partial: bool,
+    /// Final states of complete executions, if requested.
+    pub final_states: BTreeSet<FinalState>,
+}
+
+impl Stats {
+    /// Records `err` unless an error with the same key is already known. Returns true if new.
+    pub fn add_error(&mut self, err: ErrorReport) -> bool {
+        let k = err.key();
+        if self.errors.iter().any(|e| e.key() == k) {
+            return false;
+        }
+        self.errors.push(err);
+        true
+    }
+    /// The set of error keys, for comparisons.
+    pub fn error_keys(&self) -> BTreeSet<(ErrorClass, Vec<(u32, u32, u32)>)> {
+        self.errors
+            .iter()
+            .map(|e| {
+                let (c, l) = e.key();
+                (c, l.iter().map(|s| (s.file, s.line, s.col)).collect())
+            })
+            .collect()
+    }
+}

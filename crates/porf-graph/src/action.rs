@@ -1,0 +1,279 @@
+//! The contract between a program (a front end) and an explorer.
+//!
+//! A thread is a deterministic machine: [`ThreadMachine::peek`] says what it wants to do
+//! next, the explorer performs that [`Action`] on its execution graph and hands the
+//! result back with [`ThreadMachine::resume`]. Given the same sequence of results, a
+//! thread always asks for the same actions; that is all an explorer relies on.
+
+use std::fmt;
+
+/// A value in memory or a register. Pointers are values too.
+pub type Val = i64;
+
+/// A thread identifier. Thread 0 is the main thread; children are numbered by the
+/// explorer in a way that depends only on who spawned them (never on scheduling).
+pub type Tid = u32;
+
+/// A shared-memory location (an address).
+#[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub struct Loc(pub u64);
+
+impl fmt::Display for Loc {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "@{}", self.0)
+    }
+}
+
+/// C11 memory orders, plus non-atomic accesses.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub enum MemOrder {
+    NonAtomic,
+    Relaxed,
+    Acquire,
+    Release,
+    AcqRel,
+    SeqCst,
+}
+
+impl MemOrder {
+    pub fn is_atomic(self) -> bool {
+        self != MemOrder::NonAtomic
+    }
+    /// Acquire, acq_rel or seq_cst.
+    pub fn is_acquire(self) -> bool {
+        matches!(self, MemOrder::Acquire | MemOrder::AcqRel | MemOrder::SeqCst)
+    }
+    /// Release, acq_rel or seq_cst.
+    pub fn is_release(self) -> bool {
+        matches!(self, MemOrder::Release | MemOrder::AcqRel | MemOrder::SeqCst)
+    }
+    pub fn is_sc(self) -> bool {
+        self == MemOrder::SeqCst
+    }
+    /// The short name used in C11 and herd (`na`, `rlx`, `acq`, `rel`, `acq_rel`, `sc`).
+    pub fn short(self) -> &'static str {
+        match self {
+            MemOrder::NonAtomic => "na",
+            MemOrder::Relaxed => "rlx",
+            MemOrder::Acquire => "acq",
+            MemOrder::Release => "rel",
+            MemOrder::AcqRel => "acq_rel",
+            MemOrder::SeqCst => "sc",
+        }
+    }
+}
+
+/// Where an action comes from in the program's source, for witnesses.
+/// `file` indexes [`Program::source_file`]; line and column are 1-based (0 = unknown).
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
+pub struct SrcLoc {
+    pub file: u32,
+    pub line: u32,
+    pub col: u32,
+}
+
+impl SrcLoc {
+    pub const UNKNOWN: SrcLoc = SrcLoc { file: 0, line: 0, col: 0 };
+    pub fn line(line: u32) -> SrcLoc {
+        SrcLoc { file: 0, line, col: 0 }
+    }
+}
+
+/// The operation of a read-modify-write.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum RmwOp {
+    Add(Val),
+    Sub(Val),
+    And(Val),
+    Or(Val),
+    Xor(Val),
+    Xchg(Val),
+    /// Compare-exchange: writes `new` iff the old value equals `expected`. On failure the
+    /// read part has order `fail_ord` and there is no write part.
+    Cas {
+        expected: Val,
+        new: Val,
+        fail_ord: MemOrder,
+    },
+}
+
+impl RmwOp {
+    /// The value written when the read part returned `old`, or `None` when the RMW
+    /// fails (a compare-exchange whose expected value differs) and writes nothing.
+    pub fn apply(self, old: Val) -> Option<Val> {
+        Some(match self {
+            RmwOp::Add(v) => old.wrapping_add(v),
+            RmwOp::Sub(v) => old.wrapping_sub(v),
+            RmwOp::And(v) => old & v,
+            RmwOp::Or(v) => old | v,
+            RmwOp::Xor(v) => old ^ v,
+            RmwOp::Xchg(v) => v,
+            RmwOp::Cas { expected, new, .. } => {
+                if old == expected {
+                    new
+                } else {
+                    return None;
+                }
+            }
+        })
+    }
+}
+
+/// The kinds of program errors a thread can raise itself.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+pub enum ErrorKind {
+    /// `assert` failed.
+    Assertion,
+    /// `abort()` was called.
+    Abort,
+    /// A memory-safety error the front end detected (use after free, double free, ...).
+    Memory,
+}
+
+/// What a thread asks the explorer to do next.
+///
+/// The value handed back by [`ThreadMachine::resume`] is, per action:
+/// `Load` the value read; `Rmw` the old value (for a compare-exchange, success is
+/// `old == expected`); `Spawn` the child's [`Tid`]; `Join` the child's return value;
+/// `TryLock` the lock's old value (0 means it was acquired); everything else 0.
+/// `Block`, `Error` and `Finish` end the thread: `resume` is never called after them.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Action {
+    Load {
+        loc: Loc,
+        ord: MemOrder,
+        src: SrcLoc,
+    },
+    Store {
+        loc: Loc,
+        val: Val,
+        ord: MemOrder,
+        src: SrcLoc,
+    },
+    Rmw {
+        loc: Loc,
+        op: RmwOp,
+        ord: MemOrder,
+        src: SrcLoc,
+    },
+    Fence {
+        ord: MemOrder,
+        src: SrcLoc,
+    },
+    /// Start a new thread running `entry(arg)`; see [`Program::spawn`].
+    Spawn {
+        entry: u32,
+        arg: Val,
+        src: SrcLoc,
+    },
+    /// Wait until thread `tid` has finished.
+    Join {
+        tid: Tid,
+        src: SrcLoc,
+    },
+    /// Acquire the mutex at `loc`, blocking while another thread holds it.
+    Lock {
+        loc: Loc,
+        src: SrcLoc,
+    },
+    /// Try to acquire the mutex at `loc` without blocking.
+    TryLock {
+        loc: Loc,
+        src: SrcLoc,
+    },
+    /// Release the mutex at `loc`.
+    Unlock {
+        loc: Loc,
+        src: SrcLoc,
+    },
+    /// A failed assumption: the thread blocks forever and the execution is not counted.
+    Block {
+        src: SrcLoc,
+    },
+    /// The thread hit an error (failed assertion, abort, ...).
+    Error {
+        kind: ErrorKind,
+        msg: String,
+        src: SrcLoc,
+    },
+    /// The thread returned `ret`.
+    Finish {
+        ret: Val,
+    },
+}
+
+impl Action {
+    pub fn src(&self) -> SrcLoc {
+        match self {
+            Action::Load { src, .. }
+            | Action::Store { src, .. }
+            | Action::Rmw { src, .. }
+            | Action::Fence { src, .. }
+            | Action::Spawn { src, .. }
+            | Action::Join { src, .. }
+            | Action::Lock { src, .. }
+            | Action::TryLock { src, .. }
+            | Action::Unlock { src, .. }
+            | Action::Block { src }
+            | Action::Error { src, .. } => *src,
+            Action::Finish { .. } => SrcLoc::UNKNOWN,
+        }
+    }
+}
+
+/// One thread of a program, as a deterministic machine.
+pub trait ThreadMachine: Clone {
+    /// The next action. Calling `peek` twice without `resume` yields the same action.
+    fn peek(&mut self) -> Action;
+    /// The action returned by the last `peek` was performed and returned `ret`.
+    fn resume(&mut self, ret: Val);
+    /// The thread's observable registers, for final-state comparisons.
+    fn registers(&self) -> Vec<Val> {
+        Vec::new()
+    }
+}
+
+/// A program: a main thread, a way to start more threads, and initial memory.
+pub trait Program {
+    type Thread: ThreadMachine;
+    /// Thread 0.
+    fn main_thread(&self) -> Self::Thread;
+    /// A new thread running entry point `entry` with argument `arg`.
+    fn spawn(&self, entry: u32, arg: Val) -> Self::Thread;
+    /// The value of `loc` before any write (the initialisation write's value).
+    fn init_value(&self, _loc: Loc) -> Val {
+        0
+    }
+    /// A human name for `loc` (a variable name), for witnesses.
+    fn loc_name(&self, loc: Loc) -> String {
+        loc.to_string()
+    }
+    /// The path of source file number `file` of [`SrcLoc`].
+    fn source_file(&self, _file: u32) -> &str {
+        ""
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cas_applies_only_on_expected() {
+        let cas = RmwOp::Cas {
+            expected: 1,
+            new: 5,
+            fail_ord: MemOrder::Relaxed,
+        };
+        assert_eq!(cas.apply(1), Some(5));
+        assert_eq!(cas.apply(2), None);
+        assert_eq!(RmwOp::Add(3).apply(i64::MAX), Some(i64::MIN + 2));
+    }
+
+    #[test]
+    fn order_strengths() {
+        assert!(MemOrder::SeqCst.is_acquire() && MemOrder::SeqCst.is_release());
+        assert!(!MemOrder::Relaxed.is_acquire());
+        assert!(!MemOrder::NonAtomic.is_atomic());
+    }
+}

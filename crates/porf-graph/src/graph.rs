@@ -1,0 +1,447 @@
+//! The execution graph: events per thread, reads-from, coherence order per location,
+//! insertion stamps and porf views.
+//!
+//! Invariants kept by every method:
+//! * thread `t` exists iff `threads[t]` is non-empty; its event 0 is a `Start`;
+//! * `order[s]` is the event with stamp `s`, and stamps are dense (`0..order.len()`);
+//! * each read's `rf` exists in the graph (or is `None`, the initialisation), and the
+//!   write's `readers` (or the location's `init_readers`) lists the read;
+//! * `LocInfo::co` lists every write of the location exactly once, in coherence order,
+//!   after the (implicit) initialisation write;
+//! * `porf` of every event is its porf-prefix, computed when the event was added.
+
+use crate::action::{Loc, Tid, Val};
+use crate::label::{EventId, Label, LabelKind};
+use crate::view::View;
+use crate::SrcLoc;
+use std::collections::HashMap;
+
+/// Per-location bookkeeping.
+#[derive(Clone, Debug, Default)]
+pub struct LocInfo {
+    /// Writes in coherence order (the initialisation write is implicitly first).
+    pub co: Vec<EventId>,
+    /// Reads reading from the initialisation write.
+    pub init_readers: Vec<EventId>,
+    /// The initial value.
+    pub init_val: Val,
+    /// Every read and write of the location, in insertion order.
+    pub accesses: Vec<EventId>,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Graph {
+    threads: Vec<Vec<Label>>,
+    locs: HashMap<Loc, LocInfo>,
+    order: Vec<EventId>,
+}
+
+impl Graph {
+    pub fn new() -> Graph {
+        Graph::default()
+    }
+
+    /// Number of thread slots (some may be empty, i.e. threads not spawned in this graph).
+    pub fn num_threads(&self) -> u32 {
+        self.threads.len() as u32
+    }
+    pub fn thread_exists(&self, t: Tid) -> bool {
+        self.threads.get(t as usize).is_some_and(|v| !v.is_empty())
+    }
+    /// Number of events of thread `t` (0 if it does not exist).
+    pub fn thread_len(&self, t: Tid) -> u32 {
+        self.threads.get(t as usize).map_or(0, |v| v.len() as u32)
+    }
+    pub fn thread(&self, t: Tid) -> &[Label] {
+        self.threads.get(t as usize).map_or(&[], |v| v.as_slice())
+    }
+    pub fn last_of(&self, t: Tid) -> Option<EventId> {
+        let n = self.thread_len(t);
+        (n > 0).then(|| EventId::new(t, n - 1))
+    }
+    pub fn contains(&self, e: EventId) -> bool {
+        e.idx < self.thread_len(e.tid)
+    }
+    #[inline]
+    pub fn label(&self, e: EventId) -> &Label {
+        &self.threads[e.tid as usize][e.idx as usize]
+    }
+    #[inline]
+    pub fn label_mut(&mut self, e: EventId) -> &mut Label {
+        &mut self.threads[e.tid as usize][e.idx as usize]
+    }
+    /// Number of events.
+    pub fn len(&self) -> usize {
+        self.order.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.order.is_empty()
+    }
+    /// Events in insertion order (index = stamp).
+    pub fn insertion_order(&self) -> &[EventId] {
+        &self.order
+    }
+    /// All events, thread by thread.
+    pub fn events(&self) -> impl Iterator<Item = (EventId, &Label)> {
+        self.threads.iter().enumerate().flat_map(|(t, evs)| {
+            evs.iter()
+                .enumerate()
+                .map(move |(i, l)| (EventId::new(t as Tid, i as u32), l))
+        })
+    }
+
+    /// Registers location `loc` with initial value `init` (no-op if known).
+    pub fn ensure_loc(&mut self, loc: Loc, init: Val) {
+        self.locs.entry(loc).or_insert_with(|| LocInfo {
+            init_val: init,
+            ..LocInfo::default()
+        });
+    }
+    pub fn loc_info(&self, loc: Loc) -> &LocInfo {
+        &self.locs[&loc]
+    }
+    pub fn locations(&self) -> impl Iterator<Item = (&Loc, &LocInfo)> {
+        self.locs.iter()
+    }
+    /// The writes of `loc` in coherence order (without the initialisation).
+    pub fn co(&self, loc: Loc) -> &[EventId] {
+        self.locs.get(&loc).map_or(&[], |i| i.co.as_slice())
+    }
+    /// Position of a write in its location's coherence order: 0 for the initialisation
+    /// (`None`), `i + 1` for `co[i]`.
+    pub fn co_pos(&self, w: Option<EventId>) -> usize {
+        match w {
+            None => 0,
+            Some(w) => {
+                let loc = self.label(w).loc().expect("co_pos of a non-write");
+                1 + self.co(loc).iter().position(|&x| x == w).expect("write not in co")
+            }
+        }
+    }
+    /// The co-latest write of `loc` (`None` = the initialisation).
+    pub fn co_max(&self, loc: Loc) -> Option<EventId> {
+        self.co(loc).last().copied()
+    }
+    /// The immediate co-successor of `w` (`None` = initialisation) at `loc`.
+    pub fn co_next(&self, loc: Loc, w: Option<EventId>) -> Option<EventId> {
+        self.co(loc).get(self.co_pos(w)).copied()
+    }
+    /// The value written by `w` (`None` = initialisation of `loc`).
+    pub fn write_val(&self, loc: Loc, w: Option<EventId>) -> Val {
+        match w {
+            None => self.locs[&loc].init_val,
+            Some(w) => match self.label(w).kind {
+                LabelKind::Write { val, .. } => val,
+                _ => panic!("write_val of a non-write"),
+            },
+        }
+    }
+    /// The value a read returns.
+    pub fn read_val(&self, r: EventId) -> Val {
+        match self.label(r).kind {
+            LabelKind::Read { loc, rf, .. } => self.write_val(loc, rf),
+            _ => panic!("read_val of a non-read"),
+        }
+    }
+    /// Readers of `w` (`None` = initialisation of `loc`).
+    pub fn readers(&self, loc: Loc, w: Option<EventId>) -> &[EventId] {
+        match w {
+            None => &self.locs[&loc].init_readers,
+            Some(w) => &self.label(w).readers,
+        }
+    }
+    /// The final value of `loc`: that of its co-latest write.
+    pub fn final_val(&self, loc: Loc) -> Val {
+        self.write_val(loc, self.co_max(loc))
+    }
+
+    /// Appends an event to thread `tid` (creating the thread if `kind` is `Start`).
+    /// A read is linked to its `rf`; a write is *not* placed in co yet: call
+    /// [`Graph::co_insert`] next. The event's porf view is computed here; its hb view
+    /// is left empty for the memory model to fill in.
+    pub fn add(&mut self, tid: Tid, kind: LabelKind, src: SrcLoc) -> EventId {
+        let t = tid as usize;
+        if self.threads.len() <= t {
+            self.threads.resize_with(t + 1, Vec::new);
+        }
+        let idx = self.threads[t].len() as u32;
+        debug_assert_eq!(idx == 0, matches!(kind, LabelKind::Start { .. }));
+        let e = EventId::new(tid, idx);
+        let mut porf = match e.prev() {
+            Some(p) => self.label(p).porf.clone(),
+            None => View::new(),
+        };
+        porf.include(e);
+        match &kind {
+            LabelKind::Start { parent: Some(p) } => porf.join(&self.label(*p).porf),
+            LabelKind::Read { loc, rf, .. } => {
+                if let Some(w) = rf {
+                    porf.join(&self.label(*w).porf);
+                }
+                self.link_reader(*loc, *rf, e);
+                self.locs.get_mut(loc).expect("unknown location").accesses.push(e);
+            }
+            LabelKind::Write { loc, .. } => {
+                self.locs.get_mut(loc).expect("unknown location").accesses.push(e);
+            }
+            LabelKind::Join { child } => {
+                let fin = self.last_of(*child).expect("join of a missing thread");
+                porf.join(&self.label(fin).porf);
+            }
+            _ => {}
+        }
+        let stamp = self.order.len() as u32;
+        self.order.push(e);
+        self.threads[t].push(Label {
+            kind,
+            stamp,
+            added_max: true,
+            revisitable: true,
+            porf,
+            hb: View::new(),
+            readers: Vec::new(),
+            src,
+        });
+        e
+    }
+
+    fn link_reader(&mut self, loc: Loc, w: Option<EventId>, r: EventId) {
+        match w {
+            None => self.locs.get_mut(&loc).unwrap().init_readers.push(r),
+            Some(w) => self.label_mut(w).readers.push(r),
+        }
+    }
+    fn unlink_reader(&mut self, loc: Loc, w: Option<EventId>, r: EventId) {
+        let list = match w {
+            None => &mut self.locs.get_mut(&loc).unwrap().init_readers,
+            Some(w) => &mut self.threads[w.tid as usize][w.idx as usize].readers,
+        };
+        if let Some(i) = list.iter().position(|&x| x == r) {
+            list.swap_remove(i);
+        }
+    }
+
+    /// Places write `w` at position `pos` of its location's co (1 = just after the
+    /// initialisation, `co.len() + 1` = last). `w` must not be in co yet.
+    pub fn co_insert(&mut self, w: EventId, pos: usize) {
+        let loc = self.label(w).loc().unwrap();
+        let co = &mut self.locs.get_mut(&loc).unwrap().co;
+        debug_assert!(!co.contains(&w));
+        co.insert(pos - 1, w);
+    }
+    /// Removes `w` from its location's co.
+    pub fn co_remove(&mut self, w: EventId) {
+        let loc = self.label(w).loc().unwrap();
+        let co = &mut self.locs.get_mut(&loc).unwrap().co;
+        if let Some(i) = co.iter().position(|&x| x == w) {
+            co.remove(i);
+        }
+    }
+
+    /// Makes read `r` read from `w` and recomputes its porf view. Only valid when no
+    /// other event has `r` in its porf-prefix (r is porf-maximal).
+    pub fn set_rf(&mut self, r: EventId, w: Option<EventId>) {
+        let (loc, old) = match self.label(r).kind {
+            LabelKind::Read { loc, rf, .. } => (loc, rf),
+            _ => panic!("set_rf on a non-read"),
+        };
+        self.unlink_reader(loc, old, r);
+        self.link_reader(loc, w, r);
+        let mut porf = match r.prev() {
+            Some(p) => self.label(p).porf.clone(),
+            None => View::new(),
+        };
+        porf.include(r);
+        if let Some(w) = w {
+            porf.join(&self.label(w).porf);
+        }
+        let lab = self.label_mut(r);
+        if let LabelKind::Read { rf, .. } = &mut lab.kind {
+            *rf = w;
+        }
+        lab.porf = porf;
+    }
+
+    /// Removes the most recently added event, which must be the last of its thread.
+    pub fn pop_last(&mut self) {
+        let e = self.order.pop().expect("pop_last on an empty graph");
+        let t = e.tid as usize;
+        debug_assert_eq!(self.threads[t].len() as u32, e.idx + 1);
+        let lab = self.threads[t].pop().unwrap();
+        match lab.kind {
+            LabelKind::Read { loc, rf, .. } => {
+                self.unlink_reader(loc, rf, e);
+                self.pop_access(loc, e);
+            }
+            LabelKind::Write { loc, .. } => {
+                let co = &mut self.locs.get_mut(&loc).unwrap().co;
+                if let Some(i) = co.iter().rposition(|&x| x == e) {
+                    co.remove(i);
+                }
+                self.pop_access(loc, e);
+            }
+            _ => {}
+        }
+        while self.threads.last().is_some_and(|v| v.is_empty()) {
+            self.threads.pop();
+        }
+    }
+    fn pop_access(&mut self, loc: Loc, e: EventId) {
+        let acc = &mut self.locs.get_mut(&loc).unwrap().accesses;
+        if let Some(i) = acc.iter().rposition(|&x| x == e) {
+            acc.remove(i);
+        }
+    }
+
+    /// Removes every event with stamp `>= stamp`, newest first. Costs O(what is removed).
+    pub fn truncate(&mut self, stamp: usize) {
+        while self.order.len() > stamp {
+            self.pop_last();
+        }
+    }
+
+    /// A copy of the graph restricted to the events in `keep` (which must be closed
+    /// under porf-predecessors), with the insertion order preserved and stamps renumbered.
+    pub fn restricted(&self, keep: &View) -> Graph {
+        let mut g = Graph {
+            threads: Vec::with_capacity(self.threads.len()),
+            locs: HashMap::with_capacity(self.locs.len()),
+            order: Vec::with_capacity(self.order.len()),
+        };
+        for (t, evs) in self.threads.iter().enumerate() {
+            let n = keep.get(t as Tid).min(evs.len() as u32) as usize;
+            g.threads.push(evs[..n].to_vec());
+        }
+        while g.threads.last().is_some_and(|v| v.is_empty()) {
+            g.threads.pop();
+        }
+        for &e in &self.order {
+            if keep.contains(e) && g.contains(e) {
+                let s = g.order.len() as u32;
+                g.label_mut(e).stamp = s;
+                g.order.push(e);
+            }
+        }
+        for (t, evs) in g.threads.iter_mut().enumerate() {
+            for (i, lab) in evs.iter_mut().enumerate() {
+                if !lab.readers.is_empty() {
+                    lab.readers.retain(|r| keep.contains(*r));
+                }
+                debug_assert!(
+                    lab.rf().is_none_or(|w| keep.contains(w)),
+                    "restriction not porf-closed at ({t}, {i})"
+                );
+            }
+        }
+        for (loc, info) in &self.locs {
+            g.locs.insert(
+                *loc,
+                LocInfo {
+                    co: info.co.iter().copied().filter(|w| keep.contains(*w)).collect(),
+                    init_readers: info
+                        .init_readers
+                        .iter()
+                        .copied()
+                        .filter(|r| keep.contains(*r))
+                        .collect(),
+                    init_val: info.init_val,
+                    accesses: info
+                        .accesses
+                        .iter()
+                        .copied()
+                        .filter(|r| keep.contains(*r))
+                        .collect(),
+                },
+            );
+        }
+        g
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{MemOrder, ReadKind, WriteKind};
+
+    const X: Loc = Loc(1);
+
+    fn write(g: &mut Graph, t: Tid, val: Val, pos: usize) -> EventId {
+        let w = g.add(
+            t,
+            LabelKind::Write {
+                loc: X,
+                ord: MemOrder::Relaxed,
+                val,
+                kind: WriteKind::Plain,
+            },
+            SrcLoc::UNKNOWN,
+        );
+        g.co_insert(w, pos);
+        w
+    }
+    fn read(g: &mut Graph, t: Tid, rf: Option<EventId>) -> EventId {
+        g.add(
+            t,
+            LabelKind::Read {
+                loc: X,
+                ord: MemOrder::Relaxed,
+                kind: ReadKind::Plain,
+                rf,
+            },
+            SrcLoc::UNKNOWN,
+        )
+    }
+
+    fn two_threads() -> Graph {
+        let mut g = Graph::new();
+        g.ensure_loc(X, 7);
+        g.add(0, LabelKind::Start { parent: None }, SrcLoc::UNKNOWN);
+        let s = g.add(0, LabelKind::Spawn { child: 1 }, SrcLoc::UNKNOWN);
+        g.add(1, LabelKind::Start { parent: Some(s) }, SrcLoc::UNKNOWN);
+        g
+    }
+
+    #[test]
+    fn add_read_write_and_truncate() {
+        let mut g = two_threads();
+        let w = write(&mut g, 1, 3, 1);
+        let r = read(&mut g, 0, Some(w));
+        assert_eq!(g.read_val(r), 3);
+        assert!(g.label(r).porf.contains(w));
+        assert_eq!(g.readers(X, Some(w)), &[r]);
+        g.set_rf(r, None);
+        assert_eq!(g.read_val(r), 7);
+        assert!(!g.label(r).porf.contains(w));
+        g.truncate(3);
+        assert_eq!(g.len(), 3);
+        assert!(g.co(X).is_empty());
+        assert!(g.loc_info(X).init_readers.is_empty());
+    }
+
+    #[test]
+    fn co_positions() {
+        let mut g = two_threads();
+        let a = write(&mut g, 1, 1, 1);
+        let b = write(&mut g, 0, 2, 1);
+        assert_eq!(g.co(X), &[b, a]);
+        assert_eq!(g.co_pos(Some(a)), 2);
+        assert_eq!(g.co_next(X, None), Some(b));
+        assert_eq!(g.final_val(X), 1);
+    }
+
+    #[test]
+    fn restriction_keeps_order_and_renumbers() {
+        let mut g = two_threads();
+        let w1 = write(&mut g, 1, 1, 1);
+        let r = read(&mut g, 0, Some(w1));
+        let _w2 = write(&mut g, 1, 2, 2);
+        let mut keep = View::new();
+        keep.include(r);
+        keep.include(w1);
+        let h = g.restricted(&keep);
+        assert_eq!(h.len(), 5);
+        assert_eq!(h.co(X), &[w1]);
+        assert_eq!(h.label(r).stamp, 4);
+        assert_eq!(h.readers(X, Some(w1)), &[r]);
+    }
+}

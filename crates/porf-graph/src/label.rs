@@ -1,0 +1,172 @@
+//! Events of an execution graph.
+
+use crate::action::{ErrorKind, Loc, MemOrder, RmwOp, SrcLoc, Tid, Val};
+use crate::view::View;
+use std::fmt;
+
+/// An event: the `idx`-th event of thread `tid` (index 0 is the thread's start).
+#[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub struct EventId {
+    pub tid: Tid,
+    pub idx: u32,
+}
+
+impl EventId {
+    pub const fn new(tid: Tid, idx: u32) -> EventId {
+        EventId { tid, idx }
+    }
+    /// The po-predecessor (None for a thread's start event).
+    pub fn prev(self) -> Option<EventId> {
+        (self.idx > 0).then(|| EventId::new(self.tid, self.idx - 1))
+    }
+    pub fn next(self) -> EventId {
+        EventId::new(self.tid, self.idx + 1)
+    }
+}
+
+impl fmt::Display for EventId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "({}, {})", self.tid, self.idx)
+    }
+}
+
+/// What kind of read an event is.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum ReadKind {
+    Plain,
+    /// The read part of an RMW; a write part follows iff `op.apply(value)` is `Some`.
+    Rmw(RmwOp),
+    /// A mutex acquire: reads the lock; value 0 means acquired (a write of 1 follows),
+    /// anything else blocks the thread.
+    Lock,
+    /// A mutex try-acquire: like `Lock`, but a taken lock does not block.
+    TryLock,
+}
+
+impl ReadKind {
+    /// The value written by the exclusive write part when the read returned `old`,
+    /// or `None` when no write part follows.
+    pub fn write_part(self, old: Val) -> Option<Val> {
+        match self {
+            ReadKind::Plain => None,
+            ReadKind::Rmw(op) => op.apply(old),
+            ReadKind::Lock | ReadKind::TryLock => (old == 0).then_some(1),
+        }
+    }
+    /// True for the read part of an RMW, lock or trylock (an exclusive read).
+    pub fn is_exclusive(self) -> bool {
+        self != ReadKind::Plain
+    }
+}
+
+/// What kind of write an event is.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum WriteKind {
+    Plain,
+    /// The write part of an RMW (or of a lock acquire): its po-predecessor is the read
+    /// part, and it is placed immediately after that read's source in co.
+    Exclusive,
+    /// A mutex release.
+    Unlock,
+}
+
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum LabelKind {
+    /// A thread's first event; `parent` is the spawn event (None for the main thread).
+    Start { parent: Option<EventId> },
+    /// A read; `rf` is the write it reads from (`None` = the location's initialisation).
+    Read {
+        loc: Loc,
+        ord: MemOrder,
+        kind: ReadKind,
+        rf: Option<EventId>,
+    },
+    Write {
+        loc: Loc,
+        ord: MemOrder,
+        val: Val,
+        kind: WriteKind,
+    },
+    Fence { ord: MemOrder },
+    Spawn { child: Tid },
+    /// Waits for `child`'s `Finish`, which it reads from.
+    Join { child: Tid },
+    Finish { ret: Val },
+    /// The thread is blocked for good (failed assume, or a lock read that saw a taken lock).
+    Block,
+    /// The thread raised an error.
+    Error { kind: ErrorKind, msg: String },
+}
+
+/// An event of the graph with its bookkeeping.
+#[derive(Clone, Debug)]
+pub struct Label {
+    pub kind: LabelKind,
+    /// Position in the insertion order of the graph (0-based; dense).
+    pub stamp: u32,
+    /// For reads: it reads from the first (co-latest consistent) choice the explorer made
+    /// when it added it; for writes: it was placed at its first (co-latest) choice.
+    /// Always true for other events.
+    pub added_max: bool,
+    /// A read that a backward revisit may still change (false once the read is in the
+    /// porf-prefix of a write that revisited an earlier read).
+    pub revisitable: bool,
+    /// The porf-prefix of the event (po ∪ rf ∪ spawn ∪ join, reflexive).
+    pub porf: View,
+    /// The happens-before prefix of the event, as computed by the memory model (reflexive).
+    pub hb: View,
+    /// Reads (in this graph) reading from this event, if it is a write.
+    pub readers: Vec<EventId>,
+    pub src: SrcLoc,
+}
+
+impl Label {
+    pub fn loc(&self) -> Option<Loc> {
+        match self.kind {
+            LabelKind::Read { loc, .. } | LabelKind::Write { loc, .. } => Some(loc),
+            _ => None,
+        }
+    }
+    /// The memory order of a read, write or fence.
+    pub fn ord(&self) -> Option<MemOrder> {
+        match self.kind {
+            LabelKind::Read { ord, .. }
+            | LabelKind::Write { ord, .. }
+            | LabelKind::Fence { ord } => Some(ord),
+            _ => None,
+        }
+    }
+    pub fn is_read(&self) -> bool {
+        matches!(self.kind, LabelKind::Read { .. })
+    }
+    pub fn is_write(&self) -> bool {
+        matches!(self.kind, LabelKind::Write { .. })
+    }
+    pub fn is_access(&self) -> bool {
+        self.is_read() || self.is_write()
+    }
+    pub fn rf(&self) -> Option<EventId> {
+        match self.kind {
+            LabelKind::Read { rf, .. } => rf,
+            _ => None,
+        }
+    }
+    pub fn read_kind(&self) -> Option<ReadKind> {
+        match self.kind {
+            LabelKind::Read { kind, .. } => Some(kind),
+            _ => None,
+        }
+    }
+    pub fn write_kind(&self) -> Option<WriteKind> {
+        match self.kind {
+            LabelKind::Write { kind, .. } => Some(kind),
+            _ => None,
+        }
+    }
+    pub fn is_exclusive_write(&self) -> bool {
+        self.write_kind() == Some(WriteKind::Exclusive)
+    }
+    pub fn is_exclusive_read(&self) -> bool {
+        self.read_kind().is_some_and(ReadKind::is_exclusive)
+    }
+}

@@ -1,0 +1,18 @@
+//! Execution graphs for porf, and the `Action` contract between programs and explorers.
+//!
+//! * [`action`]: what a thread asks the explorer to do next ([`Action`]), and the
+//!   [`Program`]/[`ThreadMachine`] traits every front end implements.
+//! * [`view`]: vector clocks ([`View`]) used for porf and hb prefixes.
+//! * [`label`]: the events of a graph ([`Label`], [`LabelKind`]).
+//! * [`graph`]: the execution graph itself: events per thread, rf, co per location,
+//!   insertion stamps, restriction to prefixes.
+
+pub mod action;
+pub mod graph;
+pub mod label;
+pub mod view;
+
+pub use action::{Action, ErrorKind, Loc, MemOrder, Program, RmwOp, SrcLoc, ThreadMachine, Tid, Val};
+pub use graph::{Graph, LocInfo};
+pub use label::{EventId, Label, LabelKind, ReadKind, WriteKind};
+pub use view::View;

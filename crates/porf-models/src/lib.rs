@@ -1,0 +1,57 @@
+//! Memory models: values that answer "is this execution graph consistent?".
+//!
+//! An execution here is (events, rf, co). Every model implements [`MemoryModel`]:
+//! an incremental check used by the optimal explorer when it adds one event, a
+//! declarative whole-graph check used by the reference explorer and by tests, and the
+//! happens-before views that race detection and the incremental checks rely on.
+//! Adding a model never touches an explorer: explorers only see `dyn MemoryModel`.
+//!
+//! Atomicity of RMWs (no two exclusive writes read the same write) is common to every
+//! model and lives in [`atomicity`]; data races in [`race`].
+
+pub mod atomicity;
+pub mod ra;
+pub mod race;
+pub mod rc11;
+pub mod relation;
+pub mod sc;
+pub mod tso;
+
+use porf_graph::{EventId, Graph, View};
+
+/// A memory model.
+///
+/// Contract of the incremental methods: `e` is porf-maximal in `g` (no event has `e` in
+/// its porf-prefix), `g` without `e`'s incident edges is consistent, and the hb views of
+/// every other event are already filled in.
+pub trait MemoryModel: Sync + Send {
+    /// Short name (`sc`, `tso`, `ra`, `rc11`).
+    fn name(&self) -> &'static str;
+
+    /// The happens-before prefix of `e` (reflexive): the events whose effects `e` is
+    /// guaranteed to see. Data races are pairs of conflicting accesses, one of them
+    /// non-atomic, neither in the other's view.
+    fn hb_view(&self, g: &Graph, e: EventId) -> View;
+
+    /// Is `g` consistent, given that it was before `e` and its edges (rf into `e`, `e`'s
+    /// place in co) were added? Atomicity is not checked here (see [`atomicity`]).
+    fn consistent_with(&self, g: &Graph, e: EventId) -> bool;
+
+    /// The declarative check of the whole graph, straight from the model's definition
+    /// (hb views in `g` are ignored and recomputed). Includes atomicity.
+    fn is_consistent(&self, g: &Graph) -> bool;
+}
+
+/// The models porf knows, by name.
+pub fn by_name(name: &str) -> Option<Box<dyn MemoryModel>> {
+    Some(match name {
+        "sc" => Box::new(sc::Sc),
+        "tso" => Box::new(tso::Tso),
+        "ra" => Box::new(ra::Ra),
+        "rc11" => Box::new(rc11::Rc11),
+        _ => return None,
+    })
+}
+
+/// Names accepted by [`by_name`].
+pub const MODEL_NAMES: &[&str] = &["sc", "tso", "ra", "rc11"];

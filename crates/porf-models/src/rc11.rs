@@ -1,0 +1,311 @@
+//! RC11 (seed 000, App. A.3): C11 with the repaired SC semantics.
+//!
+//! * hb = `(po ∪ sync ∪ sw)⁺` with
+//!   `sw = [E⊒rel]; ([F]; po)?; rs; rf; [R⊒rlx]; (po; [F])?; [E⊒acq]` and
+//!   `rs = [W]; po|loc?; [W⊒rlx]; (rf; rmw)*`;
+//! * coherence `irreflexive(hb; eco?)` (shared with RA: [`crate::ra::coherent_with`]);
+//! * atomicity; `acyclic(psc)` when the graph has seq_cst events; `acyclic(porf)`
+//!   (only in [`MemoryModel::is_consistent`]: the explorer guarantees it).
+//!
+//! Incrementally, sw is computed with *message views* ([`msg_view`]): what a write
+//! releases to whoever acquires it. psc has no cheap incremental form: it is checked
+//! on the whole graph (with the stored hb views) whenever the graph has an SC event.
+
+use crate::atomicity;
+use crate::ra::{coherent, coherent_with};
+use crate::relation::{Base, Relation};
+use crate::sc::po_sync_view;
+use crate::MemoryModel;
+use porf_graph::{EventId, Graph, LabelKind, MemOrder, View, WriteKind};
+
+/// RC11.
+#[derive(Copy, Clone, Debug, Default)]
+pub struct Rc11;
+
+impl MemoryModel for Rc11 {
+    fn name(&self) -> &'static str {
+        "rc11"
+    }
+
+    /// [`po_sync_view`], plus: an acquire read gets the message view of its source; an
+    /// acquire fence gets the message views of the sources of all po-earlier atomic
+    /// reads (scanning back to the previous acquire fence, which already has the rest).
+    fn hb_view(&self, g: &Graph, e: EventId) -> View {
+        let mut v = po_sync_view(g, e);
+        match g.label(e).kind {
+            LabelKind::Read {
+                ord, rf: Some(w), ..
+            } if ord.is_acquire() => {
+                v.join(&msg_view(g, w));
+            }
+            LabelKind::Fence { ord } if ord.is_acquire() => {
+                // Reads before an earlier acquire fence are already in its hb view.
+                for lab in g.thread(e.tid)[..e.idx as usize].iter().rev() {
+                    match lab.kind {
+                        LabelKind::Fence { ord } if ord.is_acquire() => break,
+                        LabelKind::Read {
+                            ord, rf: Some(w), ..
+                        } if ord.is_atomic() => v.join(&msg_view(g, w)),
+                        _ => {}
+                    }
+                }
+            }
+            _ => {}
+        }
+        v
+    }
+
+    fn consistent_with(&self, g: &Graph, e: EventId) -> bool {
+        let hb_e = self.hb_view(g, e);
+        if !coherent_with(g, e, &hb_e) {
+            return false;
+        }
+        if !has_sc(g) {
+            return true;
+        }
+        let b = Base::new(g);
+        let hb = Relation::from_fn(b.len(), |x, y| {
+            let (a, c) = (b.idx.event(x), b.idx.event(y));
+            let view = if c == e { &hb_e } else { &g.label(c).hb };
+            a != c && view.contains(a)
+        });
+        psc_acyclic(g, &b, &hb, &eco_direct(g, &b))
+    }
+
+    fn is_consistent(&self, g: &Graph) -> bool {
+        if !atomicity::holds(g) {
+            return false;
+        }
+        let b = Base::new(g);
+        if !b.porf().is_acyclic() {
+            return false;
+        }
+        let hb = hb_relation(g, &b);
+        let eco = b.eco();
+        coherent(&hb, &eco) && (!has_sc(g) || psc_acyclic(g, &b, &hb, &eco))
+    }
+}
+
+/// The message view of write `w`: the union of hb(`a`) over the release events `a`
+/// with `a sw r` for every acquire `r` reading from `w`. For an atomic `w`: hb of the
+/// po-latest release write to `w`'s location at or before `w` in its thread, hb of the
+/// po-latest release fence before `w`, and, if `w` is an RMW's write part, the
+/// message view of its read part's source (release sequences through RMW chains).
+/// Empty for a non-atomic `w`. Uses the hb views stored in `g`.
+pub(crate) fn msg_view(g: &Graph, w: EventId) -> View {
+    let mut v = View::new();
+    let mut cur = Some(w);
+    while let Some(w) = cur {
+        let LabelKind::Write { loc, ord, kind, .. } = g.label(w).kind else {
+            panic!("message view of a non-write {w}");
+        };
+        if !ord.is_atomic() {
+            break;
+        }
+        let (mut found_write, mut found_fence) = (false, false);
+        for lab in g.thread(w.tid)[..=w.idx as usize].iter().rev() {
+            match lab.kind {
+                LabelKind::Write { loc: l, ord: o, .. }
+                    if !found_write && l == loc && o.is_release() =>
+                {
+                    found_write = true;
+                    v.join(&lab.hb);
+                }
+                LabelKind::Fence { ord: o } if !found_fence && o.is_release() => {
+                    found_fence = true;
+                    v.join(&lab.hb);
+                }
+                _ => {}
+            }
+            if found_write && found_fence {
+                break;
+            }
+        }
+        cur = match kind {
+            WriteKind::Exclusive => g.label(atomicity::read_part(w)).rf(),
+            _ => None,
+        };
+    }
+    v
+}
+
+/// True iff some access or fence of `g` is seq_cst.
+fn has_sc(g: &Graph) -> bool {
+    g.events().any(|(_, l)| l.ord() == Some(MemOrder::SeqCst))
+}
+
+/// The declarative hb: `(po ∪ sync ∪ sw)⁺`, straight from the definitions.
+fn hb_relation(g: &Graph, b: &Base) -> Relation {
+    let n = b.len();
+    let lab = |i: usize| b.idx.label(g, i);
+    let ord = |i: usize| lab(i).ord();
+    let is_w = |i: usize| lab(i).is_write();
+    let is_f = |i: usize| matches!(lab(i).kind, LabelKind::Fence { .. });
+    let atomic = |i: usize| ord(i).is_some_and(|o| o.is_atomic());
+    let rel = |i: usize| ord(i).is_some_and(|o| o.is_release());
+    let acq = |i: usize| ord(i).is_some_and(|o| o.is_acquire());
+    let po_loc =
+        b.po.filter(|x, y| lab(x).loc().is_some() && lab(x).loc() == lab(y).loc());
+    // rs = [W]; po|loc?; [W⊒rlx]; (rf; rmw)*
+    let rs = po_loc
+        .reflexive()
+        .restrict(is_w, |y| is_w(y) && atomic(y))
+        .compose(&b.rf.compose(&b.rmw).star());
+    // sw = [E⊒rel]; ([F]; po)?; rs; rf; [R⊒rlx]; (po; [F])?; [E⊒acq]
+    let f_po =
+        b.po.restrict(is_f, |_| true)
+            .reflexive()
+            .restrict(rel, |_| true);
+    let po_f =
+        b.po.restrict(|_| true, is_f)
+            .reflexive()
+            .restrict(|_| true, acq);
+    let rf_rlx = b.rf.restrict(|_| true, atomic);
+    let sw = f_po.compose(&rs).compose(&rf_rlx).compose(&po_f);
+    debug_assert_eq!(sw.size(), n);
+    b.po.union(&b.sync).union(&sw).closure()
+}
+
+/// eco from co positions, without a closure: ranking writes by co position (init = 0)
+/// and reads by their source's, `a eco b` iff `a`, `b` access one location and
+/// (write→write) rank(a) < rank(b); (write→read) rank(a) ≤ rank(b);
+/// (read→write) rank(a) < rank(b); (read→read) rank(a) < rank(b).
+fn eco_direct(g: &Graph, b: &Base) -> Relation {
+    let n = b.len();
+    let info: Vec<Option<(porf_graph::Loc, bool, usize)>> = (0..n)
+        .map(|i| {
+            let e = b.idx.event(i);
+            let lab = g.label(e);
+            let loc = lab.loc()?;
+            let rank = match lab.kind {
+                LabelKind::Read { rf, .. } => g.co_pos(rf),
+                _ => g.co_pos(Some(e)),
+            };
+            Some((loc, lab.is_write(), rank))
+        })
+        .collect();
+    Relation::from_fn(n, |x, y| match (info[x], info[y]) {
+        (Some((l1, w1, r1)), Some((l2, w2, r2))) if l1 == l2 && x != y => {
+            if w1 && !w2 {
+                r1 <= r2
+            } else {
+                r1 < r2
+            }
+        }
+        _ => false,
+    })
+}
+
+/// `acyclic(psc)` (App. A.3.4) with
+/// `scb = po ∪ po|≠loc; hb; po|≠loc ∪ hb|loc ∪ co ∪ fr` and
+/// `psc = ([E^sc] ∪ [F^sc]; hb?); scb; ([E^sc] ∪ hb?; [F^sc])
+///        ∪ [F^sc]; (hb ∪ hb; eco; hb); [F^sc]`.
+/// `hb` and `eco` are strict. "Same location" holds only between two accesses of one
+/// location (so a fence is never at the location of anything, as in herd's `po \ loc`).
+fn psc_acyclic(g: &Graph, b: &Base, hb: &Relation, eco: &Relation) -> bool {
+    let n = b.len();
+    let lab = |i: usize| b.idx.label(g, i);
+    let sc = |i: usize| lab(i).ord() == Some(MemOrder::SeqCst);
+    let fsc = |i: usize| sc(i) && matches!(lab(i).kind, LabelKind::Fence { .. });
+    let same_loc = b.same_loc(g);
+    let po_nl = b.po.filter(|x, y| !same_loc.contains(x, y));
+    let scb =
+        b.po.union(&po_nl.compose(hb).compose(&po_nl))
+            .union(&hb.filter(|x, y| same_loc.contains(x, y)))
+            .union(&b.co)
+            .union(&b.fr);
+    let id_sc = Relation::identity(n, sc);
+    let left = id_sc.union(&hb.reflexive().restrict(fsc, |_| true));
+    let right = id_sc.union(&hb.reflexive().restrict(|_| true, fsc));
+    let mut psc = left.compose(&scb).compose(&right);
+    let fences = hb.union(&hb.compose(eco).compose(hb)).restrict(fsc, fsc);
+    psc.union_with(&fences);
+    psc.is_acyclic()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::race;
+    use crate::relation::testkit::{self, Expect, Lit, X, Y};
+    use MemOrder::{Acquire, NonAtomic, Relaxed, Release};
+
+    #[test]
+    fn litmus_shapes() {
+        testkit::check_shapes(
+            &Rc11,
+            Expect {
+                sb: true,
+                sb_sc: false,
+                mp: true,
+                mp_fences: false,
+                sb_fences: false,
+                lb: false,
+                corr: false,
+                two_plus_two_w: true,
+            },
+        );
+    }
+
+    #[test]
+    fn execution_counts() {
+        testkit::check_counts(&Rc11);
+    }
+
+    #[test]
+    fn race_unordered_na_accesses() {
+        let mut l = Lit::new(&Rc11, 2);
+        let w = l.write(1, X, NonAtomic);
+        let r = l.read(2, X, NonAtomic, None);
+        assert_eq!(race::race_with(&l.g, r), Some(w));
+        assert_eq!(race::all_races(&l.g), vec![(w, r)]);
+    }
+
+    #[test]
+    fn no_race_with_message_passing() {
+        let mut l = Lit::new(&Rc11, 2);
+        let w = l.write(1, X, NonAtomic);
+        let f = l.write(1, Y, Release);
+        l.read(2, Y, Acquire, Some(f));
+        let r = l.read(2, X, NonAtomic, Some(w));
+        assert!(l.check());
+        assert_eq!(race::race_with(&l.g, r), None);
+        assert!(race::all_races(&l.g).is_empty());
+    }
+
+    #[test]
+    fn relaxed_flag_does_not_order() {
+        let mut l = Lit::new(&Rc11, 2);
+        let w = l.write(1, X, NonAtomic);
+        let f = l.write(1, Y, Relaxed);
+        l.read(2, Y, Relaxed, Some(f));
+        let r = l.read(2, X, NonAtomic, Some(w));
+        assert!(l.check());
+        assert_eq!(race::race_with(&l.g, r), Some(w));
+    }
+
+    #[test]
+    fn release_sequence_through_rmw() {
+        // x = 1 (na); y = 1 (rel) || fetch_add(y) (rlx) || y == 2 (acq); x (na)
+        let mut l = Lit::new(&Rc11, 3);
+        let wx = l.write(1, X, NonAtomic);
+        let wy = l.write(1, Y, Release);
+        l.read(2, Y, Relaxed, Some(wy));
+        let u = l.push(
+            2,
+            LabelKind::Write {
+                loc: Y,
+                ord: Relaxed,
+                val: 2,
+                kind: WriteKind::Exclusive,
+            },
+        );
+        l.read(3, Y, Acquire, Some(u));
+        assert!(l.g.label(l.last).hb.contains(wx));
+        l.read(3, X, NonAtomic, None);
+        assert!(
+            !l.check(),
+            "reading x = 0 after synchronising is incoherent"
+        );
+    }
+}

@@ -1,0 +1,224 @@
+//! x86-TSO, for C11 programs compiled the way x86 compilers do (seed 000, App. A.2, in
+//! the equivalent herd-style axiomatic form):
+//!
+//! * `acyclic(ppo ∪ sync ∪ rfe ∪ co ∪ fr)` (global happens-before), and
+//! * `acyclic(po|loc ∪ rf ∪ co ∪ fr)` (uniproc / SC per location).
+//!
+//! `ppo` is po minus the pairs (non-locked write, non-locked read) with no barrier
+//! between them. Barriers ([`Class::Barrier`]) are the locked events — both parts of
+//! RMWs, locks and trylocks (also a failed CAS's read), seq_cst writes (`xchg`) and
+//! seq_cst fences (`mfence`) — and the thread-structure events (`Start`, `Spawn`,
+//! `Join`, `Finish`, `Block`, `Error`: thread creation and join are full barriers on
+//! real hardware, and they must be for the sync edges to be usable in a cycle).
+//! Non-seq_cst fences are no-ops on x86 and take no part in ppo at all.
+
+use crate::atomicity;
+use crate::relation::Base;
+use crate::sc::{atomic_rf_view, on_cycle, Nav};
+use crate::MemoryModel;
+use porf_graph::{EventId, Graph, Label, LabelKind, Loc, View, WriteKind};
+use std::collections::HashMap;
+
+/// x86-TSO.
+#[derive(Copy, Clone, Debug, Default)]
+pub struct Tso;
+
+/// The role of an event in x86 preserved program order.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub(crate) enum Class {
+    /// A non-seq_cst fence: not in ppo.
+    Skip,
+    /// A non-locked read.
+    Read,
+    /// A non-locked write.
+    Write,
+    /// A locked or thread-structure event: ordered with everything.
+    Barrier,
+}
+
+pub(crate) fn class(lab: &Label) -> Class {
+    match lab.kind {
+        LabelKind::Read { kind, .. } if kind.is_exclusive() => Class::Barrier,
+        LabelKind::Read { .. } => Class::Read,
+        LabelKind::Write { ord, kind, .. } if kind == WriteKind::Exclusive || ord.is_sc() => {
+            Class::Barrier
+        }
+        LabelKind::Write { .. } => Class::Write,
+        LabelKind::Fence { ord } if ord.is_sc() => Class::Barrier,
+        LabelKind::Fence { .. } => Class::Skip,
+        _ => Class::Barrier,
+    }
+}
+
+const NONE: u32 = u32::MAX;
+
+/// Per-thread "next event of some class" tables generating ppo (built in O(graph)).
+///
+/// Successors: a `Write` → the next non-`Read`; a `Read`/`Barrier` → the next event
+/// and the next non-`Write` (`Skip` events are never targets). The transitive closure
+/// of these edges is exactly ppo (ppo on non-`Skip` events is itself transitive).
+struct Ppo {
+    next_any: Vec<Vec<u32>>,
+    next_non_read: Vec<Vec<u32>>,
+    next_non_write: Vec<Vec<u32>>,
+}
+
+impl Ppo {
+    fn new(g: &Graph) -> Ppo {
+        let mut p = Ppo {
+            next_any: Vec::new(),
+            next_non_read: Vec::new(),
+            next_non_write: Vec::new(),
+        };
+        for t in 0..g.num_threads() {
+            let labs = g.thread(t);
+            let (mut any, mut nr, mut nw) = (NONE, NONE, NONE);
+            let mut tabs = [
+                vec![NONE; labs.len()],
+                vec![NONE; labs.len()],
+                vec![NONE; labs.len()],
+            ];
+            for i in (0..labs.len()).rev() {
+                tabs[0][i] = any;
+                tabs[1][i] = nr;
+                tabs[2][i] = nw;
+                let c = class(&labs[i]);
+                if c != Class::Skip {
+                    any = i as u32;
+                }
+                if c != Class::Skip && c != Class::Read {
+                    nr = i as u32;
+                }
+                if c != Class::Skip && c != Class::Write {
+                    nw = i as u32;
+                }
+            }
+            let [a, r, w] = tabs;
+            p.next_any.push(a);
+            p.next_non_read.push(r);
+            p.next_non_write.push(w);
+        }
+        p
+    }
+    fn succ(&self, g: &Graph, a: EventId, out: &mut Vec<EventId>) {
+        let (t, i) = (a.tid as usize, a.idx as usize);
+        let mut push = |j: u32| {
+            if j != NONE {
+                out.push(EventId::new(a.tid, j));
+            }
+        };
+        match class(g.label(a)) {
+            Class::Skip => {}
+            Class::Write => push(self.next_non_read[t][i]),
+            Class::Read | Class::Barrier => {
+                push(self.next_any[t][i]);
+                push(self.next_non_write[t][i]);
+            }
+        }
+    }
+}
+
+/// Access → the next access of the same location in its thread.
+fn po_loc_next(g: &Graph) -> HashMap<EventId, EventId> {
+    let mut next = HashMap::new();
+    for t in 0..g.num_threads() {
+        let mut last: HashMap<Loc, EventId> = HashMap::new();
+        for (i, lab) in g.thread(t).iter().enumerate() {
+            if let Some(loc) = lab.loc() {
+                let e = EventId::new(t, i as u32);
+                if let Some(p) = last.insert(loc, e) {
+                    next.insert(p, e);
+                }
+            }
+        }
+    }
+    next
+}
+
+impl MemoryModel for Tso {
+    fn name(&self) -> &'static str {
+        "tso"
+    }
+    fn hb_view(&self, g: &Graph, e: EventId) -> View {
+        atomic_rf_view(g, e)
+    }
+    fn consistent_with(&self, g: &Graph, e: EventId) -> bool {
+        let nav = Nav::new(g);
+        let ppo = Ppo::new(g);
+        let ghb_cycle = on_cycle(g, e, |a, out| {
+            ppo.succ(g, a, out);
+            nav.sync_succ(a, out);
+            nav.rf_succ(a, true, out);
+            nav.co_fr_succ(a, out);
+        });
+        if ghb_cycle {
+            return false;
+        }
+        let pl = po_loc_next(g);
+        !on_cycle(g, e, |a, out| {
+            out.extend(pl.get(&a));
+            nav.rf_succ(a, false, out);
+            nav.co_fr_succ(a, out);
+        })
+    }
+    fn is_consistent(&self, g: &Graph) -> bool {
+        if !atomicity::holds(g) {
+            return false;
+        }
+        let b = Base::new(g);
+        let classes: Vec<Class> = (0..b.len()).map(|i| class(b.idx.label(g, i))).collect();
+        // (non-locked write, non-locked read) pairs with no barrier between them.
+        let mut relaxed = std::collections::HashSet::new();
+        for (w, lab) in g.events() {
+            if class(lab) != Class::Write {
+                continue;
+            }
+            for (j, l2) in g.thread(w.tid).iter().enumerate().skip(w.idx as usize + 1) {
+                match class(l2) {
+                    Class::Barrier => break,
+                    Class::Read => {
+                        relaxed.insert((b.idx.of(w), b.idx.of(EventId::new(w.tid, j as u32))));
+                    }
+                    _ => {}
+                }
+            }
+        }
+        let ppo = b.po.filter(|x, y| {
+            classes[x] != Class::Skip && classes[y] != Class::Skip && !relaxed.contains(&(x, y))
+        });
+        let rfe = b.rf.filter(|x, y| b.idx.event(x).tid != b.idx.event(y).tid);
+        let ghb = ppo.union(&b.sync).union(&rfe).union(&b.co).union(&b.fr);
+        let same_loc = b.same_loc(g);
+        let po_loc = b.po.filter(|x, y| same_loc.contains(x, y));
+        let uniproc = po_loc.union(&b.rf).union(&b.co).union(&b.fr);
+        ghb.is_acyclic() && uniproc.is_acyclic()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::relation::testkit::{self, Expect};
+
+    #[test]
+    fn litmus_shapes() {
+        testkit::check_shapes(
+            &Tso,
+            Expect {
+                sb: true,
+                sb_sc: false,
+                mp: false,
+                mp_fences: false,
+                sb_fences: false,
+                lb: false,
+                corr: false,
+                two_plus_two_w: false,
+            },
+        );
+    }
+
+    #[test]
+    fn execution_counts() {
+        testkit::check_counts(&Tso);
+    }
+}
