@@ -52,6 +52,11 @@ impl<P: Program> Optimal<'_, '_, P> {
             }
             self.rec.tick(&st.g);
             let Some((t, action)) = st.next_action() else {
+                debug_assert!(
+                    self.model.is_consistent(&st.g),
+                    "optimal explorer reached an inconsistent graph:\n{}",
+                    st.g
+                );
                 self.rec.maximal(st);
                 return;
             };
@@ -76,6 +81,17 @@ impl<P: Program> Optimal<'_, '_, P> {
                 }) => return self.write(st, t, loc, val, ord, kind, src),
             }
         }
+    }
+
+    /// Reports every race of the just-added access `e`; true if exploration must stop.
+    fn report_races(&mut self, g: &Graph, e: EventId) -> bool {
+        for o in race::races_with(g, e) {
+            self.rec.race(g, o, e);
+            if self.rec.stop {
+                return true;
+            }
+        }
+        false
     }
 
     /// Makes `r` read from `w`, fixing its order (a failed CAS reads with its failure
@@ -136,11 +152,8 @@ impl<P: Program> Optimal<'_, '_, P> {
 
     /// Goes on after read `r` (its thread's last event, source fixed, no state pushed).
     fn continue_read(&mut self, st: &mut State<P>, r: EventId) {
-        if let Some(o) = race::race_with(&st.g, r) {
-            self.rec.race(&st.g, o, r);
-            if self.rec.stop {
-                return;
-            }
+        if self.report_races(&st.g, r) {
+            return;
         }
         match step::after_read(st, self.model, r) {
             AfterRead::Continue | AfterRead::Blocked => self.visit(st),
@@ -149,11 +162,8 @@ impl<P: Program> Optimal<'_, '_, P> {
                 if !self.model.consistent_with(&st.g, w) {
                     return;
                 }
-                if let Some(o) = race::race_with(&st.g, w) {
-                    self.rec.race(&st.g, o, w);
-                    if self.rec.stop {
-                        return;
-                    }
+                if self.report_races(&st.g, w) {
+                    return;
                 }
                 self.backward_revisits(st, w);
                 if !atomicity::violated_by(&st.g, w) {
@@ -188,14 +198,12 @@ impl<P: Program> Optimal<'_, '_, P> {
             src,
         );
         st.push_resumed(t, 0);
-        if let Some(o) = race::race_with(&st.g, w) {
-            self.rec.race(&st.g, o, w);
-        }
+        self.report_races(&st.g, w);
         let n = st.g.co(loc).len();
         let mut ok = Vec::new();
         for pos in 1..=n + 1 {
             st.g.co_insert(w, pos);
-            if self.model.consistent_with(&st.g, w) {
+            if !atomicity::splits_rmw(&st.g, w) && self.model.consistent_with(&st.g, w) {
                 ok.push(pos);
             }
             st.g.co_remove(w);

@@ -445,3 +445,34 @@ mod tests {
         assert_eq!(h.readers(X, Some(w1)), &[r]);
     }
 }
+
+impl std::fmt::Display for Graph {
+    /// One line per event (`tid.idx [stamp] kind`), then co per location.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for (e, lab) in self.events() {
+            let flags = format!(
+                "{}{}",
+                if lab.added_max { "" } else { " !max" },
+                if lab.revisitable { "" } else { " !rev" }
+            );
+            let k = match &lab.kind {
+                LabelKind::Read { loc, ord, kind, rf } => {
+                    let src = rf.map_or("init".to_string(), |w| w.to_string());
+                    format!("R{kind:?} {loc} {} <- {src} = {}", ord.short(), self.read_val(e))
+                }
+                LabelKind::Write { loc, ord, val, kind } => {
+                    format!("W{kind:?} {loc} {} := {val}", ord.short())
+                }
+                other => format!("{other:?}"),
+            };
+            writeln!(f, "{}.{} [{}] {k}{flags}", e.tid, e.idx, lab.stamp)?;
+        }
+        let mut locs: Vec<_> = self.locs.iter().collect();
+        locs.sort_by_key(|(l, _)| **l);
+        for (l, i) in locs {
+            let co: Vec<String> = i.co.iter().map(|w| w.to_string()).collect();
+            writeln!(f, "co {l}: init {}", co.join(" "))?;
+        }
+        Ok(())
+    }
+}

@@ -43,3 +43,16 @@ pub fn holds(g: &Graph) -> bool {
     }
     true
 }
+
+/// True iff write `w`, just placed in co, sits between an exclusive write and the write
+/// its read part read from (its immediate co-successor is an exclusive write, whose
+/// source must then be `w`'s co-predecessor).
+pub fn splits_rmw(g: &Graph, w: EventId) -> bool {
+    let loc = g.label(w).loc().expect("splits_rmw of a non-write");
+    g.co_next(loc, Some(w)).is_some_and(|n| {
+        let LabelKind::Read { rf, .. } = g.label(read_part(n)).kind else {
+            return false;
+        };
+        g.label(n).is_exclusive_write() && rf != Some(w)
+    })
+}
