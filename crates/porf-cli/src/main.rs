@@ -8,7 +8,11 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 #[derive(Parser)]
-#[command(name = "porf", version, about = "Stateless model checking under weak memory models")]
+#[command(
+    name = "porf",
+    version,
+    about = "Stateless model checking under weak memory models"
+)]
 struct Cli {
     #[command(subcommand)]
     cmd: Command,

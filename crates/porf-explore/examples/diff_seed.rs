@@ -17,13 +17,23 @@ fn main() {
     };
     let o = explore(Strategy::Optimal, &prog, model.as_ref(), &cfg);
     let r = explore(Strategy::Reference, &prog, model.as_ref(), &cfg);
-    println!("optimal: complete {} blocked {} erroneous {}", o.complete, o.blocked, o.erroneous);
-    println!("reference: complete {} blocked {} erroneous {}", r.complete, r.blocked, r.erroneous);
+    println!(
+        "optimal: complete {} blocked {} erroneous {}",
+        o.complete, o.blocked, o.erroneous
+    );
+    println!(
+        "reference: complete {} blocked {} erroneous {}",
+        r.complete, r.blocked, r.erroneous
+    );
     for s in o.final_states.difference(&r.final_states) {
         println!("only optimal: {s:?}");
     }
     for s in r.final_states.difference(&o.final_states) {
         println!("only reference: {s:?}");
     }
-    println!("errors optimal {:?}\nerrors reference {:?}", o.error_keys(), r.error_keys());
+    println!(
+        "errors optimal {:?}\nerrors reference {:?}",
+        o.error_keys(),
+        r.error_keys()
+    );
 }

@@ -162,11 +162,12 @@ impl<P: Program> Optimal<'_, '_, P> {
                 if !self.model.consistent_with(&st.g, w) {
                     return;
                 }
-                if self.report_races(&st.g, w) {
+                let atomic = !atomicity::violated_by(&st.g, w);
+                if atomic && self.report_races(&st.g, w) {
                     return;
                 }
                 self.backward_revisits(st, w);
-                if !atomicity::violated_by(&st.g, w) {
+                if atomic {
                     self.visit(st);
                 }
             }
@@ -198,7 +199,6 @@ impl<P: Program> Optimal<'_, '_, P> {
             src,
         );
         st.push_resumed(t, 0);
-        self.report_races(&st.g, w);
         let n = st.g.co(loc).len();
         let mut ok = Vec::new();
         for pos in 1..=n + 1 {
@@ -207,6 +207,9 @@ impl<P: Program> Optimal<'_, '_, P> {
                 ok.push(pos);
             }
             st.g.co_remove(w);
+        }
+        if !ok.is_empty() {
+            self.report_races(&st.g, w);
         }
         for (i, &pos) in ok.iter().rev().enumerate() {
             if self.rec.stop {

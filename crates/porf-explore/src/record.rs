@@ -33,7 +33,7 @@ impl<'c> Recorder<'c> {
     pub fn tick(&mut self, g: &Graph) {
         self.stats.peak_graph_size = self.stats.peak_graph_size.max(g.len());
         self.ticks = self.ticks.wrapping_add(1);
-        if self.ticks % 256 == 0 {
+        if self.ticks.is_multiple_of(256) {
             self.check_time();
         }
     }
@@ -131,11 +131,11 @@ pub fn final_state<P: Program>(st: &State<P>) -> FinalState {
             registers.push((t, s.registers()));
         }
     }
-    let mut memory: Vec<(u64, i64)> = st
-        .g
-        .locations()
-        .map(|(l, _)| (l.0, st.g.final_val(*l)))
-        .collect();
+    let mut memory: Vec<(u64, i64)> =
+        st.g.locations()
+            .filter(|(_, info)| !info.accesses.is_empty())
+            .map(|(l, _)| (l.0, st.g.final_val(*l)))
+            .collect();
     memory.sort();
     FinalState { registers, memory }
 }

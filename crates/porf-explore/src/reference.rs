@@ -123,12 +123,11 @@ impl<P: Program> Reference<'_, '_, P> {
     }
 
     fn at_maximal(&mut self, st: &mut State<P>) {
-        let errors: Vec<_> = st
-            .g
-            .events()
-            .filter(|(_, l)| matches!(l.kind, LabelKind::Error { .. }))
-            .map(|(e, _)| e)
-            .collect();
+        let errors: Vec<_> =
+            st.g.events()
+                .filter(|(_, l)| matches!(l.kind, LabelKind::Error { .. }))
+                .map(|(e, _)| e)
+                .collect();
         for e in errors {
             self.rec.error_event(&st.g, e);
         }
@@ -172,7 +171,11 @@ pub fn graph_key(g: &Graph) -> Vec<i64> {
             }
         }
     }
-    let mut locs: Vec<_> = g.locations().map(|(l, i)| (l.0, &i.co)).collect();
+    let mut locs: Vec<_> = g
+        .locations()
+        .filter(|(_, i)| !i.accesses.is_empty())
+        .map(|(l, i)| (l.0, &i.co))
+        .collect();
     locs.sort_by_key(|(l, _)| *l);
     for (l, co) in locs {
         k.push(i64::MIN);

@@ -58,6 +58,9 @@ pub struct FinalState {
     pub memory: Vec<(u64, Val)>,
 }
 
+/// An error's class and the (file, line, column) of the events involved.
+pub type ErrorKey = (ErrorClass, Vec<(u32, u32, u32)>);
+
 /// The result of an exploration.
 #[derive(Clone, Debug, Default)]
 pub struct Stats {
@@ -89,7 +92,7 @@ impl Stats {
         true
     }
     /// The set of error keys, for comparisons.
-    pub fn error_keys(&self) -> BTreeSet<(ErrorClass, Vec<(u32, u32, u32)>)> {
+    pub fn error_keys(&self) -> BTreeSet<ErrorKey> {
         self.errors
             .iter()
             .map(|e| {

@@ -18,10 +18,16 @@ fn programs_per_model() -> u64 {
 fn compare(model: &str, seed: u64, opt: &Stats, reff: &Stats) -> Result<(), String> {
     let mut diffs = Vec::new();
     if opt.complete != reff.complete {
-        diffs.push(format!("complete: optimal {} vs reference {}", opt.complete, reff.complete));
+        diffs.push(format!(
+            "complete: optimal {} vs reference {}",
+            opt.complete, reff.complete
+        ));
     }
     if opt.blocked != reff.blocked {
-        diffs.push(format!("blocked: optimal {} vs reference {}", opt.blocked, reff.blocked));
+        diffs.push(format!(
+            "blocked: optimal {} vs reference {}",
+            opt.blocked, reff.blocked
+        ));
     }
     if opt.final_states != reff.final_states {
         diffs.push(format!(
@@ -39,7 +45,10 @@ fn compare(model: &str, seed: u64, opt: &Stats, reff: &Stats) -> Result<(), Stri
     if diffs.is_empty() {
         Ok(())
     } else {
-        Err(format!("model {model}, seed {seed}:\n  {}", diffs.join("\n  ")))
+        Err(format!(
+            "model {model}, seed {seed}:\n  {}",
+            diffs.join("\n  ")
+        ))
     }
 }
 

@@ -17,7 +17,10 @@ fn run(prog: &ToyProgram, model: &str) -> Stats {
 fn check(name: &str, prog: &ToyProgram, expected: [(&str, u64); 4]) {
     for (model, want) in expected {
         let s = run(prog, model);
-        assert!(s.errors.is_empty(), "{name} under {model}: unexpected errors");
+        assert!(
+            s.errors.is_empty(),
+            "{name} under {model}: unexpected errors"
+        );
         assert_eq!(s.complete, want, "{name} under {model}");
     }
 }
@@ -41,13 +44,21 @@ fn two_plus_two_w() {
 #[test]
 fn iriw() {
     let p = catalog::iriw();
-    check("IRIW", &p, [("sc", 15), ("tso", 15), ("ra", 16), ("rc11", 16)]);
+    check(
+        "IRIW",
+        &p,
+        [("sc", 15), ("tso", 15), ("ra", 16), ("rc11", 16)],
+    );
 }
 
 #[test]
 fn corr() {
     let p = catalog::corr();
-    check("CoRR", &p, [("sc", 72), ("tso", 72), ("ra", 72), ("rc11", 72)]);
+    check(
+        "CoRR",
+        &p,
+        [("sc", 72), ("tso", 72), ("ra", 72), ("rc11", 72)],
+    );
 }
 
 #[test]
@@ -55,7 +66,11 @@ fn fetch_add_threads() {
     for n in 1..=5u32 {
         let want = factorial(n as u64);
         let p = catalog::ainc(n);
-        check(&format!("ainc({n})"), &p, [("sc", want), ("tso", want), ("ra", want), ("rc11", want)]);
+        check(
+            &format!("ainc({n})"),
+            &p,
+            [("sc", want), ("tso", want), ("ra", want), ("rc11", want)],
+        );
     }
 }
 
@@ -64,7 +79,11 @@ fn n_writers_one_reader() {
     for n in 1..=5u32 {
         let want = factorial(n as u64 + 1);
         let p = catalog::nw1r(n);
-        check(&format!("nw1r({n})"), &p, [("sc", want), ("tso", want), ("ra", want), ("rc11", want)]);
+        check(
+            &format!("nw1r({n})"),
+            &p,
+            [("sc", want), ("tso", want), ("ra", want), ("rc11", want)],
+        );
     }
 }
 
@@ -79,33 +98,54 @@ fn mutex_counter_counts_lock_orders() {
     for n in 1..=4u32 {
         let want = factorial(n as u64);
         let p = catalog::mutex_counter(n);
-        check(&format!("mutex({n})"), &p, [("sc", want), ("tso", want), ("ra", want), ("rc11", want)]);
+        check(
+            &format!("mutex({n})"),
+            &p,
+            [("sc", want), ("tso", want), ("ra", want), ("rc11", want)],
+        );
     }
 }
 
 #[test]
 fn errors_are_found() {
     use porf_explore::ErrorClass;
-    let cases: [(&str, ToyProgram, &[(&str, Option<ErrorClass>)]); 4] = [
+    type Expected<'a> = &'a [(&'a str, Option<ErrorClass>)];
+    let cases: [(&str, ToyProgram, Expected); 4] = [
         (
             "mp",
             catalog::mp(porf_graph::MemOrder::Relaxed, porf_graph::MemOrder::Relaxed),
-            &[("sc", None), ("tso", None), ("ra", None), ("rc11", Some(ErrorClass::Assertion))],
+            &[
+                ("sc", None),
+                ("tso", None),
+                ("ra", None),
+                ("rc11", Some(ErrorClass::Assertion)),
+            ],
         ),
         (
             "sb-sc",
             catalog::sb_assert(porf_graph::MemOrder::SeqCst),
-            &[("sc", None), ("tso", None), ("ra", Some(ErrorClass::Assertion)), ("rc11", None)],
+            &[
+                ("sc", None),
+                ("tso", None),
+                ("ra", Some(ErrorClass::Assertion)),
+                ("rc11", None),
+            ],
         ),
         (
             "racy",
             catalog::racy_counter(),
-            &[("sc", Some(ErrorClass::Race)), ("rc11", Some(ErrorClass::Race))],
+            &[
+                ("sc", Some(ErrorClass::Race)),
+                ("rc11", Some(ErrorClass::Race)),
+            ],
         ),
         (
             "deadlock",
             catalog::deadlock(),
-            &[("sc", Some(ErrorClass::Deadlock)), ("rc11", Some(ErrorClass::Deadlock))],
+            &[
+                ("sc", Some(ErrorClass::Deadlock)),
+                ("rc11", Some(ErrorClass::Deadlock)),
+            ],
         ),
     ];
     for (name, p, want) in cases.iter() {

@@ -41,11 +41,17 @@ impl MemOrder {
     }
     /// Acquire, acq_rel or seq_cst.
     pub fn is_acquire(self) -> bool {
-        matches!(self, MemOrder::Acquire | MemOrder::AcqRel | MemOrder::SeqCst)
+        matches!(
+            self,
+            MemOrder::Acquire | MemOrder::AcqRel | MemOrder::SeqCst
+        )
     }
     /// Release, acq_rel or seq_cst.
     pub fn is_release(self) -> bool {
-        matches!(self, MemOrder::Release | MemOrder::AcqRel | MemOrder::SeqCst)
+        matches!(
+            self,
+            MemOrder::Release | MemOrder::AcqRel | MemOrder::SeqCst
+        )
     }
     pub fn is_sc(self) -> bool {
         self == MemOrder::SeqCst
@@ -73,9 +79,17 @@ pub struct SrcLoc {
 }
 
 impl SrcLoc {
-    pub const UNKNOWN: SrcLoc = SrcLoc { file: 0, line: 0, col: 0 };
+    pub const UNKNOWN: SrcLoc = SrcLoc {
+        file: 0,
+        line: 0,
+        col: 0,
+    };
     pub fn line(line: u32) -> SrcLoc {
-        SrcLoc { file: 0, line, col: 0 }
+        SrcLoc {
+            file: 0,
+            line,
+            col: 0,
+        }
     }
 }
 

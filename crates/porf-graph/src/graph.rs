@@ -114,7 +114,11 @@ impl Graph {
             None => 0,
             Some(w) => {
                 let loc = self.label(w).loc().expect("co_pos of a non-write");
-                1 + self.co(loc).iter().position(|&x| x == w).expect("write not in co")
+                1 + self
+                    .co(loc)
+                    .iter()
+                    .position(|&x| x == w)
+                    .expect("write not in co")
             }
         }
     }
@@ -179,10 +183,18 @@ impl Graph {
                     porf.join(&self.label(*w).porf);
                 }
                 self.link_reader(*loc, *rf, e);
-                self.locs.get_mut(loc).expect("unknown location").accesses.push(e);
+                self.locs
+                    .get_mut(loc)
+                    .expect("unknown location")
+                    .accesses
+                    .push(e);
             }
             LabelKind::Write { loc, .. } => {
-                self.locs.get_mut(loc).expect("unknown location").accesses.push(e);
+                self.locs
+                    .get_mut(loc)
+                    .expect("unknown location")
+                    .accesses
+                    .push(e);
             }
             LabelKind::Join { child } => {
                 let fin = self.last_of(*child).expect("join of a missing thread");
@@ -337,7 +349,12 @@ impl Graph {
             g.locs.insert(
                 *loc,
                 LocInfo {
-                    co: info.co.iter().copied().filter(|w| keep.contains(*w)).collect(),
+                    co: info
+                        .co
+                        .iter()
+                        .copied()
+                        .filter(|w| keep.contains(*w))
+                        .collect(),
                     init_readers: info
                         .init_readers
                         .iter()
@@ -355,6 +372,46 @@ impl Graph {
             );
         }
         g
+    }
+}
+
+impl std::fmt::Display for Graph {
+    /// One line per event (`tid.idx [stamp] kind`), then co per location.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for (e, lab) in self.events() {
+            let flags = format!(
+                "{}{}",
+                if lab.added_max { "" } else { " !max" },
+                if lab.revisitable { "" } else { " !rev" }
+            );
+            let k = match &lab.kind {
+                LabelKind::Read { loc, ord, kind, rf } => {
+                    let src = rf.map_or("init".to_string(), |w| w.to_string());
+                    format!(
+                        "R{kind:?} {loc} {} <- {src} = {}",
+                        ord.short(),
+                        self.read_val(e)
+                    )
+                }
+                LabelKind::Write {
+                    loc,
+                    ord,
+                    val,
+                    kind,
+                } => {
+                    format!("W{kind:?} {loc} {} := {val}", ord.short())
+                }
+                other => format!("{other:?}"),
+            };
+            writeln!(f, "{}.{} [{}] {k}{flags}", e.tid, e.idx, lab.stamp)?;
+        }
+        let mut locs: Vec<_> = self.locs.iter().collect();
+        locs.sort_by_key(|(l, _)| **l);
+        for (l, i) in locs {
+            let co: Vec<String> = i.co.iter().map(|w| w.to_string()).collect();
+            writeln!(f, "co {l}: init {}", co.join(" "))?;
+        }
+        Ok(())
     }
 }
 
@@ -443,36 +500,5 @@ mod tests {
         assert_eq!(h.co(X), &[w1]);
         assert_eq!(h.label(r).stamp, 4);
         assert_eq!(h.readers(X, Some(w1)), &[r]);
-    }
-}
-
-impl std::fmt::Display for Graph {
-    /// One line per event (`tid.idx [stamp] kind`), then co per location.
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        for (e, lab) in self.events() {
-            let flags = format!(
-                "{}{}",
-                if lab.added_max { "" } else { " !max" },
-                if lab.revisitable { "" } else { " !rev" }
-            );
-            let k = match &lab.kind {
-                LabelKind::Read { loc, ord, kind, rf } => {
-                    let src = rf.map_or("init".to_string(), |w| w.to_string());
-                    format!("R{kind:?} {loc} {} <- {src} = {}", ord.short(), self.read_val(e))
-                }
-                LabelKind::Write { loc, ord, val, kind } => {
-                    format!("W{kind:?} {loc} {} := {val}", ord.short())
-                }
-                other => format!("{other:?}"),
-            };
-            writeln!(f, "{}.{} [{}] {k}{flags}", e.tid, e.idx, lab.stamp)?;
-        }
-        let mut locs: Vec<_> = self.locs.iter().collect();
-        locs.sort_by_key(|(l, _)| **l);
-        for (l, i) in locs {
-            let co: Vec<String> = i.co.iter().map(|w| w.to_string()).collect();
-            writeln!(f, "co {l}: init {}", co.join(" "))?;
-        }
-        Ok(())
     }
 }

@@ -73,7 +73,9 @@ pub enum WriteKind {
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum LabelKind {
     /// A thread's first event; `parent` is the spawn event (None for the main thread).
-    Start { parent: Option<EventId> },
+    Start {
+        parent: Option<EventId>,
+    },
     /// A read; `rf` is the write it reads from (`None` = the location's initialisation).
     Read {
         loc: Loc,
@@ -87,15 +89,26 @@ pub enum LabelKind {
         val: Val,
         kind: WriteKind,
     },
-    Fence { ord: MemOrder },
-    Spawn { child: Tid },
+    Fence {
+        ord: MemOrder,
+    },
+    Spawn {
+        child: Tid,
+    },
     /// Waits for `child`'s `Finish`, which it reads from.
-    Join { child: Tid },
-    Finish { ret: Val },
+    Join {
+        child: Tid,
+    },
+    Finish {
+        ret: Val,
+    },
     /// The thread is blocked for good (failed assume, or a lock read that saw a taken lock).
     Block,
     /// The thread raised an error.
-    Error { kind: ErrorKind, msg: String },
+    Error {
+        kind: ErrorKind,
+        msg: String,
+    },
 }
 
 /// An event of the graph with its bookkeeping.

@@ -12,7 +12,9 @@ pub mod graph;
 pub mod label;
 pub mod view;
 
-pub use action::{Action, ErrorKind, Loc, MemOrder, Program, RmwOp, SrcLoc, ThreadMachine, Tid, Val};
+pub use action::{
+    Action, ErrorKind, Loc, MemOrder, Program, RmwOp, SrcLoc, ThreadMachine, Tid, Val,
+};
 pub use graph::{Graph, LocInfo};
 pub use label::{EventId, Label, LabelKind, ReadKind, WriteKind};
 pub use view::View;

@@ -55,7 +55,10 @@ impl View {
     }
     /// True iff every event of `self` is in `other`.
     pub fn le(&self, other: &View) -> bool {
-        self.0.iter().enumerate().all(|(t, &n)| n <= other.get(t as u32))
+        self.0
+            .iter()
+            .enumerate()
+            .all(|(t, &n)| n <= other.get(t as u32))
     }
 }
 

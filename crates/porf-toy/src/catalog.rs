@@ -10,18 +10,39 @@ use porf_graph::MemOrder::{self, *};
 /// Names and one-line descriptions of the catalog's programs.
 pub const NAMES: &[(&str, &str)] = &[
     ("sb", "store buffering, relaxed"),
-    ("sb-sc", "store buffering, seq_cst, asserting the weak outcome is absent"),
+    (
+        "sb-sc",
+        "store buffering, seq_cst, asserting the weak outcome is absent",
+    ),
     ("mp", "message passing, relaxed, asserting the data is seen"),
-    ("mp-relacq", "message passing, release/acquire, asserting the data is seen"),
+    (
+        "mp-relacq",
+        "message passing, release/acquire, asserting the data is seen",
+    ),
     ("lb", "load buffering, relaxed"),
     ("iriw", "independent reads of independent writes, relaxed"),
-    ("2+2w", "two threads each writing two locations in opposite orders, relaxed"),
+    (
+        "2+2w",
+        "two threads each writing two locations in opposite orders, relaxed",
+    ),
     ("corr", "2 writers of x, 2 readers reading x twice, relaxed"),
     ("ainc", "n threads each doing one relaxed fetch_add"),
-    ("nw1r", "n relaxed writers and one relaxed reader of one location"),
-    ("mutex", "n threads incrementing a plain counter under a mutex"),
-    ("racy", "two threads incrementing a plain counter without a lock"),
-    ("deadlock", "two threads taking two mutexes in opposite orders"),
+    (
+        "nw1r",
+        "n relaxed writers and one relaxed reader of one location",
+    ),
+    (
+        "mutex",
+        "n threads incrementing a plain counter under a mutex",
+    ),
+    (
+        "racy",
+        "two threads incrementing a plain counter without a lock",
+    ),
+    (
+        "deadlock",
+        "two threads taking two mutexes in opposite orders",
+    ),
 ];
 
 /// The program called `name` with size `n`, if the catalog has it.
