@@ -1,0 +1,75 @@
+//! The `porf` binary end to end: output lines, exit codes, bad flags.
+
+use std::process::Command;
+
+fn porf(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_porf"))
+        .args(args)
+        .output()
+        .expect("cannot run porf");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn safe_example_prints_genmc_lines() {
+    let (code, out, _) = porf(&["example", "sb", "--model", "tso"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("No errors were detected."), "{out}");
+    assert!(
+        out.contains("Number of complete executions explored: 4"),
+        "{out}"
+    );
+    assert!(out.contains("Total wall-clock time: "), "{out}");
+}
+
+#[test]
+fn error_exits_42_with_the_error_line() {
+    let (code, out, _) = porf(&["example", "mp", "--model", "rc11"]);
+    assert_eq!(code, 42);
+    assert!(out.contains("Error: Safety violation!"), "{out}");
+}
+
+#[test]
+fn reference_explorer_agrees_on_an_example() {
+    let (_, a, _) = porf(&["example", "corr", "--explorer", "reference"]);
+    assert!(
+        a.contains("Number of complete executions explored: 72"),
+        "{a}"
+    );
+}
+
+#[test]
+fn limits_mark_the_result_partial() {
+    let (code, out, _) = porf(&["example", "nw1r", "-n", "5", "--max-executions", "10"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("partial"), "{out}");
+    assert!(
+        out.contains("Number of complete executions explored: 10"),
+        "{out}"
+    );
+}
+
+#[test]
+fn bad_input_is_a_usage_error() {
+    for args in [
+        &["example", "sb", "--model", "pso"][..],
+        &["example", "no-such-example"],
+        &["example", "sb", "--timeout", "-1"],
+        &["frobnicate"],
+    ] {
+        let (code, _, err) = porf(args);
+        assert_eq!(code, 2, "{args:?}");
+        assert!(err.contains("error"), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn list_names_the_examples() {
+    let (code, out, _) = porf(&["example", "--list"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("nw1r") && out.contains("iriw"), "{out}");
+}
