@@ -133,7 +133,6 @@ pub fn final_state<P: Program>(st: &State<P>) -> FinalState {
     }
     let mut memory: Vec<(u64, i64)> =
         st.g.locations()
-            .filter(|(_, info)| !info.accesses.is_empty())
             .map(|(l, _)| (l.0, st.g.final_val(*l)))
             .collect();
     memory.sort();

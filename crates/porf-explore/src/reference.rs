@@ -171,11 +171,7 @@ pub fn graph_key(g: &Graph) -> Vec<i64> {
             }
         }
     }
-    let mut locs: Vec<_> = g
-        .locations()
-        .filter(|(_, i)| !i.accesses.is_empty())
-        .map(|(l, i)| (l.0, &i.co))
-        .collect();
+    let mut locs: Vec<_> = g.locations().map(|(l, i)| (l.0, &i.co)).collect();
     locs.sort_by_key(|(l, _)| *l);
     for (l, co) in locs {
         k.push(i64::MIN);

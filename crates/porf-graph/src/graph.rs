@@ -100,8 +100,11 @@ impl Graph {
     pub fn loc_info(&self, loc: Loc) -> &LocInfo {
         &self.locs[&loc]
     }
+    /// The locations some event of this graph accesses. (A location registered by
+    /// [`Graph::ensure_loc`] stays registered after truncation; it is not listed here
+    /// once no event accesses it.)
     pub fn locations(&self) -> impl Iterator<Item = (&Loc, &LocInfo)> {
-        self.locs.iter()
+        self.locs.iter().filter(|(_, i)| !i.accesses.is_empty())
     }
     /// The writes of `loc` in coherence order (without the initialisation).
     pub fn co(&self, loc: Loc) -> &[EventId] {

@@ -49,10 +49,7 @@ pub fn holds(g: &Graph) -> bool {
 /// source must then be `w`'s co-predecessor).
 pub fn splits_rmw(g: &Graph, w: EventId) -> bool {
     let loc = g.label(w).loc().expect("splits_rmw of a non-write");
-    g.co_next(loc, Some(w)).is_some_and(|n| {
-        let LabelKind::Read { rf, .. } = g.label(read_part(n)).kind else {
-            return false;
-        };
-        g.label(n).is_exclusive_write() && rf != Some(w)
-    })
+    g.co_next(loc, Some(w))
+        .filter(|&n| g.label(n).is_exclusive_write())
+        .is_some_and(|n| g.label(read_part(n)).rf() != Some(w))
 }
