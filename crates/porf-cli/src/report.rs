@@ -50,6 +50,7 @@ fn describe(c: porf_explore::ErrorClass) -> &'static str {
         Memory => "Memory error",
         Race => "Non-atomic race",
         Deadlock => "Deadlock",
+        Unsupported => "Unsupported construct",
     }
 }
 

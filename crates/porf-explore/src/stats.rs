@@ -12,6 +12,8 @@ pub enum ErrorClass {
     Memory,
     Race,
     Deadlock,
+    /// The program used a construct porf does not model (see `ErrorKind::Unsupported`).
+    Unsupported,
 }
 
 impl ErrorClass {
@@ -23,6 +25,7 @@ impl ErrorClass {
             ErrorClass::Memory => "memory",
             ErrorClass::Race => "race",
             ErrorClass::Deadlock => "deadlock",
+            ErrorClass::Unsupported => "unsupported",
         }
     }
 }

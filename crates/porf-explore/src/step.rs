@@ -139,7 +139,7 @@ pub fn perform<P: Program>(
             let child = tids.child(t, st.spawns_of(t));
             let s = add_event(st, model, t, LabelKind::Spawn { child }, src);
             st.push_resumed(t, child as Val);
-            let start = st.start_thread(child, s, prog.spawn(entry, arg));
+            let start = st.start_thread(child, s, prog.spawn(child, entry, arg));
             st.g.label_mut(start).hb = model.hb_view(&st.g, start);
             Step::Done(start)
         }
@@ -244,5 +244,6 @@ pub fn error_class(kind: ErrorKind) -> crate::ErrorClass {
         ErrorKind::Assertion => crate::ErrorClass::Assertion,
         ErrorKind::Abort => crate::ErrorClass::Abort,
         ErrorKind::Memory => crate::ErrorClass::Memory,
+        ErrorKind::Unsupported => crate::ErrorClass::Unsupported,
     }
 }

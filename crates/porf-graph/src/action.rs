@@ -142,6 +142,9 @@ pub enum ErrorKind {
     Abort,
     /// A memory-safety error the front end detected (use after free, double free, ...).
     Memory,
+    /// The program did something porf does not model (reported to the user as
+    /// unsupported input rather than as a bug in the program).
+    Unsupported,
 }
 
 /// What a thread asks the explorer to do next.
@@ -253,7 +256,7 @@ pub trait Program {
     /// Thread 0.
     fn main_thread(&self) -> Self::Thread;
     /// A new thread running entry point `entry` with argument `arg`.
-    fn spawn(&self, entry: u32, arg: Val) -> Self::Thread;
+    fn spawn(&self, tid: Tid, entry: u32, arg: Val) -> Self::Thread;
     /// The value of `loc` before any write (the initialisation write's value).
     fn init_value(&self, _loc: Loc) -> Val {
         0

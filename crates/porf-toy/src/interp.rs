@@ -250,7 +250,7 @@ impl Program for ToyProgram {
     }
 
     /// Thread function `entry`; toy threads take no argument, so `arg` is ignored.
-    fn spawn(&self, entry: u32, _arg: Val) -> ToyThread {
+    fn spawn(&self, _tid: porf_graph::Tid, entry: u32, _arg: Val) -> ToyThread {
         let code = self
             .threads
             .get(entry as usize)

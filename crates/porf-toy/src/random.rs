@@ -516,7 +516,7 @@ mod tests {
             let p = random_program(seed, &cfg);
             for e in 0..p.num_threads() as u32 {
                 for _ in 0..4 {
-                    let mut t: ToyThread = p.spawn(e, 0);
+                    let mut t: ToyThread = p.spawn(1, e, 0);
                     let mut held = false;
                     for _ in 0..100 {
                         match t.peek() {

@@ -66,7 +66,7 @@ fn locations_and_names() {
 #[test]
 fn straight_line_thread() {
     let (p, x, y) = sb_with_branch();
-    let mut t = p.spawn(0, 0);
+    let mut t = p.spawn(1, 0, 0);
     assert_eq!(t.registers(), vec![0]);
     step(&mut t, store(x, 1, Rlx, 1), 0);
     step(&mut t, load(y, Rlx, 2), 5);
@@ -78,7 +78,7 @@ fn straight_line_thread() {
 #[test]
 fn branches_take_the_right_arm() {
     let (p, x, y) = sb_with_branch();
-    let mut t = p.spawn(1, 0);
+    let mut t = p.spawn(1, 1, 0);
     step(&mut t, store(y, 1, Rlx, 3), 0);
     let fork = t.clone();
     // Then-arm.
@@ -162,7 +162,7 @@ fn rmws_and_cas_return_old_values() {
         t.fetch_xor(x, c, Release);
     });
     let p = p.build();
-    let mut t = p.spawn(0, 0);
+    let mut t = p.spawn(1, 0, 0);
     let rmw = |op, ord, line| Action::Rmw {
         loc: x,
         op,
@@ -196,7 +196,7 @@ fn assume_blocks_and_assert_errors() {
         t.store(x, 9, NonAtomic); // line 4
     });
     let p = p.build();
-    let t0 = p.spawn(0, 0);
+    let t0 = p.spawn(1, 0, 0);
 
     let mut t = t0.clone();
     step(&mut t, load(x, NonAtomic, 1), 0);
@@ -252,7 +252,7 @@ fn locks_and_nested_ifs() {
     });
     let p = p.build();
     let src = SrcLoc::line;
-    let t0 = p.spawn(0, 0);
+    let t0 = p.spawn(1, 0, 0);
 
     let mut t = t0.clone();
     step(

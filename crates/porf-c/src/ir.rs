@@ -1,0 +1,349 @@
+//! The intermediate representation between the C front end and the interpreter.
+//!
+//! A [`Module`] is a set of [`Function`]s, each a control-flow graph of [`Block`]s
+//! holding three-address [`Inst`]s over virtual registers, plus the layout and initial
+//! image of global memory. The front end (`lower`) produces it; the interpreter
+//! (`interp`) runs it one thread at a time under the engine's Action contract.
+//!
+//! Invariants the front end guarantees and the interpreter relies on:
+//! - Every register is an `i64` holding a value already normalised to the C type it
+//!   was computed at (sign- or zero-extended from its width, `_Bool` is 0 or 1).
+//!   Arithmetic instructions carry the [`Scalar`] type whose wrap-around they obey.
+//! - Every address is a byte address in porf's address space (see [`addr`]). Global
+//!   variables live at the addresses the module's layout gives them; the interpreter
+//!   owns the encoding of heap, stack-frame and function addresses.
+//! - A memory access names the [`Scalar`] it reads or writes. Accesses to thread-private
+//!   memory (address-taken locals, see [`InstKind::FrameAddr`]) never become events;
+//!   every other access is one engine event.
+//! - Function bodies contain no recursion the front end knows of (calls are still
+//!   interpreted with a real frame stack, so recursion works when it terminates).
+//! - Every block ends in exactly one [`Terminator`].
+
+use porf_graph::{MemOrder, SrcLoc, Val};
+use std::collections::BTreeMap;
+
+/// Index of a function in [`Module::funcs`].
+pub type FuncId = u32;
+/// Index of a block in [`Function::blocks`].
+pub type BlockId = u32;
+/// A virtual register of the current frame, `0..Function::nregs`.
+pub type Reg = u32;
+/// Per-function loop identifier, `0..Function::nloops`.
+pub type LoopId = u32;
+
+/// Address-space layout shared by the front end and the interpreter.
+pub mod addr {
+    /// The null pointer.
+    pub const NULL: i64 = 0;
+    /// Global variables occupy `[GLOBAL_BASE, HEAP_BASE)`.
+    pub const GLOBAL_BASE: i64 = 0x1000;
+    /// Heap blocks start here (encoding chosen by the interpreter).
+    pub const HEAP_BASE: i64 = 1 << 44;
+    /// Thread-private stack memory starts here (encoding chosen by the interpreter).
+    pub const STACK_BASE: i64 = 1 << 45;
+    /// Function "addresses" (values of function pointers) start here: `FUNC_BASE + id`.
+    pub const FUNC_BASE: i64 = 1 << 46;
+}
+
+/// A scalar C type as the machine sees it: width in bytes and signedness.
+/// `bool` is `Scalar { size: 1, signed: false }` and pointers are `Scalar::PTR`.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub struct Scalar {
+    /// 1, 2, 4 or 8.
+    pub size: u8,
+    pub signed: bool,
+}
+
+impl Scalar {
+    pub const BOOL: Scalar = Scalar {
+        size: 1,
+        signed: false,
+    };
+    pub const CHAR: Scalar = Scalar {
+        size: 1,
+        signed: true,
+    };
+    pub const INT: Scalar = Scalar {
+        size: 4,
+        signed: true,
+    };
+    pub const LONG: Scalar = Scalar {
+        size: 8,
+        signed: true,
+    };
+    pub const PTR: Scalar = Scalar {
+        size: 8,
+        signed: false,
+    };
+
+    /// `v` wrapped to this type's width and sign- or zero-extended back to 64 bits.
+    pub fn normalize(self, v: Val) -> Val {
+        match (self.size, self.signed) {
+            (1, true) => v as i8 as Val,
+            (1, false) => v as u8 as Val,
+            (2, true) => v as i16 as Val,
+            (2, false) => v as u16 as Val,
+            (4, true) => v as i32 as Val,
+            (4, false) => v as u32 as Val,
+            _ => v,
+        }
+    }
+}
+
+/// An instruction operand.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum Operand {
+    Reg(Reg),
+    Const(Val),
+}
+
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum UnOp {
+    /// Arithmetic negation.
+    Neg,
+    /// Bitwise complement `~`.
+    BitNot,
+    /// Logical `!`: 1 if the operand is 0, else 0.
+    LogNot,
+}
+
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    /// Division; the interpreter raises a memory-class error
+    /// "division by zero" on a zero divisor.
+    Div,
+    Rem,
+    And,
+    Or,
+    Xor,
+    Shl,
+    /// Arithmetic shift for signed types, logical for unsigned.
+    Shr,
+    // Comparisons produce 0 or 1; signedness of `ty` selects signed or unsigned compare.
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+/// Read-modify-write operations of `<stdatomic.h>` (compare-exchange is separate).
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum RmwKind {
+    Add,
+    Sub,
+    And,
+    Or,
+    Xor,
+    Xchg,
+}
+
+/// Library calls the front end recognises by name and the interpreter implements.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum Builtin {
+    /// `malloc(size)` / `calloc(n, size)` (args already multiplied by the front end:
+    /// one argument, the byte size; calloc'd memory is zero like all fresh heap).
+    Malloc,
+    /// `free(ptr)`; `free(NULL)` is a no-op; double free is a memory error.
+    Free,
+    /// `pthread_self()`: the engine thread id of the caller.
+    ThreadSelf,
+}
+
+#[derive(Clone, PartialEq, Debug)]
+pub enum InstKind {
+    /// `dst = src`
+    Copy { dst: Reg, src: Operand },
+    /// `dst = op a`, wrapped to `ty`.
+    Unary {
+        dst: Reg,
+        op: UnOp,
+        a: Operand,
+        ty: Scalar,
+    },
+    /// `dst = a op b` computed on values of type `ty` and wrapped to `ty`
+    /// (comparisons yield 0/1 and compare as `ty`).
+    Binary {
+        dst: Reg,
+        op: BinOp,
+        a: Operand,
+        b: Operand,
+        ty: Scalar,
+    },
+    /// `dst = (to) a`: conversion between integer types (and pointers, which are
+    /// `Scalar::PTR`). `to == Scalar::BOOL` means "a != 0".
+    Convert { dst: Reg, a: Operand, to: Scalar },
+    /// `dst = address of byte `offset` of the current frame's private memory`.
+    /// The frame has [`Function::frame_size`] bytes, zero-initialised on entry.
+    FrameAddr { dst: Reg, offset: u32 },
+    /// `dst = FUNC_BASE + func`, a function pointer value.
+    FuncAddr { dst: Reg, func: FuncId },
+    /// `dst = *(ty*)addr`. `ord` is `NonAtomic` for plain accesses to non-atomic
+    /// objects and the C11 order otherwise (plain accesses to `_Atomic` objects are
+    /// `SeqCst`). Private addresses are served locally without an event.
+    Load {
+        dst: Reg,
+        addr: Operand,
+        ty: Scalar,
+        ord: MemOrder,
+    },
+    /// `*(ty*)addr = val` (val already normalised to `ty`).
+    Store {
+        addr: Operand,
+        val: Operand,
+        ty: Scalar,
+        ord: MemOrder,
+    },
+    /// `dst = atomic_fetch_<op>(addr, val)`: returns the old value.
+    Rmw {
+        dst: Reg,
+        addr: Operand,
+        op: RmwKind,
+        val: Operand,
+        ty: Scalar,
+        ord: MemOrder,
+    },
+    /// Compare-exchange on `addr`: `dst = old value`; the write happens iff
+    /// `old == expected`. The front end emits the comparison and the write-back of
+    /// `old` into the C `expected` object itself. `weak` never fails spuriously.
+    Cas {
+        dst: Reg,
+        addr: Operand,
+        expected: Operand,
+        new: Operand,
+        ty: Scalar,
+        succ: MemOrder,
+        fail: MemOrder,
+        weak: bool,
+    },
+    /// `atomic_thread_fence(ord)`.
+    Fence { ord: MemOrder },
+    /// Direct call; `dst` receives the return value (if any).
+    Call {
+        dst: Option<Reg>,
+        func: FuncId,
+        args: Vec<Operand>,
+    },
+    /// Call through a function pointer value; a value that is not a function address
+    /// is a memory error.
+    CallIndirect {
+        dst: Option<Reg>,
+        target: Operand,
+        args: Vec<Operand>,
+    },
+    /// `pthread_create`: spawn a thread running `func(arg)`; `dst` = the new thread id.
+    /// `func` is a function pointer value.
+    Spawn {
+        dst: Reg,
+        func: Operand,
+        arg: Operand,
+    },
+    /// `pthread_join(tid, ...)`: `dst` = the thread's return value. A tid that names
+    /// no spawned thread is a memory error "join of an invalid thread".
+    Join { dst: Reg, tid: Operand },
+    /// `pthread_exit(val)`: the thread finishes with `val`.
+    ThreadExit { val: Operand },
+    /// `pthread_mutex_lock(addr)`.
+    Lock { addr: Operand },
+    /// `pthread_mutex_trylock(addr)`: `dst` = 0 on success, nonzero (EBUSY=16) if taken.
+    TryLock { dst: Reg, addr: Operand },
+    /// `pthread_mutex_unlock(addr)`.
+    Unlock { addr: Operand },
+    /// `__VERIFIER_assume(cond)`: blocks the execution when `cond` is 0.
+    Assume { cond: Operand },
+    /// `assert(cond)`: an assertion error with `msg` when `cond` is 0.
+    Assert { cond: Operand, msg: String },
+    /// `abort()`: an abort error.
+    Abort,
+    /// Raise a runtime "unsupported" error (construct accepted by the parser whose
+    /// dynamic behaviour porf does not model, e.g. a non-constant memory order).
+    Unsupported { msg: String },
+    /// Library call implemented by the interpreter.
+    Builtin {
+        dst: Option<Reg>,
+        which: Builtin,
+        args: Vec<Operand>,
+    },
+    /// Reset the iteration counter of loop `id` (emitted right before the loop).
+    LoopEnter { id: LoopId },
+    /// Count one more iteration of loop `id` (emitted at the start of each body
+    /// execution); with `--unroll N`, the (N+1)th iteration blocks the execution.
+    LoopIter { id: LoopId },
+}
+
+#[derive(Clone, PartialEq, Debug)]
+pub struct Inst {
+    pub kind: InstKind,
+    pub src: SrcLoc,
+}
+
+#[derive(Clone, PartialEq, Debug)]
+pub enum Terminator {
+    Jump(BlockId),
+    /// Go to `then` if `cond != 0`, else to `els`.
+    Branch {
+        cond: Operand,
+        then: BlockId,
+        els: BlockId,
+    },
+    /// Return from the function (the value, if any, is normalised to the return type).
+    /// Returning from a thread's entry function finishes the thread with that value
+    /// (0 if none).
+    Return(Option<Operand>),
+    /// Control reached a point the program cannot reach in C (e.g. the end of a
+    /// non-void function without return): returns 0.
+    Unreachable,
+}
+
+#[derive(Clone, PartialEq, Debug)]
+pub struct Block {
+    pub insts: Vec<Inst>,
+    pub term: Terminator,
+    /// Source location of the terminator.
+    pub term_src: SrcLoc,
+}
+
+#[derive(Clone, PartialEq, Debug)]
+pub struct Function {
+    pub name: String,
+    /// Parameters arrive in registers `0..nparams`, normalised by the caller.
+    pub nparams: u32,
+    pub nregs: u32,
+    pub nloops: u32,
+    /// Bytes of thread-private memory per activation (address-taken locals).
+    pub frame_size: u32,
+    /// `blocks[0]` is the entry block.
+    pub blocks: Vec<Block>,
+    pub src: SrcLoc,
+}
+
+/// One scalar cell of global memory.
+#[derive(Clone, PartialEq, Debug)]
+pub struct Cell {
+    /// A C-like path naming the cell, e.g. `pool[1].next`.
+    pub name: String,
+    pub ty: Scalar,
+    /// Initial value (already normalised).
+    pub init: Val,
+    /// Whether the cell is `_Atomic` (plain accesses are then seq_cst).
+    pub atomic: bool,
+}
+
+#[derive(Clone, PartialEq, Debug, Default)]
+pub struct Module {
+    pub funcs: Vec<Function>,
+    /// `main`'s function id.
+    pub main: FuncId,
+    /// Every global scalar, keyed by its byte address. Addresses of different cells
+    /// never overlap; an access to a global address that is not a cell's start, or
+    /// with a different width, is reported as an unsupported mixed-size access.
+    pub cells: BTreeMap<i64, Cell>,
+    /// First address past the global area.
+    pub globals_end: i64,
+    /// Source file names; `SrcLoc::file` indexes this.
+    pub files: Vec<String>,
+}
