@@ -10,9 +10,9 @@ use crate::record::Recorder;
 use crate::state::{State, TidRegistry};
 use crate::step::{self, Access, AfterRead, Step};
 use crate::{Config, Stats};
-use porf_graph::{Graph, LabelKind, Program, ReadKind, Tid, WriteKind};
+use porf_graph::{Action, Graph, LabelKind, Loc, Program, ReadKind, Tid, WriteKind};
 use porf_models::{race, MemoryModel};
-use std::collections::HashSet;
+use std::collections::hash_map::{Entry, HashMap};
 
 pub fn explore<P: Program>(prog: &P, model: &dyn MemoryModel, cfg: &Config) -> Stats {
     let mut ex = Reference {
@@ -20,39 +20,114 @@ pub fn explore<P: Program>(prog: &P, model: &dyn MemoryModel, cfg: &Config) -> S
         model,
         rec: Recorder::new(cfg),
         tids: TidRegistry::default(),
-        seen: HashSet::new(),
+        seen: HashMap::new(),
     };
     let mut st = State::new(prog, model);
-    ex.dfs(&mut st);
+    ex.dfs(&mut st, Vec::new());
     ex.rec.finish()
 }
+
+/// What a thread's next action touches, for deciding whether two steps commute.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+enum Footprint {
+    /// No shared state (fences, spawns, blocks, errors): commutes with every other
+    /// thread's step.
+    Local,
+    /// A read (`write == false`) or a write / RMW / lock operation of `loc`.
+    Access { loc: Loc, write: bool },
+    /// Waits for thread `child` to finish.
+    Join(Tid),
+    /// Ends the thread (enables joins of it).
+    Finish,
+}
+
+fn footprint(a: &Action) -> Footprint {
+    match *a {
+        Action::Load { loc, .. } => Footprint::Access { loc, write: false },
+        Action::Store { loc, .. }
+        | Action::Rmw { loc, .. }
+        | Action::Lock { loc, .. }
+        | Action::TryLock { loc, .. }
+        | Action::Unlock { loc, .. } => Footprint::Access { loc, write: true },
+        Action::Join { tid, .. } => Footprint::Join(tid),
+        Action::Finish { .. } => Footprint::Finish,
+        Action::Fence { .. } | Action::Spawn { .. } | Action::Block { .. } | Action::Error { .. } => {
+            Footprint::Local
+        }
+    }
+}
+
+/// Whether thread `t` doing `a` and thread `u` doing `b` (t != u) commute: either
+/// order yields the same set of graphs. Reads can only read from writes already
+/// present, so a read and a write of the same location do not commute; a finish does
+/// not commute with a join of that thread. Everything else does: co positions are
+/// enumerated in full whatever the order in which writes are added, and the models
+/// are closed under removing a thread's last event.
+fn independent(t: Tid, a: Footprint, u: Tid, b: Footprint) -> bool {
+    match (a, b) {
+        (Footprint::Access { loc: l1, write: w1 }, Footprint::Access { loc: l2, write: w2 }) => {
+            l1 != l2 || !(w1 || w2)
+        }
+        (Footprint::Join(c), Footprint::Finish) => c != u,
+        (Footprint::Finish, Footprint::Join(c)) => c != t,
+        _ => true,
+    }
+}
+
+/// A sleeping thread: explored from an ancestor state already, and its next action
+/// commutes with every step taken since (sleep sets, Godefroid 1996).
+type Sleep = Vec<(Tid, Footprint)>;
 
 struct Reference<'a, 'c, P: Program> {
     prog: &'a P,
     model: &'a dyn MemoryModel,
     rec: Recorder<'c>,
     tids: TidRegistry,
-    seen: HashSet<Vec<i64>>,
+    /// Every partial graph visited, with the sleep set it was explored under.
+    seen: HashMap<Vec<i64>, Vec<Tid>>,
 }
 
 impl<P: Program> Reference<'_, '_, P> {
-    fn dfs(&mut self, st: &mut State<P>) {
-        if self.rec.stop || !self.seen.insert(graph_key(&st.g)) {
+    /// Explores every extension of `st`, except steps of threads in `sleep`. With
+    /// state caching: a graph seen before is explored again only for the threads that
+    /// slept then but are awake now (so no extension is lost).
+    fn dfs(&mut self, st: &mut State<P>, mut sleep: Sleep) {
+        if self.rec.stop {
             return;
         }
-        self.rec.tick(&st.g);
         let enabled: Vec<Tid> = (0..st.g.num_threads())
             .filter(|&t| st.enabled_action(t).is_some())
             .collect();
-        if enabled.is_empty() {
-            self.at_maximal(st);
-            return;
-        }
-        for t in enabled {
-            let stamp = st.g.len();
+        let asleep = |sleep: &Sleep, t: Tid| sleep.iter().any(|(s, _)| *s == t);
+        let todo: Vec<Tid> = match self.seen.entry(graph_key(&st.g)) {
+            Entry::Occupied(mut o) => {
+                let stored = o.get_mut();
+                let todo: Vec<Tid> = stored.iter().copied().filter(|&t| !asleep(&sleep, t)).collect();
+                stored.retain(|&t| asleep(&sleep, t));
+                todo
+            }
+            Entry::Vacant(v) => {
+                v.insert(sleep.iter().map(|(t, _)| *t).collect());
+                self.rec.tick(&st.g);
+                if enabled.is_empty() {
+                    self.at_maximal(st);
+                    return;
+                }
+                enabled.iter().copied().filter(|&t| !asleep(&sleep, t)).collect()
+            }
+        };
+        for t in todo {
             let action = st.enabled_action(t).unwrap();
+            let fp = footprint(&action);
+            let child_sleep: Sleep = sleep
+                .iter()
+                .copied()
+                .filter(|&(u, b)| independent(t, fp, u, b))
+                .collect();
+            let stamp = st.g.len();
+
             match step::perform(st, self.prog, self.model, &mut self.tids, t, action) {
-                Step::Done(_) => self.check_and_go(st),
+                Step::Done(_) => self.check_and_go(st, &child_sleep),
                 Step::Access(Access::Read {
                     loc,
                     ord,
@@ -80,7 +155,7 @@ impl<P: Program> Reference<'_, '_, P> {
                         if let AfterRead::WritePart(v) = step::after_read(st, self.model, r) {
                             step::add_write_part(st, self.model, r, v);
                         }
-                        self.check_and_go(st);
+                        self.check_and_go(st, &child_sleep);
                         st.truncate(stamp);
                     }
                 }
@@ -107,18 +182,19 @@ impl<P: Program> Reference<'_, '_, P> {
                         );
                         st.g.co_insert(w, pos);
                         st.push_resumed(t, 0);
-                        self.check_and_go(st);
+                        self.check_and_go(st, &child_sleep);
                         st.truncate(stamp);
                     }
                 }
             }
             st.truncate(stamp);
+            sleep.push((t, fp));
         }
     }
 
-    fn check_and_go(&mut self, st: &mut State<P>) {
+    fn check_and_go(&mut self, st: &mut State<P>, sleep: &Sleep) {
         if self.model.is_consistent(&st.g) {
-            self.dfs(st);
+            self.dfs(st, sleep.clone());
         }
     }
 
