@@ -6,9 +6,13 @@
 //! Action contract (`interp`, `program`).
 
 pub mod diag;
+pub mod interp;
 pub mod ir;
+pub mod memory;
+pub mod program;
 
 pub use diag::{DiagKind, Diagnostic};
+pub use program::CProgram;
 
 use std::path::{Path, PathBuf};
 

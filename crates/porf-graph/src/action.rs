@@ -94,10 +94,41 @@ impl SrcLoc {
 }
 
 /// The operation of a read-modify-write.
+/// The integer width of an arithmetic RMW's location: the result wraps to `bytes`
+/// bytes and is sign- or zero-extended back to a [`Val`], so memory always holds
+/// values normalised to the location's type.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub struct Wrap {
+    /// 1, 2, 4 or 8.
+    pub bytes: u8,
+    pub signed: bool,
+}
+
+impl Wrap {
+    /// No wrapping beyond [`Val`]'s own 64 bits.
+    pub const NONE: Wrap = Wrap {
+        bytes: 8,
+        signed: true,
+    };
+
+    /// `v` wrapped to this width.
+    pub fn apply(self, v: Val) -> Val {
+        match (self.bytes, self.signed) {
+            (1, true) => v as i8 as Val,
+            (1, false) => v as u8 as Val,
+            (2, true) => v as i16 as Val,
+            (2, false) => v as u16 as Val,
+            (4, true) => v as i32 as Val,
+            (4, false) => v as u32 as Val,
+            _ => v,
+        }
+    }
+}
+
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
 pub enum RmwOp {
-    Add(Val),
-    Sub(Val),
+    Add(Val, Wrap),
+    Sub(Val, Wrap),
     And(Val),
     Or(Val),
     Xor(Val),
@@ -116,8 +147,8 @@ impl RmwOp {
     /// fails (a compare-exchange whose expected value differs) and writes nothing.
     pub fn apply(self, old: Val) -> Option<Val> {
         Some(match self {
-            RmwOp::Add(v) => old.wrapping_add(v),
-            RmwOp::Sub(v) => old.wrapping_sub(v),
+            RmwOp::Add(v, w) => w.apply(old.wrapping_add(v)),
+            RmwOp::Sub(v, w) => w.apply(old.wrapping_sub(v)),
             RmwOp::And(v) => old & v,
             RmwOp::Or(v) => old | v,
             RmwOp::Xor(v) => old ^ v,
@@ -284,7 +315,23 @@ mod tests {
         };
         assert_eq!(cas.apply(1), Some(5));
         assert_eq!(cas.apply(2), None);
-        assert_eq!(RmwOp::Add(3).apply(i64::MAX), Some(i64::MIN + 2));
+        assert_eq!(
+            RmwOp::Add(3, Wrap::NONE).apply(i64::MAX),
+            Some(i64::MIN + 2)
+        );
+        let u8w = Wrap {
+            bytes: 1,
+            signed: false,
+        };
+        assert_eq!(RmwOp::Add(3, u8w).apply(254), Some(1));
+        let i32w = Wrap {
+            bytes: 4,
+            signed: true,
+        };
+        assert_eq!(
+            RmwOp::Sub(1, i32w).apply(i32::MIN as i64),
+            Some(i32::MAX as i64)
+        );
     }
 
     #[test]

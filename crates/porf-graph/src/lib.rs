@@ -13,7 +13,7 @@ pub mod label;
 pub mod view;
 
 pub use action::{
-    Action, ErrorKind, Loc, MemOrder, Program, RmwOp, SrcLoc, ThreadMachine, Tid, Val,
+    Action, ErrorKind, Loc, MemOrder, Program, RmwOp, SrcLoc, ThreadMachine, Tid, Val, Wrap,
 };
 pub use graph::{Graph, LocInfo};
 pub use label::{EventId, Label, LabelKind, ReadKind, WriteKind};

@@ -31,8 +31,8 @@ impl RmwKind {
     /// The contract's operation with the evaluated operand.
     pub fn op(self, v: Val) -> RmwOp {
         match self {
-            RmwKind::Add => RmwOp::Add(v),
-            RmwKind::Sub => RmwOp::Sub(v),
+            RmwKind::Add => RmwOp::Add(v, porf_graph::Wrap::NONE),
+            RmwKind::Sub => RmwOp::Sub(v, porf_graph::Wrap::NONE),
             RmwKind::And => RmwOp::And(v),
             RmwKind::Or => RmwOp::Or(v),
             RmwKind::Xor => RmwOp::Xor(v),

@@ -169,7 +169,11 @@ fn rmws_and_cas_return_old_values() {
         ord,
         src: SrcLoc::line(line),
     };
-    step(&mut t, rmw(RmwOp::Add(2), Acquire, 1), 10);
+    step(
+        &mut t,
+        rmw(RmwOp::Add(2, porf_graph::Wrap::NONE), Acquire, 1),
+        10,
+    );
     step(&mut t, rmw(RmwOp::Xchg(11), Rlx, 2), 12);
     let cas = RmwOp::Cas {
         expected: 3,
@@ -177,7 +181,11 @@ fn rmws_and_cas_return_old_values() {
         fail_ord: Acquire,
     };
     step(&mut t, rmw(cas, SeqCst, 3), 7); // failed: old value 7
-    step(&mut t, rmw(RmwOp::Sub(1), Rlx, 4), 0);
+    step(
+        &mut t,
+        rmw(RmwOp::Sub(1, porf_graph::Wrap::NONE), Rlx, 4),
+        0,
+    );
     step(&mut t, rmw(RmwOp::And(6), Rlx, 5), 0);
     step(&mut t, rmw(RmwOp::Or(1), Rlx, 6), 0);
     step(&mut t, rmw(RmwOp::Xor(7), Release, 7), 0);

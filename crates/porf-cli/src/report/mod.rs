@@ -1,17 +1,31 @@
-//! Human-readable results, in GenMC's words so that users can compare line by line.
+//! Results for people and for programs: GenMC's lines (so users can compare line by
+//! line), a JSON object, a Graphviz witness, and the exit code.
 
-use porf_explore::Stats;
+pub mod dot;
+pub mod json;
+pub mod trace;
+
+use porf_explore::{ErrorClass, Stats};
 use porf_graph::Program;
 
-/// 0 when no error was found, 42 (as GenMC) otherwise.
+/// 0 when no error was found, 3 when the program did something porf does not model
+/// (no verdict is possible), 42 (as GenMC) when an error was found.
 pub fn exit_code(s: &Stats) -> u8 {
-    if s.errors.is_empty() {
+    if s.errors.iter().any(|e| e.class == ErrorClass::Unsupported) {
+        3
+    } else if s.errors.is_empty() {
         0
     } else {
         42
     }
 }
 
+/// The verdict word: `safe`, or the class of the first error.
+pub fn verdict(s: &Stats) -> &'static str {
+    s.errors.first().map_or("safe", |e| e.class.verdict())
+}
+
+/// Prints GenMC's result lines, each error with its witness interleaving.
 pub fn print_human<P: Program>(s: &Stats, prog: &P, stats: bool) {
     if s.errors.is_empty() {
         println!("No errors were detected.");
@@ -19,10 +33,19 @@ pub fn print_human<P: Program>(s: &Stats, prog: &P, stats: bool) {
     for err in &s.errors {
         println!("Error: {}!", describe(err.class));
         println!("{}", err.message);
-        for (e, src) in &err.events {
-            let file = prog.source_file(src.file);
-            let file = if file.is_empty() { "<program>" } else { file };
-            println!("  event {e} at {file}:{}:{}", src.line, src.col);
+        for (_, src) in &err.events {
+            let loc = trace::location(prog, *src);
+            if !loc.is_empty() {
+                println!("  at {loc}");
+            }
+        }
+        println!("Trace (thread, event, value, location):");
+        for st in trace::steps(prog, &err.witness) {
+            let val = st.value.map_or(String::new(), |v| v.to_string());
+            println!(
+                "  T{:<3} {:<32} {:>6}  {}",
+                st.thread, st.event, val, st.location
+            );
         }
     }
     if s.partial {
@@ -42,7 +65,7 @@ pub fn print_human<P: Program>(s: &Stats, prog: &P, stats: bool) {
     }
 }
 
-fn describe(c: porf_explore::ErrorClass) -> &'static str {
+fn describe(c: ErrorClass) -> &'static str {
     use porf_explore::ErrorClass::*;
     match c {
         Assertion => "Safety violation",

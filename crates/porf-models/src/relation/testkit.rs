@@ -378,7 +378,11 @@ fn op_steps(ops: &[Op]) -> Vec<Step> {
             Op::R(loc, ord) => out.push(Step::Read(loc, ord, ReadKind::Plain)),
             Op::F(ord) => out.push(Step::Fence(ord)),
             Op::Faa(loc, ord) => {
-                out.push(Step::Read(loc, ord, ReadKind::Rmw(RmwOp::Add(1))));
+                out.push(Step::Read(
+                    loc,
+                    ord,
+                    ReadKind::Rmw(RmwOp::Add(1, porf_graph::Wrap::NONE)),
+                ));
                 out.push(Step::Write(loc, ord, WriteKind::Exclusive));
             }
         }

@@ -1,0 +1,213 @@
+//! Memory accesses: each address is checked (see [`crate::memory`]) and either served
+//! from the thread's private memory, without an event, or turned into an engine action
+//! on `Loc(address)`.
+
+use super::{arith, Cont, Machine, Pending};
+use crate::ir::{Module, Reg, RmwKind, Scalar};
+use crate::memory::{
+    classify, global_cell, name_of, read_private, write_private, Fault, Region, HEAP_DATA,
+};
+use porf_graph::{Action, Loc, MemOrder, RmwOp, SrcLoc, Tid, Val};
+
+/// Where a checked access goes.
+enum Target {
+    /// Byte offset in the thread's private memory.
+    Private(usize),
+    /// An engine location (global or heap).
+    Shared(Loc),
+}
+
+type Step = Result<Option<Pending>, Fault>;
+
+impl Machine {
+    /// Checks an access of width `size` (`None`: a mutex, any width) at address `a`.
+    fn resolve(&self, code: &Module, a: Val, size: Option<u8>) -> Result<Target, Fault> {
+        match classify(a, code.globals_end) {
+            Region::Null => Err(Fault::memory("null pointer dereference")),
+            Region::Global => {
+                global_cell(code, a, size)?;
+                Ok(Target::Shared(Loc(a as u64)))
+            }
+            Region::Heap { tid, block, off } => {
+                self.check_heap(code, a, tid, block, off, size.unwrap_or(1))?;
+                Ok(Target::Shared(Loc(a as u64)))
+            }
+            Region::Stack { tid, off } => {
+                if tid != self.tid {
+                    return Err(Fault::unsupported(
+                        "access to another thread's local variable",
+                    ));
+                }
+                if off as usize + size.unwrap_or(1) as usize > self.stack.len() {
+                    return Err(Fault::memory(
+                        "access to a local variable of a function that has returned",
+                    ));
+                }
+                Ok(Target::Private(off as usize))
+            }
+            Region::Func(_) | Region::Invalid => Err(Fault::memory("invalid address")),
+        }
+    }
+
+    /// Checks a heap access of `size` bytes (a power of two) at byte `off` of block `block` of `tid`.
+    /// Bounds and frees are known only for this thread's own blocks (and for foreign
+    /// blocks this thread freed itself).
+    fn check_heap(
+        &self,
+        code: &Module,
+        a: Val,
+        tid: Tid,
+        block: u32,
+        off: u32,
+        size: u8,
+    ) -> Result<(), Fault> {
+        if off < HEAP_DATA {
+            return Err(Fault::memory("out-of-bounds heap access"));
+        }
+        if off & (size as u32 - 1) != 0 {
+            return Err(Fault::unsupported(format!(
+                "misaligned access to heap memory at {}",
+                name_of(code, a)
+            )));
+        }
+        if tid == self.tid {
+            let Some(b) = self.heap.get(block as usize) else {
+                return Err(Fault::memory("invalid address"));
+            };
+            if b.freed {
+                return Err(Fault::memory("use after free"));
+            }
+            if off - HEAP_DATA + size as u32 > b.size {
+                return Err(Fault::memory("out-of-bounds heap access"));
+            }
+        } else if self.freed_foreign.contains(&(tid, block)) {
+            return Err(Fault::memory("use after free"));
+        }
+        Ok(())
+    }
+
+    /// The location of a mutex at `a` (global or heap memory only).
+    pub(super) fn mutex(&self, code: &Module, a: Val) -> Result<Loc, Fault> {
+        match self.resolve(code, a, None)? {
+            Target::Shared(loc) => Ok(loc),
+            Target::Private(_) => Err(Fault::unsupported(
+                "mutex in a local variable (porf needs mutexes in global or heap memory)",
+            )),
+        }
+    }
+
+    pub(super) fn load(
+        &mut self,
+        code: &Module,
+        dst: Reg,
+        a: Val,
+        ty: Scalar,
+        ord: MemOrder,
+        src: SrcLoc,
+    ) -> Step {
+        match self.resolve(code, a, Some(ty.size))? {
+            Target::Private(off) => {
+                let v = read_private(&self.stack, off, ty);
+                self.finish_local(dst, v)
+            }
+            Target::Shared(loc) => {
+                let cont = Cont::Value {
+                    dst: Some(dst),
+                    ty: Some(ty),
+                };
+                Ok(Some(Pending::new(Action::Load { loc, ord, src }, cont)))
+            }
+        }
+    }
+
+    /// Requires `v` normalised to `ty`.
+    pub(super) fn store(
+        &mut self,
+        code: &Module,
+        a: Val,
+        v: Val,
+        ty: Scalar,
+        ord: MemOrder,
+        src: SrcLoc,
+    ) -> Step {
+        match self.resolve(code, a, Some(ty.size))? {
+            Target::Private(off) => {
+                write_private(&mut self.stack, off, ty, v);
+                self.advance();
+                Ok(None)
+            }
+            Target::Shared(loc) => Ok(Some(Pending::plain(Action::Store {
+                loc,
+                val: v,
+                ord,
+                src,
+            }))),
+        }
+    }
+
+    /// Requires `v` normalised to `ty`.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn rmw(
+        &mut self,
+        code: &Module,
+        dst: Reg,
+        a: Val,
+        op: RmwKind,
+        v: Val,
+        ty: Scalar,
+        ord: MemOrder,
+        src: SrcLoc,
+    ) -> Step {
+        match self.resolve(code, a, Some(ty.size))? {
+            Target::Private(off) => {
+                let old = read_private(&self.stack, off, ty);
+                write_private(&mut self.stack, off, ty, arith::rmw(op, old, v, ty));
+                self.finish_local(dst, old)
+            }
+            Target::Shared(loc) => {
+                let op = arith::engine_rmw(op, v, ty);
+                let cont = Cont::Value {
+                    dst: Some(dst),
+                    ty: Some(ty),
+                };
+                Ok(Some(Pending::new(Action::Rmw { loc, op, ord, src }, cont)))
+            }
+        }
+    }
+
+    /// A compare-exchange `op` (an `RmwOp::Cas` with operands normalised to `ty`).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn cas(
+        &mut self,
+        code: &Module,
+        dst: Reg,
+        a: Val,
+        op: RmwOp,
+        ty: Scalar,
+        ord: MemOrder,
+        src: SrcLoc,
+    ) -> Step {
+        match self.resolve(code, a, Some(ty.size))? {
+            Target::Private(off) => {
+                let old = read_private(&self.stack, off, ty);
+                if let Some(new) = op.apply(old) {
+                    write_private(&mut self.stack, off, ty, new);
+                }
+                self.finish_local(dst, old)
+            }
+            Target::Shared(loc) => {
+                let cont = Cont::Value {
+                    dst: Some(dst),
+                    ty: Some(ty),
+                };
+                Ok(Some(Pending::new(Action::Rmw { loc, op, ord, src }, cont)))
+            }
+        }
+    }
+
+    fn finish_local(&mut self, dst: Reg, v: Val) -> Step {
+        self.set(dst, v);
+        self.advance();
+        Ok(None)
+    }
+}

@@ -1,0 +1,446 @@
+//! Running a thread's local instructions up to its next action, and applying the
+//! engine's answer to it.
+
+use super::{arith, Cont, Frame, Machine, Pending, EBUSY, LOCAL_STEP_LIMIT, MAX_CALL_DEPTH};
+use crate::ir::{Builtin, FuncId, Inst, InstKind, Module, Operand, Reg, Terminator};
+use crate::memory::{
+    classify, func_addr, heap_addr, stack_addr, Fault, HeapBlock, Region, HEAP_DATA, HEAP_LIVE,
+    HEAP_POISON, MAX_STACK, MAX_THREADS,
+};
+use porf_graph::{Action, ErrorKind, Loc, MemOrder, RmwOp, SrcLoc, Tid, Val};
+
+/// What executing one instruction did.
+type Step = Result<Option<Pending>, Fault>;
+
+impl Machine {
+    /// Runs local instructions until the next action (at most [`LOCAL_STEP_LIMIT`]).
+    /// Requires a frame.
+    pub(super) fn run(&mut self, code: &Module) -> Pending {
+        for _ in 0..LOCAL_STEP_LIMIT {
+            let fr = *self.top();
+            let block = &code.funcs[fr.func as usize].blocks[fr.block as usize];
+            let (step, src) = match block.insts.get(fr.inst as usize) {
+                Some(inst) => (self.exec(code, fr, inst), inst.src),
+                None => (self.terminate(fr, &block.term), block.term_src),
+            };
+            match step {
+                Ok(None) => {}
+                Ok(Some(p)) => return p,
+                Err(f) => return Pending::fault(f, src),
+            }
+        }
+        Pending::fault(
+            Fault::unsupported(format!(
+                "no progress: local loop runs forever? ({LOCAL_STEP_LIMIT} instructions \
+                 without a shared-memory access)"
+            )),
+            self.cur_src(code),
+        )
+    }
+
+    pub(super) fn top(&self) -> &Frame {
+        self.frames.last().expect("a running thread has a frame")
+    }
+
+    fn top_mut(&mut self) -> &mut Frame {
+        self.frames
+            .last_mut()
+            .expect("a running thread has a frame")
+    }
+
+    /// Moves past the current instruction.
+    pub(super) fn advance(&mut self) {
+        self.top_mut().inst += 1;
+    }
+
+    /// The source location of the current instruction (or terminator).
+    pub(super) fn cur_src(&self, code: &Module) -> SrcLoc {
+        let fr = self.top();
+        let block = &code.funcs[fr.func as usize].blocks[fr.block as usize];
+        block
+            .insts
+            .get(fr.inst as usize)
+            .map_or(block.term_src, |i| i.src)
+    }
+
+    #[inline]
+    fn get(&self, base: u32, o: Operand) -> Val {
+        match o {
+            Operand::Reg(r) => self.vals[(base + r) as usize],
+            Operand::Const(c) => c,
+        }
+    }
+
+    #[inline]
+    pub(super) fn set(&mut self, r: Reg, v: Val) {
+        let base = self.top().base;
+        self.vals[(base + r) as usize] = v;
+    }
+
+    /// Sets `dst` and moves on: the end of every local instruction with a result.
+    fn set_next(&mut self, dst: Reg, v: Val) -> Step {
+        self.set(dst, v);
+        self.advance();
+        Ok(None)
+    }
+
+    fn exec(&mut self, code: &Module, fr: Frame, inst: &Inst) -> Step {
+        let src = inst.src;
+        let val = |o: &Operand| self.get(fr.base, *o);
+        match &inst.kind {
+            InstKind::Copy { dst, src } => self.set_next(*dst, val(src)),
+            InstKind::Unary { dst, op, a, ty } => {
+                self.set_next(*dst, arith::unary(*op, val(a), *ty))
+            }
+            InstKind::Binary { dst, op, a, b, ty } => {
+                let v = arith::binary(*op, val(a), val(b), *ty)?;
+                self.set_next(*dst, v)
+            }
+            InstKind::Convert { dst, a, to } => self.set_next(*dst, arith::convert(val(a), *to)),
+            InstKind::FrameAddr { dst, offset } => {
+                self.set_next(*dst, stack_addr(self.tid, fr.sp + offset))
+            }
+            InstKind::FuncAddr { dst, func } => self.set_next(*dst, func_addr(*func)),
+            InstKind::Load { dst, addr, ty, ord } => {
+                self.load(code, *dst, val(addr), *ty, *ord, src)
+            }
+            InstKind::Store {
+                addr,
+                val: v,
+                ty,
+                ord,
+            } => self.store(code, val(addr), ty.normalize(val(v)), *ty, *ord, src),
+            InstKind::Rmw {
+                dst,
+                addr,
+                op,
+                val: v,
+                ty,
+                ord,
+            } => self.rmw(
+                code,
+                *dst,
+                val(addr),
+                *op,
+                ty.normalize(val(v)),
+                *ty,
+                *ord,
+                src,
+            ),
+            InstKind::Cas {
+                dst,
+                addr,
+                expected,
+                new,
+                ty,
+                succ,
+                fail,
+                weak: _,
+            } => {
+                let op = RmwOp::Cas {
+                    expected: ty.normalize(val(expected)),
+                    new: ty.normalize(val(new)),
+                    fail_ord: *fail,
+                };
+                self.cas(code, *dst, val(addr), op, *ty, *succ, src)
+            }
+            InstKind::Fence { ord } => Ok(Some(Pending::plain(Action::Fence { ord: *ord, src }))),
+            InstKind::Call { dst, func, args } => self.call(code, *func, args, *dst),
+            InstKind::CallIndirect { dst, target, args } => {
+                let f = func_target(
+                    code,
+                    val(target),
+                    "call through an invalid function pointer",
+                )?;
+                let callee = &code.funcs[f as usize];
+                if args.len() != callee.nparams as usize {
+                    return Err(Fault::unsupported(format!(
+                        "call through a function pointer with {} arguments to `{}`, \
+                         which takes {}",
+                        args.len(),
+                        callee.name,
+                        callee.nparams
+                    )));
+                }
+                self.call(code, f, args, *dst)
+            }
+            InstKind::Spawn { dst, func, arg } => {
+                let f = func_target(
+                    code,
+                    val(func),
+                    "pthread_create of an invalid function pointer",
+                )?;
+                let entry = &code.funcs[f as usize];
+                if entry.nparams > 1 {
+                    return Err(Fault::unsupported(format!(
+                        "thread function `{}` takes {} parameters",
+                        entry.name, entry.nparams
+                    )));
+                }
+                let action = Action::Spawn {
+                    entry: f,
+                    arg: val(arg),
+                    src,
+                };
+                let cont = Cont::Value {
+                    dst: Some(*dst),
+                    ty: None,
+                };
+                Ok(Some(Pending::new(action, cont)))
+            }
+            InstKind::Join { dst, tid } => {
+                let tid = self.joinable(val(tid))?;
+                let cont = Cont::Join { dst: *dst, tid };
+                Ok(Some(Pending::new(Action::Join { tid, src }, cont)))
+            }
+            InstKind::ThreadExit { val: v } => {
+                Ok(Some(Pending::end(Action::Finish { ret: val(v) })))
+            }
+            InstKind::Lock { addr } => {
+                let loc = self.mutex(code, val(addr))?;
+                Ok(Some(Pending::plain(Action::Lock { loc, src })))
+            }
+            InstKind::TryLock { dst, addr } => {
+                let loc = self.mutex(code, val(addr))?;
+                let cont = Cont::TryLock { dst: *dst };
+                Ok(Some(Pending::new(Action::TryLock { loc, src }, cont)))
+            }
+            InstKind::Unlock { addr } => {
+                let loc = self.mutex(code, val(addr))?;
+                Ok(Some(Pending::plain(Action::Unlock { loc, src })))
+            }
+            InstKind::Assume { cond } => {
+                if val(cond) == 0 {
+                    return Ok(Some(Pending::end(Action::Block { src })));
+                }
+                self.advance();
+                Ok(None)
+            }
+            InstKind::Assert { cond, msg } => {
+                if val(cond) == 0 {
+                    let f = Fault {
+                        kind: ErrorKind::Assertion,
+                        msg: msg.clone(),
+                    };
+                    return Ok(Some(Pending::fault(f, src)));
+                }
+                self.advance();
+                Ok(None)
+            }
+            InstKind::Abort => Ok(Some(Pending::fault(
+                Fault {
+                    kind: ErrorKind::Abort,
+                    msg: "abort() called".into(),
+                },
+                src,
+            ))),
+            InstKind::Unsupported { msg } => Err(Fault::unsupported(msg.clone())),
+            InstKind::Builtin { dst, which, args } => {
+                let arg = args.first().map_or(0, val);
+                match which {
+                    Builtin::ThreadSelf => {
+                        if let Some(d) = dst {
+                            self.set(*d, self.tid as Val);
+                        }
+                        self.advance();
+                        Ok(None)
+                    }
+                    Builtin::Malloc => self.malloc(*dst, arg, src),
+                    Builtin::Free => self.free(code, arg, src),
+                }
+            }
+            InstKind::LoopEnter { id } => {
+                let i = self.loop_slot(code, fr, *id);
+                self.vals[i] = 0;
+                self.advance();
+                Ok(None)
+            }
+            InstKind::LoopIter { id } => {
+                let i = self.loop_slot(code, fr, *id);
+                let n = self.vals[i].saturating_add(1);
+                self.vals[i] = n;
+                if n > self.unroll as Val {
+                    return Ok(Some(Pending::end(Action::Block { src })));
+                }
+                self.advance();
+                Ok(None)
+            }
+        }
+    }
+
+    /// Index in `vals` of loop `id`'s counter in frame `fr`.
+    fn loop_slot(&self, code: &Module, fr: Frame, id: u32) -> usize {
+        (fr.base + code.funcs[fr.func as usize].nregs + id) as usize
+    }
+
+    fn terminate(&mut self, fr: Frame, term: &Terminator) -> Step {
+        let goto = |m: &mut Machine, b: u32| {
+            let top = m.top_mut();
+            top.block = b;
+            top.inst = 0;
+        };
+        match term {
+            Terminator::Jump(b) => goto(self, *b),
+            Terminator::Branch { cond, then, els } => {
+                let b = if self.get(fr.base, *cond) != 0 {
+                    *then
+                } else {
+                    *els
+                };
+                goto(self, b)
+            }
+            Terminator::Return(v) => {
+                let v = v.map_or(0, |o| self.get(fr.base, o));
+                return Ok(self.ret(v));
+            }
+            Terminator::Unreachable => return Ok(self.ret(0)),
+        }
+        Ok(None)
+    }
+
+    /// Returns `v` from the running frame: finishes the thread when it is the entry frame.
+    fn ret(&mut self, v: Val) -> Option<Pending> {
+        if self.frames.len() == 1 {
+            return Some(Pending::end(Action::Finish { ret: v }));
+        }
+        let fr = self.frames.pop().expect("a running thread has a frame");
+        self.vals.truncate(fr.base as usize);
+        self.stack.truncate(fr.sp as usize);
+        if let Some(dst) = fr.ret {
+            self.set(dst, v);
+        }
+        None
+    }
+
+    /// Calls `func` with `args` evaluated in the running frame; `dst` receives the result.
+    fn call(&mut self, code: &Module, func: FuncId, args: &[Operand], dst: Option<Reg>) -> Step {
+        let caller = self.top().base;
+        self.advance();
+        let base = self.vals.len();
+        for a in args {
+            let v = self.get(caller, *a);
+            self.vals.push(v);
+        }
+        self.push_frame(code, func, base, dst)?;
+        Ok(None)
+    }
+
+    /// Pushes the first frame of the thread, running `func(args)`
+    /// (`args.len() == nparams`).
+    pub(super) fn enter(
+        &mut self,
+        code: &Module,
+        func: FuncId,
+        args: &[Val],
+        ret: Option<Reg>,
+    ) -> Result<(), Fault> {
+        let base = self.vals.len();
+        self.vals.extend_from_slice(args);
+        self.push_frame(code, func, base, ret)
+    }
+
+    /// Pushes a frame for `func` whose arguments are `vals[base..]`.
+    fn push_frame(
+        &mut self,
+        code: &Module,
+        func: FuncId,
+        base: usize,
+        ret: Option<Reg>,
+    ) -> Result<(), Fault> {
+        let f = &code.funcs[func as usize];
+        if self.frames.len() >= MAX_CALL_DEPTH {
+            return Err(Fault::unsupported(format!(
+                "call depth exceeds {MAX_CALL_DEPTH} (unbounded recursion?)"
+            )));
+        }
+        let sp = self.stack.len();
+        let end = sp + f.frame_size as usize;
+        if end > MAX_STACK {
+            return Err(Fault::unsupported(format!(
+                "thread-private memory exceeds {MAX_STACK} bytes (stack overflow?)"
+            )));
+        }
+        self.vals.resize(base + (f.nregs + f.nloops) as usize, 0);
+        self.stack.resize(end, 0);
+        self.frames.push(Frame {
+            func,
+            block: 0,
+            inst: 0,
+            base: base as u32,
+            sp: sp as u32,
+            ret,
+        });
+        Ok(())
+    }
+
+    /// The thread id `v` names if this thread may join it: a thread id other than its
+    /// own that it has not joined before.
+    fn joinable(&self, v: Val) -> Result<Tid, Fault> {
+        if (0..MAX_THREADS as Val).contains(&v)
+            && v as Tid != self.tid
+            && !self.joined.contains(&(v as Tid))
+        {
+            Ok(v as Tid)
+        } else {
+            Err(Fault::memory("join of an invalid thread"))
+        }
+    }
+
+    /// Applies the engine's answer `ret` to the pending action's continuation; returns
+    /// the next pending action when the operation needs another event.
+    pub(super) fn resume(&mut self, code: &Module, cont: Cont, ret: Val) -> Option<Pending> {
+        match cont {
+            Cont::End => unreachable!("ending actions are kept pending"),
+            Cont::Value { dst, ty } => {
+                if let Some(d) = dst {
+                    self.set(d, ty.map_or(ret, |t| t.normalize(ret)));
+                }
+            }
+            Cont::TryLock { dst } => self.set(dst, if ret == 0 { 0 } else { EBUSY }),
+            Cont::Join { dst, tid } => {
+                self.joined.push(tid);
+                self.set(dst, ret);
+            }
+            Cont::Malloc { dst, size } => {
+                let block = self.heap.len() as u32;
+                self.heap.push(HeapBlock { size, freed: false });
+                if let Some(d) = dst {
+                    self.set(d, heap_addr(self.tid, block, HEAP_DATA));
+                }
+            }
+            Cont::FreeHeader { tid, block } => {
+                let src = self.cur_src(code);
+                return Some(match ret {
+                    HEAP_LIVE => Pending::new(
+                        Action::Store {
+                            loc: Loc(heap_addr(tid, block, 0) as u64),
+                            val: HEAP_POISON,
+                            ord: MemOrder::NonAtomic,
+                            src,
+                        },
+                        Cont::FreeDone { tid, block },
+                    ),
+                    HEAP_POISON => Pending::fault(Fault::memory("double free"), src),
+                    _ => Pending::fault(Fault::memory("invalid free"), src),
+                });
+            }
+            Cont::FreeDone { tid, block } => {
+                if tid == self.tid {
+                    self.heap[block as usize].freed = true;
+                } else {
+                    self.freed_foreign.push((tid, block));
+                }
+            }
+        }
+        self.advance();
+        None
+    }
+}
+
+/// The function a function-pointer value names, or a memory error `msg`.
+fn func_target(code: &Module, v: Val, msg: &str) -> Result<FuncId, Fault> {
+    match classify(v, code.globals_end) {
+        Region::Func(f) if (f as usize) < code.funcs.len() => Ok(f),
+        _ => Err(Fault::memory(msg)),
+    }
+}

@@ -1,0 +1,268 @@
+//! The IR interpreter: one [`CThread`] per engine thread, implementing
+//! [`ThreadMachine`].
+//!
+//! A thread runs local instructions (arithmetic, control flow, calls, accesses to its own
+//! private memory) until it reaches one that needs the engine — a shared-memory access,
+//! fence, thread or mutex operation, or an end (finish, block, error) — and caches that
+//! [`Action`] with a continuation saying how [`ThreadMachine::resume`] applies the
+//! engine's answer.
+//!
+//! Invariants:
+//! * `pending` is `Some` exactly when local execution already ran up to the next action;
+//!   `peek` then returns a clone of it, so `peek` is idempotent and never re-executes an
+//!   instruction. `resume` consumes it (or, for two-event operations such as `free`,
+//!   replaces it by the second action).
+//! * While an action is pending, the top frame's program counter points at the
+//!   instruction that produced it; `resume` writes its result and moves past it.
+//! * A thread without frames (it could not even start) always has an ending action
+//!   pending, as does a finished, blocked or failed thread.
+//! * Every register holds a value normalised to its C type; values written to shared
+//!   memory are normalised to the access type (see [`crate::memory`] for addresses).
+//!
+//! Snapshot cost: the engine clones a thread after every event. A clone copies an `Arc`,
+//! a 224-byte struct, and up to six `Vec`s of which usually only two are non-empty
+//! (frames and the flat register file); private stack bytes, heap blocks, freed foreign
+//! blocks and joined threads are empty for most threads and then cost nothing to clone
+//! (about 60 ns per clone of a one-frame thread, release build).
+//!
+//! # Errors the interpreter raises
+//!
+//! Memory errors (`ErrorKind::Memory`): null dereference (any address below
+//! `GLOBAL_BASE`), invalid address (between regions, function addresses, a heap block
+//! the accessing thread never allocated in its own range), access to a local of a
+//! function that returned (beyond the live stack; a dangling pointer into a *re-used*
+//! stack range is not detected), division or remainder by zero and out-of-range shift
+//! counts, calls and `pthread_create` through a non-function pointer, join of an
+//! invalid thread (not `0..MAX_THREADS`, the caller itself, or already joined by the
+//! caller; a thread id nobody ever spawns is left to the engine, which reports the
+//! waiting thread as a deadlock), and the heap errors below.
+//!
+//! Heap (`malloc` writes a header event, `free` reads and poisons it; see `heap`):
+//! * detected for every thread: `free` of a non-heap pointer or of an interior pointer
+//!   ("invalid free"), of a never-allocated block ("invalid free": its header reads 0),
+//!   double free when the second `free` happens after the first in the engine's order
+//!   (it reads the poison: "double free") — and two unordered frees race on the header
+//!   (a data race report);
+//! * detected only for the thread's own history: use after free by a thread of a block
+//!   *it* freed, double free by the same thread (no event needed), out-of-bounds
+//!   accesses to blocks the thread allocated itself, accesses at a block's header
+//!   offsets (below the data start) for any block;
+//! * not detected: a thread using a block that *another* thread freed, out-of-bounds
+//!   accesses to another thread's block (within the block's 1 MiB address range),
+//!   mixed-size accesses to heap cells (each byte address is its own location; accesses
+//!   must be aligned to their width), leaks. A `free` of a block whose `malloc` is not
+//!   happens-before it (pointer published with relaxed atomics only) races with the
+//!   header write and may read 0 ("invalid free").
+//!
+//! Unsupported input (`ErrorKind::Unsupported`): mixed-size or misaligned global
+//! accesses, misaligned heap accesses, another thread's private memory, mutexes in
+//! private memory, `malloc` beyond `MAX_MALLOC` or `MAX_HEAP_BLOCKS` blocks per thread,
+//! more than `MAX_THREADS` threads, call depth beyond [`MAX_CALL_DEPTH`], and
+//! [`LOCAL_STEP_LIMIT`] local instructions without an action ("no progress").
+//!
+//! Known limitation (engine side): the engine computes `fetch_add`/`fetch_sub` on 64
+//! bits, so a narrower result that crosses the type's range stays unnormalised in
+//! memory. Loads and RMW results are re-normalised here, but a later compare-exchange
+//! compares raw values and may fail wrongly; `arith::engine_rmw` keeps deltas small so
+//! only genuine wrap-arounds are affected.
+
+mod access;
+mod arith;
+mod exec;
+mod heap;
+
+#[cfg(test)]
+pub(crate) mod build;
+#[cfg(test)]
+mod tests;
+
+use crate::ir::{BlockId, FuncId, Module, Reg, Scalar};
+use crate::memory::{Fault, HeapBlock, MAX_THREADS};
+use crate::RunOptions;
+use porf_graph::{Action, SrcLoc, ThreadMachine, Tid, Val};
+use std::sync::Arc;
+
+/// Local instructions a thread may run between two actions before porf gives up on it
+/// with an "unsupported: no progress" error (a loop that touches no shared memory,
+/// e.g. `while (1);`, would otherwise hang the explorer).
+pub const LOCAL_STEP_LIMIT: u64 = 10_000_000;
+/// The deepest call stack a thread may build (deeper means unbounded recursion).
+pub const MAX_CALL_DEPTH: usize = 10_000;
+
+/// A thread of a C program, ready to `peek` its next action.
+#[derive(Clone, Debug)]
+pub struct CThread {
+    code: Arc<Module>,
+    m: Machine,
+    pending: Option<Pending>,
+}
+
+/// The mutable state of a running thread (everything but the code).
+#[derive(Clone, Debug)]
+struct Machine {
+    tid: Tid,
+    /// The `--unroll` bound (`u32::MAX` when unbounded).
+    unroll: u32,
+    /// The call stack; the last frame is running.
+    frames: Vec<Frame>,
+    /// All frames' registers and loop counters, frame by frame: a frame owns
+    /// `vals[base .. base + nregs + nloops]`, registers first.
+    vals: Vec<Val>,
+    /// Private memory (address-taken locals), frame by frame: a frame owns
+    /// `stack[sp .. sp + frame_size]`, zeroed on entry, dropped on return.
+    stack: Vec<u8>,
+    /// Heap blocks this thread allocated, by block number.
+    heap: Vec<HeapBlock>,
+    /// Blocks of other threads that this thread freed, as (owner tid, block).
+    freed_foreign: Vec<(Tid, u32)>,
+    /// Threads this thread joined.
+    joined: Vec<Tid>,
+}
+
+/// One activation of a function.
+#[derive(Copy, Clone, Debug)]
+struct Frame {
+    func: FuncId,
+    block: BlockId,
+    /// Index of the next instruction in `block`; `insts.len()` means the terminator.
+    inst: u32,
+    /// Start of the frame's registers in `Machine::vals`.
+    base: u32,
+    /// Start of the frame's private memory in `Machine::stack`.
+    sp: u32,
+    /// The caller's register receiving the return value.
+    ret: Option<Reg>,
+}
+
+/// An action waiting for the engine and what to do with its answer.
+#[derive(Clone, Debug)]
+struct Pending {
+    action: Action,
+    cont: Cont,
+}
+
+/// How `resume` applies the engine's answer to the pending action.
+#[derive(Copy, Clone, Debug)]
+enum Cont {
+    /// A thread-ending action: `resume` is never called.
+    End,
+    /// Write the answer (normalised to `ty`, if given) to `dst`, if given, and move on.
+    Value {
+        dst: Option<Reg>,
+        ty: Option<Scalar>,
+    },
+    /// `pthread_mutex_trylock`: 0 if acquired, else EBUSY.
+    TryLock { dst: Reg },
+    /// `pthread_join` of `tid`: remember it, write the return value.
+    Join { dst: Reg, tid: Tid },
+    /// `malloc`'s header write is done: record block `heap.len()` of `size` bytes.
+    Malloc { dst: Option<Reg>, size: u32 },
+    /// `free`'s header read returned the answer: check it, then poison the header.
+    FreeHeader { tid: Tid, block: u32 },
+    /// `free`'s poison write is done: remember the block is freed.
+    FreeDone { tid: Tid, block: u32 },
+}
+
+impl Pending {
+    fn new(action: Action, cont: Cont) -> Pending {
+        Pending { action, cont }
+    }
+    /// An action with no result to write back.
+    fn plain(action: Action) -> Pending {
+        Pending::new(
+            action,
+            Cont::Value {
+                dst: None,
+                ty: None,
+            },
+        )
+    }
+    fn end(action: Action) -> Pending {
+        Pending::new(action, Cont::End)
+    }
+    fn fault(f: Fault, src: SrcLoc) -> Pending {
+        Pending::end(Action::Error {
+            kind: f.kind,
+            msg: f.msg,
+            src,
+        })
+    }
+}
+
+/// EBUSY, what `pthread_mutex_trylock` returns for a taken mutex.
+pub const EBUSY: Val = 16;
+
+impl CThread {
+    /// Thread `tid` about to run function `func` with arguments `args` (missing
+    /// parameters are 0, extra arguments are ignored: used for `main(argc, argv)` and
+    /// thread entry points). Requires a module satisfying
+    /// [`crate::program::validate`]; a thread that cannot start (unknown function, too
+    /// many threads) starts with an "unsupported" error pending.
+    pub fn new(
+        code: Arc<Module>,
+        run: &RunOptions,
+        tid: Tid,
+        func: FuncId,
+        args: &[Val],
+    ) -> CThread {
+        let mut m = Machine {
+            tid,
+            unroll: run.unroll.unwrap_or(u32::MAX),
+            frames: Vec::new(),
+            vals: Vec::new(),
+            stack: Vec::new(),
+            heap: Vec::new(),
+            freed_foreign: Vec::new(),
+            joined: Vec::new(),
+        };
+        let pending = if tid >= MAX_THREADS {
+            Some(Fault::unsupported(format!(
+                "thread {tid}: porf supports at most {MAX_THREADS} threads"
+            )))
+        } else if let Some(f) = code.funcs.get(func as usize) {
+            let n = f.nparams as usize;
+            let mut full = args[..n.min(args.len())].to_vec();
+            full.resize(n, 0);
+            m.enter(&code, func, &full, None).err()
+        } else {
+            Some(Fault::unsupported(format!(
+                "thread entry {func} is not a function"
+            )))
+        };
+        let pending = pending.map(|f| {
+            let src = code
+                .funcs
+                .get(func as usize)
+                .map_or(SrcLoc::UNKNOWN, |f| f.src);
+            Pending::fault(f, src)
+        });
+        CThread { code, m, pending }
+    }
+
+    /// The thread's id.
+    pub fn tid(&self) -> Tid {
+        self.m.tid
+    }
+}
+
+impl ThreadMachine for CThread {
+    fn peek(&mut self) -> Action {
+        let code = &self.code;
+        let m = &mut self.m;
+        self.pending
+            .get_or_insert_with(|| m.run(code))
+            .action
+            .clone()
+    }
+
+    fn resume(&mut self, ret: Val) {
+        let p = match self.pending.take() {
+            Some(p) => p,
+            None => self.m.run(&self.code),
+        };
+        self.pending = match p.cont {
+            Cont::End => Some(p),
+            cont => self.m.resume(&self.code, cont, ret),
+        };
+    }
+}

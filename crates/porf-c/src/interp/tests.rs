@@ -1,0 +1,1174 @@
+//! Unit tests of the interpreter on hand-built modules.
+
+use super::build::{c, r, FnB, ModB};
+use super::{CThread, EBUSY, LOCAL_STEP_LIMIT};
+use crate::ir::{
+    BinOp, Builtin, InstKind as K, Module, Operand, Reg, RmwKind, Scalar, Terminator, UnOp,
+};
+use crate::memory::{heap_addr, stack_addr, HEAP_DATA, HEAP_LIVE, HEAP_POISON};
+use crate::{CProgram, RunOptions};
+use porf_graph::{Action, ErrorKind, Loc, MemOrder, Program, RmwOp, SrcLoc, ThreadMachine, Val};
+use std::collections::BTreeMap;
+
+const NA: MemOrder = MemOrder::NonAtomic;
+const RLX: MemOrder = MemOrder::Relaxed;
+const UINT: Scalar = Scalar {
+    size: 4,
+    signed: false,
+};
+
+fn load(dst: Reg, a: Operand, ty: Scalar, ord: MemOrder) -> K {
+    K::Load {
+        dst,
+        addr: a,
+        ty,
+        ord,
+    }
+}
+
+fn store(a: Operand, v: Operand, ty: Scalar, ord: MemOrder) -> K {
+    K::Store {
+        addr: a,
+        val: v,
+        ty,
+        ord,
+    }
+}
+
+fn bin(dst: Reg, op: BinOp, a: Operand, b: Operand) -> K {
+    K::Binary {
+        dst,
+        op,
+        a,
+        b,
+        ty: Scalar::INT,
+    }
+}
+
+/// `dst = a + b` on pointers.
+fn padd(dst: Reg, a: Operand, b: Val) -> K {
+    K::Binary {
+        dst,
+        op: BinOp::Add,
+        a,
+        b: c(b),
+        ty: Scalar::PTR,
+    }
+}
+
+fn builtin(dst: Option<Reg>, which: Builtin, args: Vec<Operand>) -> K {
+    K::Builtin { dst, which, args }
+}
+
+fn prog(m: Module) -> CProgram {
+    CProgram::new(m, RunOptions::default())
+}
+
+fn loc(a: Val) -> Loc {
+    Loc(a as u64)
+}
+
+/// Whether `a` ends its thread.
+fn ends(a: &Action) -> bool {
+    matches!(
+        a,
+        Action::Finish { .. } | Action::Block { .. } | Action::Error { .. }
+    )
+}
+
+/// Runs `t` alone against a sequential memory: loads read the latest store (or the
+/// program's initial value), spawns return tids 1, 2, ..., joins return 0, locks are
+/// 0/1 cells. Returns every action up to and including the ending one, and the memory.
+fn seq(p: &CProgram, mut t: CThread) -> (Vec<Action>, BTreeMap<Loc, Val>) {
+    let mut mem = BTreeMap::new();
+    let mut trace = Vec::new();
+    let mut spawned = 0;
+    loop {
+        let a = t.peek();
+        assert_eq!(t.peek(), a, "peek is idempotent");
+        trace.push(a.clone());
+        if ends(&a) {
+            return (trace, mem);
+        }
+        let mut read = |l: Loc| *mem.entry(l).or_insert_with(|| p.init_value(l));
+        let ret = match a {
+            Action::Load { loc, .. } => read(loc),
+            Action::Store { loc, val, .. } => {
+                mem.insert(loc, val);
+                0
+            }
+            Action::Rmw { loc, op, .. } => {
+                let old = read(loc);
+                if let Some(new) = op.apply(old) {
+                    mem.insert(loc, new);
+                }
+                old
+            }
+            Action::Lock { loc, .. } | Action::TryLock { loc, .. } => {
+                let old = read(loc);
+                mem.insert(loc, 1);
+                old
+            }
+            Action::Unlock { loc, .. } => {
+                mem.insert(loc, 0);
+                0
+            }
+            Action::Spawn { .. } => {
+                spawned += 1;
+                spawned
+            }
+            _ => 0,
+        };
+        t.resume(ret);
+    }
+}
+
+/// Runs `main` sequentially.
+fn run_main(m: Module) -> (Vec<Action>, BTreeMap<Loc, Val>) {
+    let p = prog(m);
+    let t = p.main_thread();
+    seq(&p, t)
+}
+
+fn last(trace: &[Action]) -> &Action {
+    trace.last().unwrap()
+}
+
+/// The kind and message of the error a trace ends in.
+fn error_of(trace: &[Action]) -> (ErrorKind, &str) {
+    match last(trace) {
+        Action::Error { kind, msg, .. } => (*kind, msg.as_str()),
+        a => panic!("expected an error, got {a:?} after {trace:?}"),
+    }
+}
+
+/// `main` runs `body` (given the module builder, to add globals) and returns 0.
+fn main_with(body: impl FnOnce(&mut ModB, &mut FnB)) -> Module {
+    let mut mb = ModB::new();
+    let mut f = FnB::new("main", 0);
+    body(&mut mb, &mut f);
+    let id = mb.func(f);
+    mb.build(id)
+}
+
+#[test]
+fn loop_arithmetic_and_store() {
+    // s = 0; i = 1; while (i <= 10) { s += i; i++; } x = s;
+    let mut x = 0;
+    let m = main_with(|mb, f| {
+        x = mb.global("x", Scalar::INT, 0);
+        let (s, i, t) = (f.reg(), f.reg(), f.reg());
+        f.i(K::Copy { dst: s, src: c(0) });
+        f.i(K::Copy { dst: i, src: c(1) });
+        let (head, body, exit) = (f.block(), f.block(), f.block());
+        f.term(Terminator::Jump(head));
+        f.at(head);
+        f.i(bin(t, BinOp::Le, r(i), c(10)));
+        f.term(Terminator::Branch {
+            cond: r(t),
+            then: body,
+            els: exit,
+        });
+        f.at(body);
+        f.i(bin(s, BinOp::Add, r(s), r(i)));
+        f.i(bin(i, BinOp::Add, r(i), c(1)));
+        f.term(Terminator::Jump(head));
+        f.at(exit);
+        f.i(store(c(x), r(s), Scalar::INT, NA));
+        f.term(Terminator::Return(Some(c(3))));
+    });
+    let (trace, mem) = run_main(m);
+    assert_eq!(trace.len(), 2);
+    assert_eq!(mem[&loc(x)], 55);
+    assert_eq!(trace[1], Action::Finish { ret: 3 });
+}
+
+#[test]
+fn unary_convert_and_wrapping_registers() {
+    let mut x = 0;
+    let m = main_with(|mb, f| {
+        x = mb.global("x", Scalar::LONG, 0);
+        let (a, b) = (f.reg(), f.reg());
+        f.i(K::Unary {
+            dst: a,
+            op: UnOp::Neg,
+            a: c(1),
+            ty: UINT,
+        });
+        f.i(K::Convert {
+            dst: b,
+            a: r(a),
+            to: Scalar::CHAR,
+        });
+        f.i(store(c(x), r(a), Scalar::LONG, NA));
+        f.i(store(c(x), r(b), Scalar::LONG, NA));
+    });
+    let (trace, _) = run_main(m);
+    let vals: Vec<Val> = trace
+        .iter()
+        .filter_map(|a| match a {
+            Action::Store { val, .. } => Some(*val),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(vals, [u32::MAX as Val, -1]);
+}
+
+#[test]
+fn calls_recursion_and_function_pointers() {
+    // fact(n) = n <= 1 ? 1 : n * fact(n - 1); x = fact(5); y = (*&fact)(4)
+    let mut mb = ModB::new();
+    let x = mb.global("x", Scalar::INT, 0);
+    let y = mb.global("y", Scalar::INT, 0);
+    let fact = mb.declare("fact");
+    let mut f = FnB::new("fact", 1);
+    let (t, u) = (f.reg(), f.reg());
+    let (base, rec) = (f.block(), f.block());
+    f.i(bin(t, BinOp::Le, r(0), c(1)));
+    f.term(Terminator::Branch {
+        cond: r(t),
+        then: base,
+        els: rec,
+    });
+    f.at(base);
+    f.term(Terminator::Return(Some(c(1))));
+    f.at(rec);
+    f.i(bin(u, BinOp::Sub, r(0), c(1)));
+    f.i(K::Call {
+        dst: Some(u),
+        func: fact,
+        args: vec![r(u)],
+    });
+    f.i(bin(u, BinOp::Mul, r(0), r(u)));
+    f.term(Terminator::Return(Some(r(u))));
+    mb.set(fact, f);
+    let mut main = FnB::new("main", 0);
+    let (v, fp, w) = (main.reg(), main.reg(), main.reg());
+    main.i(K::Call {
+        dst: Some(v),
+        func: fact,
+        args: vec![c(5)],
+    });
+    main.i(store(c(x), r(v), Scalar::INT, NA));
+    main.i(K::FuncAddr {
+        dst: fp,
+        func: fact,
+    });
+    main.i(K::CallIndirect {
+        dst: Some(w),
+        target: r(fp),
+        args: vec![c(4)],
+    });
+    main.i(store(c(y), r(w), Scalar::INT, NA));
+    main.i(K::CallIndirect {
+        dst: None,
+        target: c(12345),
+        args: vec![],
+    });
+    let id = mb.func(main);
+    let (trace, mem) = run_main(mb.build(id));
+    assert_eq!(mem[&loc(x)], 120);
+    assert_eq!(mem[&loc(y)], 24);
+    assert_eq!(
+        error_of(&trace),
+        (
+            ErrorKind::Memory,
+            "call through an invalid function pointer"
+        )
+    );
+}
+
+#[test]
+fn unbounded_recursion_is_reported() {
+    let mut mb = ModB::new();
+    let g = mb.declare("g");
+    let mut f = FnB::new("g", 0);
+    f.i(K::Call {
+        dst: None,
+        func: g,
+        args: vec![],
+    });
+    mb.set(g, f);
+    let (trace, _) = run_main(mb.build(g));
+    let (kind, msg) = error_of(&trace);
+    assert_eq!(kind, ErrorKind::Unsupported);
+    assert!(msg.starts_with("call depth exceeds"), "{msg}");
+}
+
+#[test]
+fn loads_and_rmws_normalise_engine_values() {
+    let mut x = 0;
+    let mut y = 0;
+    let m = main_with(|mb, f| {
+        x = mb.global("x", Scalar::INT, 0);
+        y = mb.global("y", Scalar::LONG, 0);
+        let (a, b, d) = (f.reg(), f.reg(), f.reg());
+        f.i(load(a, c(x), Scalar::INT, RLX));
+        f.i(store(c(y), r(a), Scalar::LONG, NA));
+        f.i(K::Rmw {
+            dst: b,
+            addr: c(x),
+            op: RmwKind::Add,
+            val: c(1),
+            ty: Scalar::INT,
+            ord: MemOrder::SeqCst,
+        });
+        f.i(store(c(y), r(b), Scalar::LONG, NA));
+        f.i(K::Cas {
+            dst: d,
+            addr: c(x),
+            expected: c(-1),
+            new: c(1 << 40),
+            ty: UINT,
+            succ: MemOrder::AcqRel,
+            fail: MemOrder::Acquire,
+            weak: false,
+        });
+        f.i(store(c(y), r(d), Scalar::LONG, NA));
+        f.i(store(c(x), c(1 << 33 | 7), Scalar::INT, NA));
+    });
+    let p = prog(m);
+    let mut t = p.main_thread();
+    assert_eq!(
+        t.peek(),
+        Action::Load {
+            loc: loc(x),
+            ord: RLX,
+            src: SrcLoc::line(1)
+        }
+    );
+    t.resume(0x1_8000_0005);
+    assert!(matches!(t.peek(), Action::Store { val, .. } if val == 0x8000_0005u32 as i32 as Val));
+    t.resume(0);
+    assert_eq!(
+        t.peek(),
+        Action::Rmw {
+            loc: loc(x),
+            op: RmwOp::Add(
+                1,
+                porf_graph::Wrap {
+                    bytes: 4,
+                    signed: true
+                }
+            ),
+            ord: MemOrder::SeqCst,
+            src: SrcLoc::line(3)
+        }
+    );
+    // Values from the engine are normalised again on the way in.
+    t.resume(1 << 31);
+    assert!(matches!(t.peek(), Action::Store { val, .. } if val == i32::MIN as Val));
+    t.resume(0);
+    assert_eq!(
+        t.peek(),
+        Action::Rmw {
+            loc: loc(x),
+            op: RmwOp::Cas {
+                expected: u32::MAX as Val,
+                new: 0,
+                fail_ord: MemOrder::Acquire
+            },
+            ord: MemOrder::AcqRel,
+            src: SrcLoc::line(5)
+        }
+    );
+    t.resume(-1);
+    assert!(matches!(t.peek(), Action::Store { val, .. } if val == u32::MAX as Val));
+    t.resume(0);
+    assert!(matches!(t.peek(), Action::Store { val: 7, .. }));
+}
+
+#[test]
+fn private_memory_makes_no_actions() {
+    // int a[2]; a[1] = 0x1ff; char b = ((char*)a)[4]; fetch_add(&a[0], 5); cas(&a[0], 5, 9);
+    // cas(&a[0], 5, 11) (fails); x = b; y = a[0]; z = old of failing cas
+    let mut g = [0; 3];
+    let m = main_with(|mb, f| {
+        g = [
+            mb.global("x", Scalar::INT, 0),
+            mb.global("y", Scalar::INT, 0),
+            mb.global("z", Scalar::INT, 0),
+        ];
+        let off = f.frame(8);
+        let (p, q, b, o1, o2, o3, a0) = (
+            f.reg(),
+            f.reg(),
+            f.reg(),
+            f.reg(),
+            f.reg(),
+            f.reg(),
+            f.reg(),
+        );
+        f.i(K::FrameAddr {
+            dst: p,
+            offset: off,
+        });
+        f.i(K::Binary {
+            dst: q,
+            op: BinOp::Add,
+            a: r(p),
+            b: c(4),
+            ty: Scalar::PTR,
+        });
+        f.i(store(r(q), c(0x1ff), Scalar::INT, NA));
+        f.i(load(b, r(q), Scalar::CHAR, NA));
+        f.i(K::Rmw {
+            dst: o1,
+            addr: r(p),
+            op: RmwKind::Add,
+            val: c(5),
+            ty: Scalar::INT,
+            ord: MemOrder::SeqCst,
+        });
+        for (dst, new) in [(o2, 9), (o3, 11)] {
+            f.i(K::Cas {
+                dst,
+                addr: r(p),
+                expected: c(5),
+                new: c(new),
+                ty: Scalar::INT,
+                succ: MemOrder::SeqCst,
+                fail: MemOrder::SeqCst,
+                weak: true,
+            });
+        }
+        f.i(load(a0, r(p), Scalar::INT, MemOrder::SeqCst));
+        f.i(store(c(g[0]), r(b), Scalar::INT, NA));
+        f.i(store(c(g[1]), r(a0), Scalar::INT, NA));
+        f.i(store(c(g[2]), r(o3), Scalar::INT, NA));
+        f.i(bin(o1, BinOp::Add, r(o1), r(o2)));
+        f.term(Terminator::Return(Some(r(o1))));
+    });
+    let (trace, mem) = run_main(m);
+    assert_eq!(
+        trace.len(),
+        4,
+        "only the global stores are actions: {trace:?}"
+    );
+    assert_eq!(mem[&loc(g[0])], -1);
+    assert_eq!(mem[&loc(g[1])], 9);
+    assert_eq!(mem[&loc(g[2])], 9);
+    assert_eq!(trace[3], Action::Finish { ret: 5 });
+}
+
+#[test]
+fn private_memory_errors() {
+    // A dangling pointer to a returned function's local, and another thread's local.
+    let mut mb = ModB::new();
+    let mut leak = FnB::new("leak", 0);
+    let off = leak.frame(4);
+    let p = leak.reg();
+    leak.i(K::FrameAddr {
+        dst: p,
+        offset: off,
+    });
+    leak.term(Terminator::Return(Some(r(p))));
+    let leak = mb.func(leak);
+    let mut main = FnB::new("main", 0);
+    let (q, v) = (main.reg(), main.reg());
+    main.i(K::Call {
+        dst: Some(q),
+        func: leak,
+        args: vec![],
+    });
+    main.i(load(v, r(q), Scalar::INT, NA));
+    let id = mb.func(main);
+    let (trace, _) = run_main(mb.build(id));
+    assert_eq!(
+        error_of(&trace),
+        (
+            ErrorKind::Memory,
+            "access to a local variable of a function that has returned"
+        )
+    );
+    let m = main_with(|_, f| {
+        let v = f.reg();
+        f.i(load(v, c(stack_addr(1, 0)), Scalar::INT, NA));
+    });
+    let (trace, _) = run_main(m);
+    assert_eq!(
+        error_of(&trace),
+        (
+            ErrorKind::Unsupported,
+            "access to another thread's local variable"
+        )
+    );
+}
+
+#[test]
+fn address_errors() {
+    let cases: [(Val, u8, ErrorKind, &str); 5] = [
+        (0, 4, ErrorKind::Memory, "null pointer dereference"),
+        (8, 4, ErrorKind::Memory, "null pointer dereference"),
+        (-4, 4, ErrorKind::Memory, "invalid address"),
+        (
+            crate::ir::addr::GLOBAL_BASE,
+            1,
+            ErrorKind::Unsupported,
+            "mixed-size or misaligned access to global memory at x",
+        ),
+        (
+            crate::ir::addr::GLOBAL_BASE + 8,
+            4,
+            ErrorKind::Memory,
+            "invalid address",
+        ),
+    ];
+    for (a, size, kind, msg) in cases {
+        let m = main_with(|mb, f| {
+            mb.global("x", Scalar::INT, 0);
+            let v = f.reg();
+            f.i(load(v, c(a), Scalar { size, signed: true }, NA));
+        });
+        let (trace, _) = run_main(m);
+        assert_eq!(error_of(&trace), (kind, msg), "address {a:#x}");
+    }
+}
+
+#[test]
+fn store_values_are_normalised() {
+    let mut x = 0;
+    let m = main_with(|mb, f| {
+        x = mb.global("x", Scalar::BOOL, 0);
+        f.i(store(c(x), c(300), Scalar::BOOL, MemOrder::Release));
+    });
+    let (trace, _) = run_main(m);
+    assert_eq!(
+        trace[0],
+        Action::Store {
+            loc: loc(x),
+            val: 44,
+            ord: MemOrder::Release,
+            src: SrcLoc::line(1)
+        }
+    );
+}
+
+#[test]
+fn threads_fences_and_mutexes() {
+    let mut mb = ModB::new();
+    let l = mb.global("l", Scalar::INT, 0);
+    let x = mb.global("x", Scalar::LONG, 0);
+    let mut child = FnB::new("child", 1);
+    let s = child.reg();
+    child.i(builtin(Some(s), Builtin::ThreadSelf, vec![]));
+    child.i(store(c(x), r(s), Scalar::LONG, NA));
+    child.i(K::ThreadExit { val: r(0) });
+    let child = mb.func(child);
+    let mut main = FnB::new("main", 2);
+    let (fp, t, ret, tl) = (main.reg(), main.reg(), main.reg(), main.reg());
+    main.i(K::FuncAddr {
+        dst: fp,
+        func: child,
+    });
+    main.i(K::Spawn {
+        dst: t,
+        func: r(fp),
+        arg: c(42),
+    });
+    main.i(K::Fence {
+        ord: MemOrder::SeqCst,
+    });
+    main.i(K::Join {
+        dst: ret,
+        tid: r(t),
+    });
+    main.i(K::Lock { addr: c(l) });
+    main.i(K::TryLock {
+        dst: tl,
+        addr: c(l),
+    });
+    main.i(K::Unlock { addr: c(l) });
+    main.i(bin(ret, BinOp::Add, r(ret), r(tl)));
+    main.i(bin(ret, BinOp::Add, r(ret), r(t)));
+    main.i(bin(ret, BinOp::Add, r(ret), r(0)));
+    main.i(bin(ret, BinOp::Add, r(ret), r(1)));
+    main.term(Terminator::Return(Some(r(ret))));
+    let id = mb.func(main);
+    let p = prog(mb.build(id));
+    let mut t = p.main_thread();
+    let expect = [
+        Action::Spawn {
+            entry: child,
+            arg: 42,
+            src: SrcLoc::line(2),
+        },
+        Action::Fence {
+            ord: MemOrder::SeqCst,
+            src: SrcLoc::line(3),
+        },
+        Action::Join {
+            tid: 7,
+            src: SrcLoc::line(4),
+        },
+        Action::Lock {
+            loc: loc(l),
+            src: SrcLoc::line(5),
+        },
+        Action::TryLock {
+            loc: loc(l),
+            src: SrcLoc::line(6),
+        },
+        Action::Unlock {
+            loc: loc(l),
+            src: SrcLoc::line(7),
+        },
+    ];
+    let answers = [7, 0, 100, 0, 1, 0];
+    for (a, ret) in expect.iter().zip(answers) {
+        assert_eq!(&t.peek(), a);
+        t.resume(ret);
+    }
+    // join's 100 + trylock's EBUSY + tid 7 + argc 0 + argv NULL
+    assert_eq!(
+        t.peek(),
+        Action::Finish {
+            ret: 100 + EBUSY + 7
+        }
+    );
+
+    let (trace, mem) = seq(&p, p.spawn(5, child, 42));
+    assert_eq!(mem[&loc(x)], 5);
+    assert_eq!(last(&trace), &Action::Finish { ret: 42 });
+}
+
+#[test]
+fn invalid_spawns_and_joins() {
+    let spawn_of = |target: Val| {
+        main_with(|_, f| {
+            let t = f.reg();
+            f.i(K::Spawn {
+                dst: t,
+                func: c(target),
+                arg: c(0),
+            });
+        })
+    };
+    let (trace, _) = run_main(spawn_of(0));
+    assert_eq!(
+        error_of(&trace),
+        (
+            ErrorKind::Memory,
+            "pthread_create of an invalid function pointer"
+        )
+    );
+    let (trace, _) = run_main(spawn_of(crate::memory::func_addr(0)));
+    assert!(matches!(trace[0], Action::Spawn { entry: 0, .. }));
+    for tids in [vec![-1], vec![0], vec![1 << 40], vec![3, 3]] {
+        let m = main_with(|_, f| {
+            let d = f.reg();
+            for &t in &tids {
+                f.i(K::Join { dst: d, tid: c(t) });
+            }
+        });
+        let (trace, _) = run_main(m);
+        assert_eq!(
+            error_of(&trace),
+            (ErrorKind::Memory, "join of an invalid thread"),
+            "{tids:?}"
+        );
+    }
+}
+
+#[test]
+fn assume_assert_abort_unsupported_division() {
+    let ends_with = |kind: K| {
+        let m = main_with(|_, f| {
+            f.reg();
+            f.i(K::Assume { cond: c(1) });
+            f.i(K::Assert {
+                cond: c(2),
+                msg: "fine".into(),
+            });
+            f.i(kind);
+        });
+        last(&run_main(m).0).clone()
+    };
+    assert_eq!(
+        ends_with(K::Assume { cond: c(0) }),
+        Action::Block {
+            src: SrcLoc::line(3)
+        }
+    );
+    assert_eq!(
+        ends_with(K::Assert {
+            cond: c(0),
+            msg: "x == 1".into()
+        }),
+        Action::Error {
+            kind: ErrorKind::Assertion,
+            msg: "x == 1".into(),
+            src: SrcLoc::line(3)
+        }
+    );
+    assert!(matches!(
+        ends_with(K::Abort),
+        Action::Error {
+            kind: ErrorKind::Abort,
+            ..
+        }
+    ));
+    assert_eq!(
+        ends_with(K::Unsupported { msg: "vla".into() }),
+        Action::Error {
+            kind: ErrorKind::Unsupported,
+            msg: "vla".into(),
+            src: SrcLoc::line(3)
+        }
+    );
+    assert_eq!(
+        ends_with(bin(0, BinOp::Div, c(1), c(0))),
+        Action::Error {
+            kind: ErrorKind::Memory,
+            msg: "division by zero".into(),
+            src: SrcLoc::line(3)
+        }
+    );
+}
+
+/// `while (1) { r = x; }` with the loop instrumented for `--unroll`.
+fn spin_module() -> (Module, Val, u32) {
+    let mut x = 0;
+    let mut iter_line = 0;
+    let m = main_with(|mb, f| {
+        x = mb.global("x", Scalar::INT, 0);
+        let (v, id) = (f.reg(), f.loop_id());
+        let body = f.block();
+        f.i(K::LoopEnter { id });
+        f.term(Terminator::Jump(body));
+        f.at(body);
+        iter_line = f.i(K::LoopIter { id });
+        f.i(load(v, c(x), Scalar::INT, RLX));
+        f.term(Terminator::Jump(body));
+    });
+    (m, x, iter_line)
+}
+
+#[test]
+fn unroll_blocks_the_extra_iteration() {
+    let (m, _, iter_line) = spin_module();
+    let p = CProgram::new(m.clone(), RunOptions { unroll: Some(3) });
+    let (trace, _) = seq(&p, p.main_thread());
+    assert_eq!(trace.len(), 4);
+    assert_eq!(
+        last(&trace),
+        &Action::Block {
+            src: SrcLoc::line(iter_line)
+        }
+    );
+    let p = CProgram::new(m.clone(), RunOptions { unroll: Some(0) });
+    assert_eq!(seq(&p, p.main_thread()).0.len(), 1);
+    // Without a bound the loop keeps asking for loads.
+    let p = prog(m);
+    let mut t = p.main_thread();
+    for _ in 0..1000 {
+        assert!(matches!(t.peek(), Action::Load { .. }));
+        t.resume(0);
+    }
+}
+
+/// `for (i = 0; i < 2; i++) { for (j = 0; j < 2; j++) r = x; }`: each loop is entered
+/// with its own counter, reset on every entry.
+#[test]
+fn loop_counters_reset_on_entry() {
+    let mut x = 0;
+    let m = main_with(|mb, f| {
+        x = mb.global("x", Scalar::INT, 0);
+        let (i, j, t, v) = (f.reg(), f.reg(), f.reg(), f.reg());
+        let (outer, inner) = (f.loop_id(), f.loop_id());
+        let (oh, ob, ih, ib, inext, done) = (
+            f.block(),
+            f.block(),
+            f.block(),
+            f.block(),
+            f.block(),
+            f.block(),
+        );
+        f.i(K::Copy { dst: i, src: c(0) });
+        f.i(K::LoopEnter { id: outer });
+        f.term(Terminator::Jump(oh));
+        f.at(oh);
+        f.i(bin(t, BinOp::Lt, r(i), c(2)));
+        f.term(Terminator::Branch {
+            cond: r(t),
+            then: ob,
+            els: done,
+        });
+        f.at(ob);
+        f.i(K::LoopIter { id: outer });
+        f.i(K::Copy { dst: j, src: c(0) });
+        f.i(K::LoopEnter { id: inner });
+        f.term(Terminator::Jump(ih));
+        f.at(ih);
+        f.i(bin(t, BinOp::Lt, r(j), c(2)));
+        f.term(Terminator::Branch {
+            cond: r(t),
+            then: ib,
+            els: inext,
+        });
+        f.at(ib);
+        f.i(K::LoopIter { id: inner });
+        f.i(load(v, c(x), Scalar::INT, RLX));
+        f.i(bin(j, BinOp::Add, r(j), c(1)));
+        f.term(Terminator::Jump(ih));
+        f.at(inext);
+        f.i(bin(i, BinOp::Add, r(i), c(1)));
+        f.term(Terminator::Jump(oh));
+        f.at(done);
+        f.term(Terminator::Return(Some(c(0))));
+    });
+    for (unroll, loads, end) in [
+        (2, 4, Action::Finish { ret: 0 }),
+        (
+            1,
+            1,
+            Action::Block {
+                src: SrcLoc::line(12),
+            },
+        ),
+    ] {
+        let p = CProgram::new(
+            m.clone(),
+            RunOptions {
+                unroll: Some(unroll),
+            },
+        );
+        let (trace, _) = seq(&p, p.main_thread());
+        assert_eq!(trace.len(), loads + 1, "unroll {unroll}: {trace:?}");
+        assert_eq!(last(&trace), &end);
+    }
+}
+
+#[test]
+fn runaway_local_loop_is_reported() {
+    let m = main_with(|_, f| {
+        let b = f.block();
+        f.term(Terminator::Jump(b));
+        f.at(b);
+        f.term(Terminator::Jump(b));
+    });
+    let (trace, _) = run_main(m);
+    let (kind, msg) = error_of(&trace);
+    assert_eq!(kind, ErrorKind::Unsupported);
+    assert!(msg.starts_with("no progress"), "{msg}");
+    assert!(msg.contains(&LOCAL_STEP_LIMIT.to_string()));
+}
+
+#[test]
+fn peek_is_idempotent_and_clones_are_independent() {
+    // a = x; y = a * 10 + (private counter incremented before the load)
+    let mut x = 0;
+    let mut y = 0;
+    let m = main_with(|mb, f| {
+        x = mb.global("x", Scalar::INT, 0);
+        y = mb.global("y", Scalar::INT, 0);
+        let off = f.frame(4);
+        let (p, k, a) = (f.reg(), f.reg(), f.reg());
+        f.i(K::FrameAddr {
+            dst: p,
+            offset: off,
+        });
+        f.i(K::Rmw {
+            dst: k,
+            addr: r(p),
+            op: RmwKind::Add,
+            val: c(1),
+            ty: Scalar::INT,
+            ord: MemOrder::SeqCst,
+        });
+        f.i(load(k, r(p), Scalar::INT, NA));
+        f.i(load(a, c(x), Scalar::INT, RLX));
+        f.i(bin(a, BinOp::Mul, r(a), c(10)));
+        f.i(bin(a, BinOp::Add, r(a), r(k)));
+        f.i(store(c(y), r(a), Scalar::INT, NA));
+    });
+    let p = prog(m);
+    let mut t = p.main_thread();
+    let first = t.peek();
+    for _ in 0..3 {
+        assert_eq!(t.peek(), first);
+    }
+    let mut u = t.clone();
+    t.resume(1);
+    u.resume(2);
+    let stored = |t: &mut CThread| match t.peek() {
+        Action::Store { val, .. } => val,
+        a => panic!("{a:?}"),
+    };
+    assert_eq!(stored(&mut t), 11);
+    assert_eq!(stored(&mut u), 21);
+    let mut v = u.clone();
+    u.resume(0);
+    assert_eq!(u.peek(), Action::Finish { ret: 0 });
+    assert_eq!(stored(&mut v), 21);
+}
+
+/// `main` mallocs `size` bytes into register 0 and then runs `rest`.
+fn with_block(size: Val, rest: impl FnOnce(&mut FnB, Reg)) -> Module {
+    main_with(|_, f| {
+        let p = f.reg();
+        f.i(builtin(Some(p), Builtin::Malloc, vec![c(size)]));
+        rest(f, p);
+    })
+}
+
+fn header(tid: u32, block: u32) -> Loc {
+    loc(heap_addr(tid, block, 0))
+}
+
+#[test]
+fn malloc_and_free_events() {
+    let m = with_block(12, |f, p| {
+        let (q, v) = (f.reg(), f.reg());
+        f.i(K::Binary {
+            dst: q,
+            op: BinOp::Add,
+            a: r(p),
+            b: c(8),
+            ty: Scalar::PTR,
+        });
+        f.i(store(r(q), c(5), Scalar::INT, NA));
+        f.i(load(v, r(q), Scalar::INT, NA));
+        f.i(builtin(None, Builtin::Free, vec![r(p)]));
+        f.i(builtin(None, Builtin::Free, vec![c(0)]));
+        f.i(load(v, r(q), Scalar::INT, NA));
+    });
+    let (trace, mem) = run_main(m);
+    let data = heap_addr(0, 0, HEAP_DATA + 8);
+    assert_eq!(
+        trace[..5],
+        [
+            Action::Store {
+                loc: header(0, 0),
+                val: HEAP_LIVE,
+                ord: NA,
+                src: SrcLoc::line(1)
+            },
+            Action::Store {
+                loc: loc(data),
+                val: 5,
+                ord: NA,
+                src: SrcLoc::line(3)
+            },
+            Action::Load {
+                loc: loc(data),
+                ord: NA,
+                src: SrcLoc::line(4)
+            },
+            Action::Load {
+                loc: header(0, 0),
+                ord: NA,
+                src: SrcLoc::line(5)
+            },
+            Action::Store {
+                loc: header(0, 0),
+                val: HEAP_POISON,
+                ord: NA,
+                src: SrcLoc::line(5)
+            },
+        ]
+    );
+    assert_eq!(mem[&header(0, 0)], HEAP_POISON);
+    assert_eq!(error_of(&trace), (ErrorKind::Memory, "use after free"));
+    assert_eq!(trace.len(), 6);
+}
+
+#[test]
+fn heap_errors_detected_locally() {
+    let err = |size: Val, rest: fn(&mut FnB, Reg)| {
+        let (trace, _) = run_main(with_block(size, rest));
+        let (k, m) = error_of(&trace);
+        (k, m.to_string())
+    };
+    let mem = |m: &str| (ErrorKind::Memory, m.to_string());
+    assert_eq!(
+        err(4, |f, p| {
+            f.i(builtin(None, Builtin::Free, vec![r(p)]));
+            f.i(builtin(None, Builtin::Free, vec![r(p)]));
+        }),
+        mem("double free")
+    );
+    assert_eq!(
+        err(8, |f, p| {
+            let q = f.reg();
+            f.i(padd(q, r(p), 4));
+            f.i(builtin(None, Builtin::Free, vec![r(q)]));
+        }),
+        mem("invalid free")
+    );
+    assert_eq!(
+        err(8, |f, _| {
+            f.i(builtin(
+                None,
+                Builtin::Free,
+                vec![c(crate::ir::addr::GLOBAL_BASE)],
+            ));
+        }),
+        mem("invalid free")
+    );
+    assert_eq!(
+        err(8, |f, _| {
+            let b = heap_addr(0, 1, HEAP_DATA);
+            f.i(builtin(None, Builtin::Free, vec![c(b)]));
+        }),
+        mem("invalid free")
+    );
+    assert_eq!(
+        err(8, |f, p| {
+            let v = f.reg();
+            f.i(K::Load {
+                dst: v,
+                addr: r(p),
+                ty: Scalar::LONG,
+                ord: NA,
+            });
+            f.i(padd(v, r(p), 8));
+            f.i(load(v, r(v), Scalar::INT, NA));
+        }),
+        mem("out-of-bounds heap access")
+    );
+    assert_eq!(
+        err(8, |f, p| {
+            let v = f.reg();
+            f.i(padd(v, r(p), -8));
+            f.i(load(v, r(v), Scalar::LONG, NA));
+        }),
+        mem("out-of-bounds heap access")
+    );
+    let (kind, msg) = err(8, |f, p| {
+        let v = f.reg();
+        f.i(padd(v, r(p), 2));
+        f.i(load(v, r(v), Scalar::INT, NA));
+    });
+    assert_eq!(kind, ErrorKind::Unsupported);
+    assert_eq!(msg, "misaligned access to heap memory at heap#0.0+2");
+    let (kind, msg) = err(1 << 21, |_, _| {});
+    assert_eq!(kind, ErrorKind::Unsupported);
+    assert!(msg.starts_with("malloc of 2097152 bytes"), "{msg}");
+}
+
+#[test]
+fn frees_of_other_threads_blocks_go_through_the_header() {
+    // Thread 3 frees thread 1's block 0, then uses it.
+    let b = heap_addr(1, 0, HEAP_DATA);
+    let m = main_with(|_, f| {
+        let v = f.reg();
+        f.i(load(v, c(b), Scalar::INT, NA));
+        f.i(builtin(None, Builtin::Free, vec![c(b)]));
+        f.i(load(v, c(b), Scalar::INT, NA));
+    });
+    let p = prog(m);
+    let main = p.module().main;
+    let run = |header_val: Val| {
+        let mut t = p.spawn(3, main, 0);
+        assert!(
+            matches!(t.peek(), Action::Load { .. }),
+            "no local bounds check"
+        );
+        t.resume(0);
+        assert_eq!(
+            t.peek(),
+            Action::Load {
+                loc: header(1, 0),
+                ord: NA,
+                src: SrcLoc::line(2)
+            }
+        );
+        t.resume(header_val);
+        t.peek()
+    };
+    assert!(matches!(
+        run(HEAP_LIVE),
+        Action::Store {
+            val: HEAP_POISON,
+            ..
+        }
+    ));
+    for (v, msg) in [(HEAP_POISON, "double free"), (0, "invalid free")] {
+        assert_eq!(
+            run(v),
+            Action::Error {
+                kind: ErrorKind::Memory,
+                msg: msg.into(),
+                src: SrcLoc::line(2)
+            }
+        );
+    }
+    let (trace, _) = seq(&p, p.spawn(3, main, 0));
+    // Sequentially the header reads 0: the block was never allocated.
+    assert_eq!(error_of(&trace), (ErrorKind::Memory, "invalid free"));
+    let mut t = p.spawn(3, main, 0);
+    for v in [0, HEAP_LIVE, 0] {
+        t.peek();
+        t.resume(v);
+    }
+    assert_eq!(
+        t.peek(),
+        Action::Error {
+            kind: ErrorKind::Memory,
+            msg: "use after free".into(),
+            src: SrcLoc::line(3)
+        }
+    );
+}
+
+#[test]
+fn mutex_in_private_memory_is_unsupported() {
+    let m = main_with(|_, f| {
+        let off = f.frame(8);
+        let p = f.reg();
+        f.i(K::FrameAddr {
+            dst: p,
+            offset: off,
+        });
+        f.i(K::Lock { addr: r(p) });
+    });
+    let (trace, _) = run_main(m);
+    assert_eq!(error_of(&trace).0, ErrorKind::Unsupported);
+}
+
+#[test]
+fn program_names_and_initial_values() {
+    let mut mb = ModB::new();
+    let x = mb.global("pool[1].next", Scalar::PTR, 0);
+    let y = mb.global("y", Scalar::INT, -3);
+    let f = mb.func(FnB::new("main", 0));
+    let p = prog(mb.build(f));
+    assert_eq!(p.loc_name(loc(x)), "pool[1].next");
+    assert_eq!(p.init_value(loc(y)), -3);
+    assert_eq!(p.init_value(loc(heap_addr(1, 2, 16))), 0);
+    assert_eq!(
+        p.loc_name(loc(heap_addr(1, 2, HEAP_DATA + 16))),
+        "heap#1.2+16"
+    );
+    assert_eq!(p.source_file(0), "test.c");
+    assert_eq!(p.source_file(9), "");
+    let mut t = p.spawn(2000, f, 0);
+    assert_eq!(t.peek().src(), SrcLoc::line(0));
+    assert!(matches!(
+        t.peek(),
+        Action::Error {
+            kind: ErrorKind::Unsupported,
+            ..
+        }
+    ));
+}
+
+#[test]
+fn invalid_ir_is_rejected() {
+    let m = main_with(|_, f| {
+        f.i(K::Copy { dst: 5, src: c(0) });
+    });
+    let e = CProgram::try_new(m, RunOptions::default()).unwrap_err();
+    assert!(e.contains("register 5 out of range"), "{e}");
+    let mut m = main_with(|mb, _| {
+        mb.global("x", Scalar::LONG, 0);
+    });
+    m.cells
+        .get_mut(&crate::ir::addr::GLOBAL_BASE)
+        .unwrap()
+        .ty
+        .size = 16;
+    let e = CProgram::try_new(m, RunOptions::default()).unwrap_err();
+    assert!(e.contains("cell x"), "{e}");
+}

@@ -1,0 +1,230 @@
+//! [`CProgram`]: an IR module as an engine [`Program`].
+
+use crate::interp::CThread;
+use crate::ir::{addr, Builtin, Function, InstKind, Module, Operand, Reg, Terminator};
+use crate::memory::name_of;
+use crate::RunOptions;
+use porf_graph::{Loc, Program, Tid, Val};
+use std::sync::Arc;
+
+/// A lowered C program with its run-time options. Thread 0 runs `main()` (with
+/// `argc = 0, argv = NULL` if it declares them); `pthread_create` starts a thread
+/// running a function with one argument.
+#[derive(Clone, Debug)]
+pub struct CProgram {
+    module: Arc<Module>,
+    run: RunOptions,
+}
+
+impl CProgram {
+    /// Wraps `module`.
+    ///
+    /// # Panics
+    /// If `module` breaks the IR invariants [`validate`] checks (a front-end bug).
+    pub fn new(module: Module, run: RunOptions) -> CProgram {
+        match CProgram::try_new(module, run) {
+            Ok(p) => p,
+            Err(e) => panic!("porf-c: invalid IR (front-end bug): {e}"),
+        }
+    }
+
+    /// Wraps `module` if it satisfies the IR invariants.
+    pub fn try_new(module: Module, run: RunOptions) -> Result<CProgram, String> {
+        validate(&module)?;
+        Ok(CProgram {
+            module: Arc::new(module),
+            run,
+        })
+    }
+
+    pub fn module(&self) -> &Module {
+        &self.module
+    }
+}
+
+impl Program for CProgram {
+    type Thread = CThread;
+
+    fn main_thread(&self) -> CThread {
+        CThread::new(self.module.clone(), &self.run, 0, self.module.main, &[0, 0])
+    }
+
+    fn spawn(&self, tid: Tid, entry: u32, arg: Val) -> CThread {
+        CThread::new(self.module.clone(), &self.run, tid, entry, &[arg])
+    }
+
+    fn init_value(&self, loc: Loc) -> Val {
+        self.module.cells.get(&(loc.0 as i64)).map_or(0, |c| c.init)
+    }
+
+    fn loc_name(&self, loc: Loc) -> String {
+        name_of(&self.module, loc.0 as i64)
+    }
+
+    fn source_file(&self, file: u32) -> &str {
+        self.module
+            .files
+            .get(file as usize)
+            .map_or("", |s| s.as_str())
+    }
+}
+
+/// Checks the structural invariants the interpreter indexes by without further checks:
+/// `main` and every called function exist, direct calls pass exactly `nparams`
+/// arguments, registers, blocks, loops and frame offsets are in range, builtins have
+/// their arity, accesses have a width of 1, 2, 4 or 8 bytes, and global cells are
+/// disjoint scalars inside the global area, which ends before the heap.
+pub fn validate(m: &Module) -> Result<(), String> {
+    if m.funcs.get(m.main as usize).is_none() {
+        return Err(format!("main function {} does not exist", m.main));
+    }
+    if m.globals_end > addr::HEAP_BASE {
+        return Err(format!(
+            "globals end at {:#x}, past the heap base",
+            m.globals_end
+        ));
+    }
+    let mut prev_end = addr::GLOBAL_BASE;
+    for (&a, c) in &m.cells {
+        let end = a + c.ty.size as Val;
+        if a < prev_end || end > m.globals_end || !matches!(c.ty.size, 1 | 2 | 4 | 8) {
+            return Err(format!(
+                "cell {} at {a:#x} is not a scalar in the global area or overlaps another",
+                c.name
+            ));
+        }
+        prev_end = end;
+    }
+    for f in &m.funcs {
+        validate_func(m, f).map_err(|e| format!("in function `{}`: {e}", f.name))?;
+    }
+    Ok(())
+}
+
+fn validate_func(m: &Module, f: &Function) -> Result<(), String> {
+    if f.blocks.is_empty() {
+        return Err("no blocks".into());
+    }
+    if f.nparams > f.nregs {
+        return Err(format!(
+            "{} parameters but {} registers",
+            f.nparams, f.nregs
+        ));
+    }
+    let reg = |r: Reg| {
+        if r < f.nregs {
+            Ok(())
+        } else {
+            Err(format!("register {r} out of range"))
+        }
+    };
+    let op = |o: &Operand| match o {
+        Operand::Reg(r) => reg(*r),
+        Operand::Const(_) => Ok(()),
+    };
+    let block = |b: u32| {
+        if (b as usize) < f.blocks.len() {
+            Ok(())
+        } else {
+            Err(format!("block {b} out of range"))
+        }
+    };
+    let func = |id: u32| {
+        m.funcs
+            .get(id as usize)
+            .ok_or_else(|| format!("function {id} does not exist"))
+    };
+    let lp = |id: u32| {
+        if id < f.nloops {
+            Ok(())
+        } else {
+            Err(format!("loop {id} out of range"))
+        }
+    };
+    for b in &f.blocks {
+        for inst in &b.insts {
+            use InstKind as K;
+            if let K::Load { ty, .. }
+            | K::Store { ty, .. }
+            | K::Rmw { ty, .. }
+            | K::Cas { ty, .. } = &inst.kind
+            {
+                if !matches!(ty.size, 1 | 2 | 4 | 8) {
+                    return Err(format!("access of {} bytes", ty.size));
+                }
+            }
+            match &inst.kind {
+                K::Copy { dst, src } => reg(*dst).and(op(src))?,
+                K::Unary { dst, a, .. } | K::Convert { dst, a, .. } => reg(*dst).and(op(a))?,
+                K::Binary { dst, a, b, .. } => reg(*dst).and(op(a)).and(op(b))?,
+                K::FrameAddr { dst, offset } => {
+                    reg(*dst)?;
+                    if *offset > f.frame_size {
+                        return Err(format!("frame offset {offset} out of range"));
+                    }
+                }
+                K::FuncAddr { dst, func: id } => reg(*dst).and(func(*id).map(|_| ()))?,
+                K::Load { dst, addr, .. } => reg(*dst).and(op(addr))?,
+                K::Store { addr, val, .. } => op(addr).and(op(val))?,
+                K::Rmw { dst, addr, val, .. } => reg(*dst).and(op(addr)).and(op(val))?,
+                K::Cas {
+                    dst,
+                    addr,
+                    expected,
+                    new,
+                    ..
+                } => reg(*dst).and(op(addr)).and(op(expected)).and(op(new))?,
+                K::Fence { .. } | K::Abort | K::Unsupported { .. } => {}
+                K::Call {
+                    dst,
+                    func: id,
+                    args,
+                } => {
+                    dst.map_or(Ok(()), reg)?;
+                    args.iter().try_for_each(op)?;
+                    let callee = func(*id)?;
+                    if args.len() != callee.nparams as usize {
+                        return Err(format!(
+                            "call of `{}` with {} arguments, it takes {}",
+                            callee.name,
+                            args.len(),
+                            callee.nparams
+                        ));
+                    }
+                }
+                K::CallIndirect { dst, target, args } => {
+                    dst.map_or(Ok(()), reg)?;
+                    op(target)?;
+                    args.iter().try_for_each(op)?;
+                }
+                K::Spawn { dst, func: fv, arg } => reg(*dst).and(op(fv)).and(op(arg))?,
+                K::Join { dst, tid } => reg(*dst).and(op(tid))?,
+                K::ThreadExit { val } => op(val)?,
+                K::Lock { addr } | K::Unlock { addr } => op(addr)?,
+                K::TryLock { dst, addr } => reg(*dst).and(op(addr))?,
+                K::Assume { cond } | K::Assert { cond, .. } => op(cond)?,
+                K::Builtin { dst, which, args } => {
+                    dst.map_or(Ok(()), reg)?;
+                    args.iter().try_for_each(op)?;
+                    let arity = match which {
+                        Builtin::Malloc | Builtin::Free => 1,
+                        Builtin::ThreadSelf => 0,
+                    };
+                    if args.len() != arity {
+                        return Err(format!("{which:?} with {} arguments", args.len()));
+                    }
+                }
+                K::LoopEnter { id } | K::LoopIter { id } => lp(*id)?,
+            }
+        }
+        match &b.term {
+            Terminator::Jump(t) => block(*t)?,
+            Terminator::Branch { cond, then, els } => {
+                op(cond).and(block(*then)).and(block(*els))?
+            }
+            Terminator::Return(v) => v.as_ref().map_or(Ok(()), op)?,
+            Terminator::Unreachable => {}
+        }
+    }
+    Ok(())
+}

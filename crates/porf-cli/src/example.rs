@@ -1,0 +1,48 @@
+//! `porf example`: the Rust-built catalogue of classic programs.
+
+use crate::{report, ExploreArgs};
+use clap::Args;
+
+#[derive(Args)]
+pub struct ExampleArgs {
+    /// The example's name.
+    #[arg(required_unless_present = "list")]
+    name: Option<String>,
+    /// List the bundled examples.
+    #[arg(long)]
+    list: bool,
+    /// Size parameter of parametric examples.
+    #[arg(short = 'n', long, default_value_t = 3)]
+    n: u32,
+    #[command(flatten)]
+    explore: ExploreArgs,
+    /// Also print peak graph size and peak resident memory.
+    #[arg(long)]
+    stats: bool,
+}
+
+/// Runs the command; returns the exit code.
+pub fn run(a: ExampleArgs) -> u8 {
+    if a.list {
+        for (name, about) in porf_toy::catalog::NAMES {
+            println!("{name:<12} {about}");
+        }
+        return 0;
+    }
+    let name = a.name.unwrap_or_default();
+    let Some(prog) = porf_toy::catalog::by_name(&name, a.n) else {
+        eprintln!("error: unknown example `{name}` (try `porf example --list`)");
+        return 2;
+    };
+    let cfg = match a.explore.config() {
+        Ok(c) => c,
+        Err(msg) => {
+            eprintln!("error: {msg}");
+            return 2;
+        }
+    };
+    let model = porf_models::by_name(&a.explore.model).expect("clap checked the model name");
+    let result = porf_explore::explore(a.explore.strategy(), &prog, model.as_ref(), &cfg);
+    report::print_human(&result, &prog, a.stats);
+    report::exit_code(&result)
+}

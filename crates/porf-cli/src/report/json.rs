@@ -1,0 +1,43 @@
+//! The `--json` result: one object per run.
+//!
+//! `{"verdict", "complete", "blocked", "partial", "errors": [{"kind", "message",
+//! "location", "trace": [{"thread", "event", "value", "location"}]}], "time_s",
+//! "model", "equiv"}`.
+
+use super::trace;
+use porf_explore::Stats;
+use porf_graph::Program;
+use serde_json::{json, Value};
+
+/// The JSON object describing `s`.
+pub fn to_json<P: Program>(s: &Stats, prog: &P, model: &str, equiv: &str) -> Value {
+    let errors: Vec<Value> = s
+        .errors
+        .iter()
+        .map(|e| {
+            let location = e
+                .events
+                .first()
+                .map_or(String::new(), |(_, src)| trace::location(prog, *src));
+            let steps: Vec<Value> = trace::steps(prog, &e.witness)
+                .into_iter()
+                .map(|st| {
+                    json!({"thread": st.thread, "event": st.event, "value": st.value,
+                           "location": st.location})
+                })
+                .collect();
+            json!({"kind": e.class.verdict(), "message": e.message, "location": location,
+                   "trace": steps})
+        })
+        .collect();
+    json!({
+        "verdict": super::verdict(s),
+        "complete": s.complete,
+        "blocked": s.blocked,
+        "partial": s.partial,
+        "errors": errors,
+        "time_s": (s.elapsed.as_secs_f64() * 1e4).round() / 1e4,
+        "model": model,
+        "equiv": equiv,
+    })
+}

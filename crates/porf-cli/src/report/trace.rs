@@ -1,0 +1,149 @@
+//! A witness graph as a readable interleaving: one line per event, in an order that
+//! respects program order, reads-from, spawn and join (a linearisation of porf).
+
+use porf_graph::{EventId, Graph, LabelKind, Program, ReadKind, SrcLoc, Val, WriteKind};
+
+/// One step of a witness interleaving.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TraceStep {
+    pub thread: u32,
+    /// Short description, e.g. `W x rlx`, `R y acq`, `spawn T1`.
+    pub event: String,
+    /// The value read or written, where the event has one.
+    pub value: Option<Val>,
+    /// `file:line:col`, or empty when the event has no source position.
+    pub location: String,
+}
+
+/// `file:line:col` of `src` in `prog`'s sources (empty for unknown positions).
+pub fn location<P: Program>(prog: &P, src: SrcLoc) -> String {
+    if src.line == 0 {
+        return String::new();
+    }
+    let file = prog.source_file(src.file);
+    let file = if file.is_empty() { "<program>" } else { file };
+    format!("{file}:{}:{}", src.line, src.col)
+}
+
+/// The events of `g` (without thread starts) in an order where every event comes after
+/// its po-predecessor, the write it reads from, the spawn that started its thread and
+/// the last event of a thread it joins. Among ready events the earliest-added goes first.
+pub fn linearize(g: &Graph) -> Vec<EventId> {
+    let n = g.num_threads();
+    let mut next = vec![0u32; n as usize];
+    let mut done = std::collections::HashSet::new();
+    let mut out = Vec::with_capacity(g.len());
+    let ready = |e: EventId, done: &std::collections::HashSet<EventId>| -> bool {
+        match &g.label(e).kind {
+            LabelKind::Read { rf: Some(w), .. } => done.contains(w),
+            LabelKind::Start { parent: Some(p) } => done.contains(p),
+            LabelKind::Join { child } => g.last_of(*child).is_none_or(|l| done.contains(&l)),
+            _ => true,
+        }
+    };
+    while out.len() < g.len() {
+        let mut best: Option<EventId> = None;
+        let mut fallback: Option<EventId> = None;
+        for t in 0..n {
+            if next[t as usize] >= g.thread_len(t) {
+                continue;
+            }
+            let e = EventId::new(t, next[t as usize]);
+            let stamp = g.label(e).stamp;
+            if fallback.is_none_or(|f| g.label(f).stamp > stamp) {
+                fallback = Some(e);
+            }
+            if ready(e, &done) && best.is_none_or(|b| g.label(b).stamp > stamp) {
+                best = Some(e);
+            }
+        }
+        let Some(e) = best.or(fallback) else { break };
+        next[e.tid as usize] += 1;
+        done.insert(e);
+        out.push(e);
+    }
+    out.retain(|e| !matches!(g.label(*e).kind, LabelKind::Start { .. }));
+    out
+}
+
+/// Short description of an event and its value.
+pub fn describe<P: Program>(prog: &P, g: &Graph, e: EventId) -> (String, Option<Val>) {
+    let lab = g.label(e);
+    match &lab.kind {
+        LabelKind::Start { .. } => ("start".into(), None),
+        LabelKind::Read { loc, ord, kind, .. } => {
+            let what = match kind {
+                ReadKind::Plain => "R",
+                ReadKind::Rmw(_) => "RMW-R",
+                ReadKind::Lock => "lock-R",
+                ReadKind::TryLock => "trylock-R",
+            };
+            let name = prog.loc_name(*loc);
+            (
+                format!("{what} {name} {}", ord.short()),
+                Some(g.read_val(e)),
+            )
+        }
+        LabelKind::Write {
+            loc,
+            ord,
+            val,
+            kind,
+        } => {
+            let what = match kind {
+                WriteKind::Plain => "W",
+                WriteKind::Exclusive => "RMW-W",
+                WriteKind::Unlock => "unlock-W",
+            };
+            let name = prog.loc_name(*loc);
+            (format!("{what} {name} {}", ord.short()), Some(*val))
+        }
+        LabelKind::Fence { ord } => (format!("fence {}", ord.short()), None),
+        LabelKind::Spawn { child } => (format!("spawn T{child}"), None),
+        LabelKind::Join { child } => (format!("join T{child}"), None),
+        LabelKind::Finish { ret } => ("finish".into(), Some(*ret)),
+        LabelKind::Block => ("blocked".into(), None),
+        LabelKind::Error { msg, .. } => (format!("error: {msg}"), None),
+    }
+}
+
+/// The witness interleaving of `g` as steps.
+pub fn steps<P: Program>(prog: &P, g: &Graph) -> Vec<TraceStep> {
+    linearize(g)
+        .into_iter()
+        .map(|e| {
+            let (event, value) = describe(prog, g, e);
+            TraceStep {
+                thread: e.tid,
+                event,
+                value,
+                location: location(prog, g.label(e).src),
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use porf_explore::{explore, Config, Strategy};
+
+    #[test]
+    fn witness_reads_come_after_their_writes() {
+        let prog = porf_toy::catalog::by_name("mp", 1).unwrap();
+        let model = porf_models::by_name("rc11").unwrap();
+        let s = explore(Strategy::Optimal, &prog, model.as_ref(), &Config::default());
+        let g = &s.errors[0].witness;
+        let order = linearize(g);
+        let pos = |e: EventId| order.iter().position(|x| *x == e);
+        for &e in &order {
+            if let LabelKind::Read { rf: Some(w), .. } = g.label(e).kind {
+                assert!(pos(w) < pos(e), "{g}");
+            }
+            if let Some(p) = e.prev().filter(|p| p.idx > 0) {
+                assert!(pos(p) < pos(e));
+            }
+        }
+        assert_eq!(order.len() + g.num_threads() as usize, g.len());
+    }
+}

@@ -1,0 +1,101 @@
+//! `porf verify FILE.c`: compile a C program with porf's front end and explore it.
+
+use crate::{report, ExploreArgs};
+use clap::Args;
+use porf_c::{CProgram, FrontOptions, RunOptions};
+use std::path::PathBuf;
+
+#[derive(Args)]
+pub struct VerifyArgs {
+    /// The C file to verify.
+    file: PathBuf,
+    #[command(flatten)]
+    explore: ExploreArgs,
+    /// Execution equivalence: `co` counts (events, rf, co) executions as GenMC does.
+    #[arg(long, default_value = "co", value_parser = ["co", "rf", "rvf"])]
+    equiv: String,
+    /// Define a preprocessor macro (`NAME` or `NAME=VALUE`).
+    #[arg(short = 'D', value_name = "NAME[=VAL]")]
+    define: Vec<String>,
+    /// Add a directory to the include path.
+    #[arg(short = 'I', value_name = "DIR")]
+    include: Vec<PathBuf>,
+    /// Block executions in which a loop would start its (N+1)th iteration.
+    #[arg(long, value_name = "N")]
+    unroll: Option<u32>,
+    /// Print one JSON object instead of GenMC's lines.
+    #[arg(long)]
+    json: bool,
+    /// Write the first error's witness execution graph to FILE (Graphviz).
+    #[arg(long, value_name = "FILE")]
+    dot: Option<PathBuf>,
+    /// Also print peak graph size and peak resident memory.
+    #[arg(long)]
+    stats: bool,
+}
+
+/// Runs the command; returns the exit code.
+pub fn run(a: VerifyArgs) -> u8 {
+    if a.equiv != "co" {
+        eprintln!(
+            "error: --equiv {} is not implemented yet (only `co` is available)",
+            a.equiv
+        );
+        return 2;
+    }
+    let cfg = match a.explore.config() {
+        Ok(c) => c,
+        Err(msg) => {
+            eprintln!("error: {msg}");
+            return 2;
+        }
+    };
+    let front = FrontOptions {
+        defines: a.define.clone(),
+        include_dirs: a.include.clone(),
+    };
+    let module = match porf_c::compile_file(&a.file, &front) {
+        Ok(m) => m,
+        Err(d) => {
+            eprintln!("{d}");
+            return 3;
+        }
+    };
+    let prog = CProgram::new(module, RunOptions { unroll: a.unroll });
+    let model = porf_models::by_name(&a.explore.model).expect("clap checked the model name");
+    let result = porf_explore::explore(a.explore.strategy(), &prog, model.as_ref(), &cfg);
+    for e in result
+        .errors
+        .iter()
+        .filter(|e| e.class == porf_explore::ErrorClass::Unsupported)
+    {
+        let loc = e
+            .events
+            .first()
+            .map_or(String::new(), |(_, s)| report::trace::location(&prog, *s));
+        eprintln!("{loc}: unsupported: {}", e.message);
+    }
+    if let Some(path) = &a.dot {
+        match result.errors.first() {
+            Some(e) => {
+                if let Err(err) = std::fs::write(path, report::dot::to_dot(&prog, &e.witness)) {
+                    eprintln!("error: cannot write {}: {err}", path.display());
+                    return 2;
+                }
+            }
+            None => eprintln!(
+                "note: no error, so no witness graph was written to {}",
+                path.display()
+            ),
+        }
+    }
+    if a.json {
+        println!(
+            "{}",
+            report::json::to_json(&result, &prog, &a.explore.model, &a.equiv)
+        );
+    } else {
+        report::print_human(&result, &prog, a.stats);
+    }
+    report::exit_code(&result)
+}

@@ -1,0 +1,7 @@
+#include <pthread.h>
+
+int main(void)
+{
+	int x = ;
+	return 0;
+}

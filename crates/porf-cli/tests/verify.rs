@@ -1,0 +1,214 @@
+//! `porf verify` end to end: output lines, JSON, Graphviz, exit codes, limits.
+//! Expected counts come from the reference explorer run by the same binary.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn file(rel: &str) -> String {
+    root().join(rel).display().to_string()
+}
+
+fn porf(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_porf"))
+        .args(args)
+        .output()
+        .expect("cannot run porf");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn json(args: &[&str]) -> (i32, serde_json::Value) {
+    let mut a = vec!["verify", "--json"];
+    a.extend_from_slice(args);
+    let (code, out, err) = porf(&a);
+    let v = serde_json::from_str(out.trim()).unwrap_or_else(|e| panic!("{e}: {out} {err}"));
+    (code, v)
+}
+
+fn complete_line(out: &str) -> String {
+    out.lines()
+        .find(|l| l.starts_with("Number of complete executions explored:"))
+        .unwrap_or_else(|| panic!("no count line in {out}"))
+        .to_string()
+}
+
+#[test]
+fn examples_agree_with_the_reference_explorer() {
+    for (f, extra) in [
+        ("examples/mp.c", &[][..]),
+        ("examples/lock_counter.c", &["-D", "N=3"][..]),
+        ("examples/dekker_tso.c", &["--model", "sc"][..]),
+    ] {
+        for model in ["sc", "tso", "ra", "rc11"] {
+            let path = file(f);
+            let mut a = vec!["verify", path.as_str(), "--model", model];
+            a.extend_from_slice(extra);
+            let (c1, graph, _) = porf(&a);
+            a.extend_from_slice(&["--explorer", "reference"]);
+            let (c2, reference, _) = porf(&a);
+            assert_eq!(c1, c2, "{f} {model}: {graph} vs {reference}");
+            if c1 == 0 {
+                assert_eq!(
+                    complete_line(&graph),
+                    complete_line(&reference),
+                    "{f} {model}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn safe_program_prints_genmc_lines() {
+    let (code, out, err) = porf(&["verify", &file("examples/mp.c")]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("No errors were detected."), "{out}");
+    assert!(
+        out.contains("Number of complete executions explored: "),
+        "{out}"
+    );
+    assert!(out.contains("Total wall-clock time: "), "{out}");
+}
+
+#[test]
+fn error_prints_kind_location_and_trace() {
+    let path = file("examples/dekker_tso.c");
+    let (code, out, _) = porf(&["verify", &path, "--model", "tso"]);
+    assert_eq!(code, 42, "{out}");
+    assert!(out.contains("Error: Safety violation!"), "{out}");
+    assert!(
+        out.contains("Trace (thread, event, value, location):"),
+        "{out}"
+    );
+    assert!(out.contains("dekker_tso.c:"), "{out}");
+    let (code, _, _) = porf(&["verify", &path, "--model", "sc"]);
+    assert_eq!(code, 0);
+}
+
+#[test]
+fn json_has_every_field() {
+    let (code, v) = json(&["--model", "tso", &file("examples/dekker_tso.c")]);
+    assert_eq!(code, 42);
+    assert_eq!(v["verdict"], "assertion");
+    for k in [
+        "complete", "blocked", "partial", "errors", "time_s", "model", "equiv",
+    ] {
+        assert!(v.get(k).is_some(), "missing {k} in {v}");
+    }
+    assert_eq!(v["model"], "tso");
+    assert_eq!(v["equiv"], "co");
+    let e = &v["errors"][0];
+    assert_eq!(e["kind"], "assertion");
+    assert!(
+        e["location"].as_str().unwrap().contains("dekker_tso.c:"),
+        "{e}"
+    );
+    assert!(!e["trace"].as_array().unwrap().is_empty(), "{e}");
+    let (code, v) = json(&[&file("examples/mp.c")]);
+    assert_eq!(code, 0);
+    assert_eq!(v["verdict"], "safe");
+    assert_eq!(v["partial"], false);
+}
+
+#[test]
+fn dot_writes_the_witness_graph() {
+    let out = std::env::temp_dir().join(format!("porf-witness-{}.dot", std::process::id()));
+    let o = out.display().to_string();
+    let (code, _, _) = porf(&[
+        "verify",
+        "--model",
+        "tso",
+        "--dot",
+        &o,
+        &file("examples/dekker_tso.c"),
+    ]);
+    assert_eq!(code, 42);
+    let text = std::fs::read_to_string(&out).expect("no dot file written");
+    assert!(text.starts_with("digraph"), "{text}");
+    assert!(text.contains("rf"), "{text}");
+    let _ = std::fs::remove_file(out);
+}
+
+#[test]
+fn keep_going_collects_every_error() {
+    let path = file("crates/porf-cli/tests/c/two_bugs.c");
+    let (code, v) = json(&["--keep-going", &path]);
+    assert_eq!(code, 42);
+    let kinds: Vec<&str> = v["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["kind"].as_str().unwrap())
+        .collect();
+    assert!(
+        kinds.contains(&"race") && kinds.contains(&"assertion"),
+        "{v}"
+    );
+    let (_, v) = json(&[&path]);
+    assert_eq!(v["errors"].as_array().unwrap().len(), 1, "{v}");
+}
+
+#[test]
+fn unroll_bounds_spin_loops() {
+    let path = file("crates/porf-cli/tests/c/spin_unroll.c");
+    let (code, v) = json(&["--unroll", "2", &path]);
+    assert_eq!(code, 0, "{v}");
+    assert!(v["complete"].as_u64().unwrap() >= 1, "{v}");
+    assert!(v["blocked"].as_u64().unwrap() >= 1, "{v}");
+    let (_, r) = json(&["--unroll", "2", "--explorer", "reference", &path]);
+    assert_eq!(v["complete"], r["complete"]);
+    assert_eq!(v["blocked"], r["blocked"]);
+}
+
+#[test]
+fn limits_make_the_result_partial() {
+    let path = file("examples/lock_counter.c");
+    let (code, v) = json(&["-D", "N=4", "--max-executions", "5", &path]);
+    assert_eq!(code, 0);
+    assert_eq!(v["partial"], true);
+    assert_eq!(v["complete"], 5);
+}
+
+#[test]
+fn memory_errors_are_reported() {
+    for f in ["double_free.c", "use_after_free.c"] {
+        let (code, v) = json(&[&file(&format!("crates/porf-cli/tests/c/{f}"))]);
+        assert_eq!(code, 42, "{f}: {v}");
+        assert_eq!(v["verdict"], "memory", "{f}: {v}");
+    }
+}
+
+#[test]
+fn bad_input_exits_3_with_a_position() {
+    let path = file("crates/porf-cli/tests/c/bad_syntax.c");
+    let (code, out, err) = porf(&["verify", &path]);
+    assert_eq!(code, 3, "{out}{err}");
+    assert!(err.contains("bad_syntax.c:5:"), "{err}");
+    let (code, _, err) = porf(&["verify", "/no/such/file.c"]);
+    assert_eq!(code, 3, "{err}");
+    assert!(err.contains("/no/such/file.c"), "{err}");
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    let mp = file("examples/mp.c");
+    let (code, _, err) = porf(&["verify", "--equiv", "rf", &mp]);
+    assert_eq!(code, 2);
+    assert!(err.contains("not implemented yet"), "{err}");
+    for args in [
+        &["verify", "--model", "pso", mp.as_str()][..],
+        &["verify", "--timeout", "-1", mp.as_str()],
+        &["verify", "--unroll", "x", mp.as_str()],
+        &["verify"],
+    ] {
+        let (code, _, err) = porf(args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+    }
+}
