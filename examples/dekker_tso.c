@@ -7,7 +7,7 @@
 #include <assert.h>
 
 atomic_int flag0, flag1;
-int in_critical;
+atomic_int in_critical;
 
 void *t0(void *arg)
 {

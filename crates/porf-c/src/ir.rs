@@ -47,6 +47,9 @@ pub mod addr {
 
 /// A scalar C type as the machine sees it: width in bytes and signedness.
 /// `bool` is `Scalar { size: 1, signed: false }` and pointers are `Scalar::PTR`.
+/// `unsigned char` has the same `Scalar` as `bool`, so the front end never emits
+/// [`InstKind::Convert`] to it (whose `BOOL` target means "!= 0"): conversions to
+/// `unsigned char` are a `Binary And 0xff` instead.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
 pub struct Scalar {
     /// 1, 2, 4 or 8.

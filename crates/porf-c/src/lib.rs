@@ -6,10 +6,16 @@
 //! Action contract (`interp`, `program`).
 
 pub mod diag;
+mod front;
+mod headers;
 pub mod interp;
 pub mod ir;
+mod lower;
 pub mod memory;
+mod preprocess;
 pub mod program;
+mod srcmap;
+mod types;
 
 pub use diag::{DiagKind, Diagnostic};
 pub use program::CProgram;
@@ -34,7 +40,26 @@ pub struct RunOptions {
 }
 
 /// Preprocesses, parses and lowers `path`.
+///
+/// Never panics: the work runs on a thread with a large stack (parsing and lowering
+/// recurse on the nesting depth of the program) and a panic there is reported as an
+/// internal-error diagnostic.
 pub fn compile_file(path: &Path, opts: &FrontOptions) -> Result<ir::Module, Diagnostic> {
-    let _ = (path, opts);
-    todo!("front end")
+    const STACK: usize = 256 << 20;
+    let (p, o) = (path.to_path_buf(), opts.clone());
+    let worker = std::thread::Builder::new()
+        .name("porf-c".into())
+        .stack_size(STACK)
+        .spawn(move || front::compile(&p, &o));
+    match worker.map(|h| h.join()) {
+        Ok(Ok(r)) => r,
+        Ok(Err(panic)) => Err(front::internal(path, panic)),
+        Err(e) => Err(Diagnostic::new(
+            DiagKind::Io,
+            path.display().to_string(),
+            1,
+            1,
+            format!("cannot start the front end: {e}"),
+        )),
+    }
 }

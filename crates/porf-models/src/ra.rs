@@ -1,18 +1,22 @@
-//! Release/acquire (RA, seed 004 §3 Table 1), as GenMC's `--ra`: every atomic access
-//! is release/acquire (seq_cst accesses and fences are just acq/rel, so there is no
-//! global SC order and fences add nothing); non-atomic accesses never synchronise.
+//! Release/acquire as GenMC's `--ra` (its Kater-generated `RADriver`): RC11 without
+//! the SC axiom. Accesses keep their C11 modes: hb is RC11's (`sw` from release
+//! writes and fences to acquire reads and fences, through release sequences), so a
+//! relaxed flag does not publish data; seq_cst accesses and fences count only as
+//! acq/rel, since there is no psc.
 //!
-//! * hb = `(po ∪ sync ∪ rf|atomic→atomic)⁺` ([`crate::sc::atomic_rf_view`]);
+//! * hb = `(po ∪ sync ∪ sw)⁺` ([`Rc11::hb_view`]);
 //! * coherence: `irreflexive(hb; eco?)` with `eco = (rf ∪ co ∪ fr)⁺`;
 //! * atomicity, and `acyclic(porf)` (checked by [`MemoryModel::is_consistent`]; the
 //!   explorer guarantees it, so the incremental check does not look at it).
+//!
+//! (The all-accesses-release/acquire RA of seed 004 is a different model.)
 //!
 //! Also home of the coherence checks shared with RC11 ([`coherent_with`],
 //! [`coherent`]), which only depend on hb.
 
 use crate::atomicity;
+use crate::rc11::{hb_relation, Rc11};
 use crate::relation::{Base, Relation};
-use crate::sc::atomic_rf_view;
 use crate::MemoryModel;
 use porf_graph::{EventId, Graph, LabelKind, View};
 use std::collections::HashMap;
@@ -26,7 +30,7 @@ impl MemoryModel for Ra {
         "ra"
     }
     fn hb_view(&self, g: &Graph, e: EventId) -> View {
-        atomic_rf_view(g, e)
+        Rc11.hb_view(g, e)
     }
     fn consistent_with(&self, g: &Graph, e: EventId) -> bool {
         coherent_with(g, e, &self.hb_view(g, e))
@@ -36,12 +40,7 @@ impl MemoryModel for Ra {
             return false;
         }
         let b = Base::new(g);
-        let atomic: Vec<bool> = (0..b.len())
-            .map(|i| b.idx.label(g, i).ord().is_some_and(|o| o.is_atomic()))
-            .collect();
-        let sw = b.rf.filter(|w, r| atomic[w] && atomic[r]);
-        let hb = b.po.union(&b.sync).union(&sw).closure();
-        b.porf().is_acyclic() && coherent(&hb, &b.eco())
+        b.porf().is_acyclic() && coherent(&hb_relation(g, &b), &b.eco())
     }
 }
 
@@ -100,7 +99,7 @@ mod tests {
             Expect {
                 sb: true,
                 sb_sc: true,
-                mp: false,
+                mp: true,
                 mp_fences: false,
                 sb_fences: true,
                 lb: false,

@@ -135,7 +135,7 @@ fn has_sc(g: &Graph) -> bool {
 }
 
 /// The declarative hb: `(po ∪ sync ∪ sw)⁺`, straight from the definitions.
-fn hb_relation(g: &Graph, b: &Base) -> Relation {
+pub(crate) fn hb_relation(g: &Graph, b: &Base) -> Relation {
     let n = b.len();
     let lab = |i: usize| b.idx.label(g, i);
     let ord = |i: usize| lab(i).ord();

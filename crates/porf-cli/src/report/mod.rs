@@ -25,44 +25,59 @@ pub fn verdict(s: &Stats) -> &'static str {
     s.errors.first().map_or("safe", |e| e.class.verdict())
 }
 
+/// Writes `text` to stdout; a closed pipe (`porf ... | head`) is not an error.
+pub fn emit(text: &str) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
+}
+
 /// Prints GenMC's result lines, each error with its witness interleaving.
 pub fn print_human<P: Program>(s: &Stats, prog: &P, stats: bool) {
+    emit(&human(s, prog, stats));
+}
+
+/// GenMC's result lines, each error with its witness interleaving.
+pub fn human<P: Program>(s: &Stats, prog: &P, stats: bool) -> String {
+    use std::fmt::Write;
+    let mut o = String::new();
     if s.errors.is_empty() {
-        println!("No errors were detected.");
+        let _ = writeln!(o, "No errors were detected.");
     }
     for err in &s.errors {
-        println!("Error: {}!", describe(err.class));
-        println!("{}", err.message);
+        let _ = writeln!(o, "Error: {}!", describe(err.class));
+        let _ = writeln!(o, "{}", err.message);
         for (_, src) in &err.events {
             let loc = trace::location(prog, *src);
             if !loc.is_empty() {
-                println!("  at {loc}");
+                let _ = writeln!(o, "  at {loc}");
             }
         }
-        println!("Trace (thread, event, value, location):");
+        let _ = writeln!(o, "Trace (thread, event, value, location):");
         for st in trace::steps(prog, &err.witness) {
             let val = st.value.map_or(String::new(), |v| v.to_string());
-            println!(
+            let _ = writeln!(o, 
                 "  T{:<3} {:<32} {:>6}  {}",
                 st.thread, st.event, val, st.location
             );
         }
     }
     if s.partial {
-        println!("Exploration stopped early (limit reached): the counts below are partial.");
+        let _ = writeln!(o, "Exploration stopped early (limit reached): the counts below are partial.");
     }
-    println!("Number of complete executions explored: {}", s.complete);
+    let _ = writeln!(o, "Number of complete executions explored: {}", s.complete);
     if s.blocked > 0 {
-        println!("Number of blocked executions seen: {}", s.blocked);
+        let _ = writeln!(o, "Number of blocked executions seen: {}", s.blocked);
     }
-    println!("Total wall-clock time: {:.2}s", s.elapsed.as_secs_f64());
+    let _ = writeln!(o, "Total wall-clock time: {:.2}s", s.elapsed.as_secs_f64());
     if stats {
-        println!("Peak graph size: {} events", s.peak_graph_size);
-        match peak_rss_kib() {
-            Some(k) => println!("Peak resident memory: {k} KiB"),
-            None => println!("Peak resident memory: unknown"),
-        }
+        let _ = writeln!(o, "Peak graph size: {} events", s.peak_graph_size);
+        let _ = match peak_rss_kib() {
+            Some(k) => writeln!(o, "Peak resident memory: {k} KiB"),
+            None => writeln!(o, "Peak resident memory: unknown"),
+        };
     }
+    o
 }
 
 fn describe(c: ErrorClass) -> &'static str {

@@ -1,0 +1,116 @@
+//! The pipeline behind [`crate::compile_file`]: preprocess, map positions, parse
+//! (guarded against panics and absurd nesting), lower.
+
+use crate::srcmap::SrcMap;
+use crate::{ir, lower, preprocess, DiagKind, Diagnostic, FrontOptions};
+use lang_c::driver::{parse_preprocessed, Config, Flavor};
+use std::path::Path;
+
+/// Deepest bracket nesting accepted before parsing.
+const MAX_NESTING: usize = 256;
+
+pub(crate) fn compile(path: &Path, opts: &FrontOptions) -> Result<ir::Module, Diagnostic> {
+    let text = preprocess::preprocess(path, opts)?;
+    let map = SrcMap::new(text, &path.display().to_string());
+    check_nesting(&map)?;
+    let unit = parse(&map)?;
+    lower::lower_unit(&unit, &map)
+}
+
+/// Rejects absurdly deep nesting, which could exhaust the parser's stack. Brackets
+/// inside string and character literals do not count.
+fn check_nesting(map: &SrcMap) -> Result<(), Diagnostic> {
+    let b = map.text().as_bytes();
+    let mut depth = 0usize;
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            q @ (b'"' | b'\'') => {
+                i += 1;
+                while i < b.len() && b[i] != q && b[i] != b'\n' {
+                    i += if b[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            b'(' | b'[' | b'{' => {
+                depth += 1;
+                if depth > MAX_NESTING {
+                    return Err(map.diag(
+                        DiagKind::Unsupported,
+                        i,
+                        format!("nesting deeper than {MAX_NESTING} levels is not supported"),
+                    ));
+                }
+            }
+            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        i += 1;
+    }
+    Ok(())
+}
+
+fn parse(map: &SrcMap) -> Result<lang_c::ast::TranslationUnit, Diagnostic> {
+    let cfg = Config {
+        cpp_command: String::new(),
+        cpp_options: Vec::new(),
+        flavor: Flavor::GnuC11,
+    };
+    let text = map.text().to_string();
+    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        parse_preprocessed(&cfg, text)
+    }));
+    match r {
+        Ok(Ok(p)) => Ok(p.unit),
+        Ok(Err(e)) => {
+            let rest = &map.text()[e.offset.min(map.text().len())..];
+            let tok: String = rest
+                .chars()
+                .take_while(|c| !c.is_whitespace())
+                .take(16)
+                .collect();
+            let mut expected: Vec<&str> = e.expected.iter().copied().collect();
+            expected.sort_unstable();
+            let mut msg = if tok.is_empty() {
+                "syntax error: unexpected end of input".to_string()
+            } else {
+                format!("syntax error at `{tok}`")
+            };
+            if !expected.is_empty() && expected.len() <= 6 {
+                msg.push_str(&format!(", expected {}", expected.join(" or ")));
+            }
+            Err(map.diag(DiagKind::Malformed, e.offset, msg))
+        }
+        Err(_) => Err(map.diag(DiagKind::Malformed, 0, "the C parser failed on this input")),
+    }
+}
+
+/// A diagnostic for a panic inside the front end.
+pub(crate) fn internal(path: &Path, panic: Box<dyn std::any::Any + Send>) -> Diagnostic {
+    let what = panic
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_default();
+    Diagnostic::new(
+        DiagKind::Unsupported,
+        path.display().to_string(),
+        1,
+        1,
+        format!("internal error in porf's C front end: {what}"),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn brackets_in_literals_do_not_nest() {
+        let deep = "(".repeat(300);
+        let ok = SrcMap::new(format!("char *s = \"{deep}\\\"\"; char c = '(';\n"), "t.c");
+        assert!(check_nesting(&ok).is_ok());
+        let bad = SrcMap::new(format!("int x = {deep};\n"), "t.c");
+        let d = check_nesting(&bad).unwrap_err();
+        assert_eq!((d.kind, d.line, d.col), (DiagKind::Unsupported, 1, 265));
+    }
+}

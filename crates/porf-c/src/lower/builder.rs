@@ -1,0 +1,457 @@
+//! Building one IR function: blocks, registers, frame slots, and instruction helpers
+//! that fold constant operands.
+//!
+//! Invariants: there is always a current block; terminating it starts a fresh block
+//! that nothing jumps to yet, so code after `return`/`break` is still lowered (and
+//! type-checked) and then dropped by [`FnBuilder::finish`], which keeps only the blocks
+//! reachable from the entry and renumbers them. Folding computes exactly what the
+//! interpreter would (wrap-around in the instruction's type) and never folds a
+//! division by zero or an out-of-range shift, which stay run-time errors.
+
+use crate::ir::{
+    BinOp, Block, BlockId, Function, Inst, InstKind, LoopId, Operand, Reg, Scalar, Terminator, UnOp,
+};
+use porf_graph::{MemOrder, SrcLoc, Val};
+
+struct BlockB {
+    insts: Vec<Inst>,
+    term: Option<(Terminator, SrcLoc)>,
+}
+
+/// Break/continue targets and the case blocks of the enclosing switch.
+#[derive(Default)]
+pub struct Targets {
+    pub breaks: Vec<BlockId>,
+    pub continues: Vec<BlockId>,
+}
+
+pub struct FnBuilder {
+    blocks: Vec<BlockB>,
+    cur: BlockId,
+    pub nregs: u32,
+    pub nloops: u32,
+    pub frame_size: u32,
+    /// Location given to emitted instructions and terminators.
+    pub loc: SrcLoc,
+    /// Instructions emitted so far (used to recognise constant expressions).
+    pub emitted: usize,
+    pub targets: Targets,
+    /// Direct calls made: (callee, source offset, argument count).
+    pub calls: Vec<(crate::ir::FuncId, usize, usize)>,
+}
+
+impl FnBuilder {
+    pub fn new(nparams: u32) -> FnBuilder {
+        FnBuilder {
+            blocks: vec![BlockB {
+                insts: Vec::new(),
+                term: None,
+            }],
+            cur: 0,
+            nregs: nparams,
+            nloops: 0,
+            frame_size: 0,
+            loc: SrcLoc::UNKNOWN,
+            emitted: 0,
+            targets: Targets::default(),
+            calls: Vec::new(),
+        }
+    }
+
+    pub fn cur(&self) -> BlockId {
+        self.cur
+    }
+
+    pub fn nblocks(&self) -> usize {
+        self.blocks.len()
+    }
+
+    pub fn reg(&mut self) -> Reg {
+        self.nregs += 1;
+        self.nregs - 1
+    }
+
+    pub fn new_loop(&mut self) -> LoopId {
+        self.nloops += 1;
+        self.nloops - 1
+    }
+
+    /// Reserves `size` bytes of frame at `align`; `None` if the frame would exceed
+    /// `limit` bytes.
+    pub fn alloc_frame(&mut self, size: u64, align: u64, limit: u64) -> Option<u32> {
+        let off = (self.frame_size as u64).next_multiple_of(align.max(1));
+        let end = off.checked_add(size.max(1))?;
+        if end > limit {
+            return None;
+        }
+        self.frame_size = end as u32;
+        Some(off as u32)
+    }
+
+    pub fn emit(&mut self, kind: InstKind) {
+        self.emitted += 1;
+        let src = self.loc;
+        self.blocks[self.cur as usize]
+            .insts
+            .push(Inst { kind, src });
+    }
+
+    pub fn new_block(&mut self) -> BlockId {
+        self.blocks.push(BlockB {
+            insts: Vec::new(),
+            term: None,
+        });
+        self.blocks.len() as BlockId - 1
+    }
+
+    /// Continues emitting into `b` (which must not be terminated yet).
+    pub fn set_block(&mut self, b: BlockId) {
+        self.cur = b;
+    }
+
+    /// Ends the current block with `t` and continues in a fresh (so far unreachable)
+    /// block.
+    pub fn terminate(&mut self, t: Terminator) {
+        self.emitted += 1;
+        let b = &mut self.blocks[self.cur as usize];
+        debug_assert!(b.term.is_none());
+        b.term = Some((t, self.loc));
+        self.cur = self.new_block();
+    }
+
+    pub fn jump(&mut self, to: BlockId) {
+        self.terminate(Terminator::Jump(to));
+    }
+
+    /// Branches on `cond != 0`; a constant condition becomes a jump.
+    pub fn branch(&mut self, cond: Operand, then: BlockId, els: BlockId) {
+        match cond {
+            Operand::Const(c) => self.jump(if c != 0 { then } else { els }),
+            cond => self.terminate(Terminator::Branch { cond, then, els }),
+        }
+    }
+
+    pub fn copy(&mut self, src: Operand) -> Reg {
+        let dst = self.reg();
+        self.emit(InstKind::Copy { dst, src });
+        dst
+    }
+
+    pub fn bin(&mut self, op: BinOp, a: Operand, b: Operand, ty: Scalar) -> Operand {
+        if let (Operand::Const(x), Operand::Const(y)) = (a, b) {
+            if let Some(v) = fold_bin(op, x, y, ty) {
+                return Operand::Const(v);
+            }
+        }
+        let dst = self.reg();
+        self.emit(InstKind::Binary { dst, op, a, b, ty });
+        Operand::Reg(dst)
+    }
+
+    pub fn un(&mut self, op: UnOp, a: Operand, ty: Scalar) -> Operand {
+        if let Operand::Const(x) = a {
+            return Operand::Const(fold_un(op, x, ty));
+        }
+        let dst = self.reg();
+        self.emit(InstKind::Unary { dst, op, a, ty });
+        Operand::Reg(dst)
+    }
+
+    /// Integer conversion of `a`, normalised to `from`, to `to` (wrap-around, never
+    /// the `_Bool` conversion); emits nothing when the value is unchanged for every
+    /// input. `unsigned char` has the same [`Scalar`] as `_Bool`, for which `Convert`
+    /// means `!= 0`, so conversions to it mask with `0xff` instead.
+    pub fn conv(&mut self, a: Operand, from: Scalar, to: Scalar) -> Operand {
+        if let Operand::Const(x) = a {
+            return Operand::Const(to.normalize(x));
+        }
+        if conv_is_noop(from, to) {
+            return a;
+        }
+        if to == Scalar::BOOL {
+            return self.bin(BinOp::And, a, Operand::Const(0xff), Scalar::LONG);
+        }
+        let dst = self.reg();
+        self.emit(InstKind::Convert { dst, a, to });
+        Operand::Reg(dst)
+    }
+
+    /// The `_Bool` conversion of `a`: 1 if nonzero, else 0 (callers skip it for
+    /// values that already are `_Bool`s).
+    pub fn bool_of(&mut self, a: Operand) -> Operand {
+        if let Operand::Const(x) = a {
+            return Operand::Const((x != 0) as Val);
+        }
+        let dst = self.reg();
+        self.emit(InstKind::Convert {
+            dst,
+            a,
+            to: Scalar::BOOL,
+        });
+        Operand::Reg(dst)
+    }
+
+    pub fn load(&mut self, addr: Operand, ty: Scalar, ord: MemOrder) -> Operand {
+        let dst = self.reg();
+        self.emit(InstKind::Load { dst, addr, ty, ord });
+        Operand::Reg(dst)
+    }
+
+    pub fn store(&mut self, addr: Operand, val: Operand, ty: Scalar, ord: MemOrder) {
+        self.emit(InstKind::Store { addr, val, ty, ord });
+    }
+
+    pub fn frame_addr(&mut self, offset: u32) -> Operand {
+        let dst = self.reg();
+        self.emit(InstKind::FrameAddr { dst, offset });
+        Operand::Reg(dst)
+    }
+
+    /// Finishes the function: the open block ends with `fallthrough`; unreachable
+    /// blocks are dropped.
+    pub fn finish(
+        mut self,
+        name: String,
+        nparams: u32,
+        src: SrcLoc,
+        fallthrough: Terminator,
+    ) -> Function {
+        let loc = self.loc;
+        let cur = &mut self.blocks[self.cur as usize];
+        if cur.term.is_none() {
+            cur.term = Some((fallthrough, loc));
+        }
+        // Reachability from the entry block.
+        let n = self.blocks.len();
+        let mut new_id = vec![u32::MAX; n];
+        let mut order = vec![0usize];
+        new_id[0] = 0;
+        let mut i = 0;
+        while i < order.len() {
+            let b = order[i];
+            i += 1;
+            let succ: Vec<BlockId> = match self.blocks[b].term.as_ref().map(|t| &t.0) {
+                Some(Terminator::Jump(t)) => vec![*t],
+                Some(Terminator::Branch { then, els, .. }) => vec![*then, *els],
+                _ => vec![],
+            };
+            for s in succ {
+                if new_id[s as usize] == u32::MAX {
+                    new_id[s as usize] = order.len() as u32;
+                    order.push(s as usize);
+                }
+            }
+        }
+        let mut blocks = Vec::with_capacity(order.len());
+        for &b in &order {
+            let bb = std::mem::replace(
+                &mut self.blocks[b],
+                BlockB {
+                    insts: Vec::new(),
+                    term: None,
+                },
+            );
+            // A reachable block without terminator is the open one of a dead region
+            // that was jumped to later; it cannot happen after the fallthrough above
+            // except for blocks created and never filled — they return like the end.
+            let (term, term_src) = bb.term.unwrap_or((Terminator::Unreachable, loc));
+            let term = match term {
+                Terminator::Jump(t) => Terminator::Jump(new_id[t as usize]),
+                Terminator::Branch { cond, then, els } => Terminator::Branch {
+                    cond,
+                    then: new_id[then as usize],
+                    els: new_id[els as usize],
+                },
+                t => t,
+            };
+            blocks.push(Block {
+                insts: bb.insts,
+                term,
+                term_src,
+            });
+        }
+        Function {
+            name,
+            nparams,
+            nregs: self.nregs,
+            nloops: self.nloops,
+            frame_size: self.frame_size,
+            blocks,
+            src,
+        }
+    }
+}
+
+/// Whether integer-converting any value normalised to `from` to `to` leaves it
+/// unchanged.
+pub fn conv_is_noop(from: Scalar, to: Scalar) -> bool {
+    from == to || to.size == 8 || (to.size > from.size && (to.signed || !from.signed))
+}
+
+fn unsigned(v: Val, ty: Scalar) -> u64 {
+    // Normalised unsigned values are zero-extended; 64-bit ones are the bit pattern.
+    if ty.signed {
+        v as u64
+    } else {
+        ty.normalize(v) as u64
+    }
+}
+
+/// The interpreter's semantics of `a op b` at `ty`; `None` where a run-time error or
+/// undefined shift must be left to run time.
+pub fn fold_bin(op: BinOp, a: Val, b: Val, ty: Scalar) -> Option<Val> {
+    let bits = ty.size as u32 * 8;
+    let cmp = |o: std::cmp::Ordering| -> Val {
+        let r = match op {
+            BinOp::Eq => o.is_eq(),
+            BinOp::Ne => o.is_ne(),
+            BinOp::Lt => o.is_lt(),
+            BinOp::Le => o.is_le(),
+            BinOp::Gt => o.is_gt(),
+            _ => o.is_ge(),
+        };
+        r as Val
+    };
+    let r = match op {
+        BinOp::Add => a.wrapping_add(b),
+        BinOp::Sub => a.wrapping_sub(b),
+        BinOp::Mul => a.wrapping_mul(b),
+        BinOp::Div | BinOp::Rem => {
+            let min = ty.normalize(1 << (bits - 1));
+            if b == 0 || (ty.signed && b == -1 && a == min) {
+                return None;
+            }
+            match (ty.signed, op) {
+                (true, BinOp::Div) => a.wrapping_div(b),
+                (true, _) => a.wrapping_rem(b),
+                (false, BinOp::Div) => (unsigned(a, ty) / unsigned(b, ty)) as Val,
+                (false, _) => (unsigned(a, ty) % unsigned(b, ty)) as Val,
+            }
+        }
+        BinOp::And => a & b,
+        BinOp::Or => a | b,
+        BinOp::Xor => a ^ b,
+        BinOp::Shl | BinOp::Shr => {
+            if b < 0 || b >= bits as Val {
+                return None;
+            }
+            match (op, ty.signed) {
+                (BinOp::Shl, _) => a.wrapping_shl(b as u32),
+                (_, true) => a >> b,
+                (_, false) => (unsigned(a, ty) >> b) as Val,
+            }
+        }
+        BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
+            return Some(if ty.signed {
+                cmp(a.cmp(&b))
+            } else {
+                cmp(unsigned(a, ty).cmp(&unsigned(b, ty)))
+            });
+        }
+    };
+    Some(ty.normalize(r))
+}
+
+pub fn fold_un(op: UnOp, a: Val, ty: Scalar) -> Val {
+    match op {
+        UnOp::Neg => ty.normalize(a.wrapping_neg()),
+        UnOp::BitNot => ty.normalize(!a),
+        UnOp::LogNot => (a == 0) as Val,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    const UINT: Scalar = Scalar {
+        size: 4,
+        signed: false,
+    };
+    const ULONG: Scalar = Scalar {
+        size: 8,
+        signed: false,
+    };
+
+    #[test]
+    fn folding_wraps() {
+        assert_eq!(
+            fold_bin(BinOp::Add, i32::MAX as Val, 1, Scalar::INT),
+            Some(i32::MIN as Val)
+        );
+        assert_eq!(fold_bin(BinOp::Sub, 0, 1, UINT), Some(u32::MAX as Val));
+        assert_eq!(fold_bin(BinOp::Div, -7, 2, Scalar::INT), Some(-3));
+        assert_eq!(fold_bin(BinOp::Div, 7, 0, Scalar::INT), None);
+        assert_eq!(
+            fold_bin(BinOp::Div, -1, 2, ULONG),
+            Some((u64::MAX / 2) as Val)
+        );
+        assert_eq!(fold_bin(BinOp::Lt, -1, 0, ULONG), Some(0));
+        assert_eq!(fold_bin(BinOp::Lt, -1, 0, Scalar::LONG), Some(1));
+        assert_eq!(
+            fold_bin(BinOp::Shl, 1, 31, Scalar::INT),
+            Some(i32::MIN as Val)
+        );
+        assert_eq!(fold_bin(BinOp::Shl, 1, 32, Scalar::INT), None);
+        assert_eq!(
+            fold_bin(BinOp::Shr, u32::MAX as Val, 4, UINT),
+            Some(0x0fff_ffff)
+        );
+        assert_eq!(fold_bin(BinOp::Shr, -16, 2, Scalar::INT), Some(-4));
+        assert_eq!(
+            fold_un(UnOp::Neg, i32::MIN as Val, Scalar::INT),
+            i32::MIN as Val
+        );
+        assert_eq!(fold_un(UnOp::BitNot, 0, UINT), u32::MAX as Val);
+    }
+
+    #[test]
+    fn conversions() {
+        let mut b = FnBuilder::new(1);
+        assert_eq!(
+            b.conv(Operand::Const(-1), Scalar::INT, UINT),
+            Operand::Const(u32::MAX as Val)
+        );
+        assert_eq!(
+            b.conv(Operand::Const(300), Scalar::INT, Scalar::BOOL),
+            Operand::Const(44)
+        );
+        assert_eq!(b.bool_of(Operand::Const(256)), Operand::Const(1));
+        assert_eq!(b.emitted, 0);
+        // To `unsigned char` (same Scalar as `_Bool`): a mask, not a `Convert`.
+        b.conv(Operand::Reg(0), Scalar::INT, Scalar::BOOL);
+        assert!(matches!(
+            b.blocks[0].insts[0].kind,
+            InstKind::Binary {
+                op: BinOp::And,
+                b: Operand::Const(0xff),
+                ..
+            }
+        ));
+        b.bool_of(Operand::Reg(0));
+        assert!(matches!(
+            b.blocks[0].insts[1].kind,
+            InstKind::Convert {
+                to: Scalar::BOOL,
+                ..
+            }
+        ));
+        assert!(conv_is_noop(Scalar::INT, Scalar::LONG));
+        assert!(conv_is_noop(UINT, Scalar::LONG));
+        assert!(!conv_is_noop(Scalar::INT, UINT));
+        assert!(!conv_is_noop(Scalar::LONG, Scalar::INT));
+        assert!(!conv_is_noop(Scalar::INT, Scalar::BOOL));
+    }
+
+    #[test]
+    fn unreachable_blocks_are_dropped() {
+        let mut b = FnBuilder::new(0);
+        let exit = b.new_block();
+        b.jump(exit);
+        b.emit(InstKind::Abort); // dead
+        b.set_block(exit);
+        let f = b.finish("f".into(), 0, SrcLoc::UNKNOWN, Terminator::Return(None));
+        assert_eq!(f.blocks.len(), 2);
+        assert_eq!(f.blocks[0].term, Terminator::Jump(1));
+        assert_eq!(f.blocks[1].term, Terminator::Return(None));
+    }
+}

@@ -1,0 +1,577 @@
+//! Library calls the front end recognises by name (when the program does not define
+//! a function of that name): `<stdatomic.h>` operations, pthreads, `malloc`/`calloc`/
+//! `free`, `abort`, `assert` (via `__porf_assert` from the bundled `<assert.h>`),
+//! `__VERIFIER_assume`, and the printf family (arguments evaluated, nothing printed).
+//!
+//! Memory-order arguments must be integer constant expressions with a value valid for
+//! the operation (C11 7.17.7); `memory_order_consume` is treated as acquire and a
+//! relaxed fence is a no-op. A compare-exchange loads `*expected` with a normal load,
+//! performs the `Cas`, compares, and on failure stores the value read into
+//! `*expected`; its result is the comparison.
+
+use super::expr::Val;
+use super::literals::string_value;
+use super::{Cx, R};
+use crate::ir::{BinOp, Builtin, InstKind, Operand, RmwKind, Scalar, Terminator};
+use crate::types::{CType, IntTy, Kind};
+use lang_c::ast::Expression;
+use lang_c::span::Node;
+use porf_graph::MemOrder;
+
+const NAMES: &[&str] = &[
+    "__porf_assert",
+    "__VERIFIER_assume",
+    "atomic_thread_fence",
+    "atomic_signal_fence",
+    "atomic_init",
+    "atomic_is_lock_free",
+    "malloc",
+    "calloc",
+    "free",
+    "abort",
+    "printf",
+    "fprintf",
+    "puts",
+    "putchar",
+    "fflush",
+    "pthread_create",
+    "pthread_join",
+    "pthread_exit",
+    "pthread_self",
+    "pthread_equal",
+    "pthread_mutex_init",
+    "pthread_mutex_destroy",
+    "pthread_mutex_lock",
+    "pthread_mutex_trylock",
+    "pthread_mutex_unlock",
+    "pthread_attr_init",
+    "pthread_attr_destroy",
+    "pthread_mutexattr_init",
+    "pthread_mutexattr_destroy",
+];
+
+const ORDER_NAMES: [&str; 6] = [
+    "memory_order_relaxed",
+    "memory_order_consume",
+    "memory_order_acquire",
+    "memory_order_release",
+    "memory_order_acq_rel",
+    "memory_order_seq_cst",
+];
+
+/// Whether calls to `name` are handled by the front end.
+pub fn is_builtin(name: &str) -> bool {
+    NAMES.contains(&name) || name.starts_with("__VERIFIER_nondet_") || atomic_op(name).is_some()
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum AtomicOp {
+    Load,
+    Store,
+    Exchange,
+    Fetch(RmwKind),
+    Cas { weak: bool },
+    FlagTestAndSet,
+    FlagClear,
+}
+
+impl AtomicOp {
+    /// Arguments besides the memory orders.
+    fn nargs(self) -> usize {
+        match self {
+            AtomicOp::Load | AtomicOp::FlagTestAndSet | AtomicOp::FlagClear => 1,
+            AtomicOp::Cas { .. } => 3,
+            _ => 2,
+        }
+    }
+}
+
+/// `atomic_<op>[_explicit]`: the operation and whether orders are explicit.
+fn atomic_op(name: &str) -> Option<(AtomicOp, bool)> {
+    let (base, explicit) = match name.strip_suffix("_explicit") {
+        Some(b) => (b, true),
+        None => (name, false),
+    };
+    let op = match base {
+        "atomic_load" => AtomicOp::Load,
+        "atomic_store" => AtomicOp::Store,
+        "atomic_exchange" => AtomicOp::Exchange,
+        "atomic_fetch_add" => AtomicOp::Fetch(RmwKind::Add),
+        "atomic_fetch_sub" => AtomicOp::Fetch(RmwKind::Sub),
+        "atomic_fetch_and" => AtomicOp::Fetch(RmwKind::And),
+        "atomic_fetch_or" => AtomicOp::Fetch(RmwKind::Or),
+        "atomic_fetch_xor" => AtomicOp::Fetch(RmwKind::Xor),
+        "atomic_compare_exchange_strong" => AtomicOp::Cas { weak: false },
+        "atomic_compare_exchange_weak" => AtomicOp::Cas { weak: true },
+        "atomic_flag_test_and_set" => AtomicOp::FlagTestAndSet,
+        "atomic_flag_clear" => AtomicOp::FlagClear,
+        _ => return None,
+    };
+    Some((op, explicit))
+}
+
+fn mem_order(v: i64) -> MemOrder {
+    match v {
+        0 => MemOrder::Relaxed,
+        1 | 2 => MemOrder::Acquire,
+        3 => MemOrder::Release,
+        4 => MemOrder::AcqRel,
+        _ => MemOrder::SeqCst,
+    }
+}
+
+impl Cx<'_> {
+    fn argc(&self, name: &str, args: &[Node<Expression>], n: usize, off: usize) -> R<()> {
+        if args.len() != n {
+            let s = if n == 1 { "" } else { "s" };
+            return self.err(
+                off,
+                format!("`{name}` takes {n} argument{s}, {} given", args.len()),
+            );
+        }
+        Ok(())
+    }
+
+    /// A memory-order argument: its C value (0..=5).
+    fn order(&mut self, e: &Node<Expression>) -> R<i64> {
+        match self.const_int(e)? {
+            Some((v, _)) if (0..=5).contains(&v) => Ok(v),
+            Some((v, _)) => self.err(e.span.start, format!("invalid memory order value {v}")),
+            None => self.unsup(
+                e.span.start,
+                "memory order arguments must be constant expressions",
+            ),
+        }
+    }
+
+    fn check_order(&self, name: &str, v: i64, allowed: &[i64], e: &Node<Expression>) -> R<()> {
+        if !allowed.contains(&v) {
+            return self.err(
+                e.span.start,
+                format!(
+                    "`{}` is not a valid memory order for `{name}`",
+                    ORDER_NAMES[v as usize]
+                ),
+            );
+        }
+        Ok(())
+    }
+
+    /// The first argument of an atomic operation: the address and the object's type.
+    fn atomic_ptr(&mut self, e: &Node<Expression>, name: &str) -> R<(Operand, CType)> {
+        let (p, t) = self.rvalue(e)?;
+        match t.pointee() {
+            Some(pt) if pt.is_scalar() => Ok((p, pt.clone())),
+            _ => self.err(
+                e.span.start,
+                format!("first argument of `{name}` must point to an atomic integer or pointer (got `{}`)", self.show(&t)),
+            ),
+        }
+    }
+
+    /// A pointer argument (address operand, pointee type).
+    fn pointer_arg(&mut self, e: &Node<Expression>, name: &str) -> R<(Operand, CType)> {
+        let (p, t) = self.rvalue(e)?;
+        match t.pointee() {
+            Some(pt) => Ok((p, pt.clone())),
+            None => self.err(
+                e.span.start,
+                format!(
+                    "argument of `{name}` must be a pointer (got `{}`)",
+                    self.show(&t)
+                ),
+            ),
+        }
+    }
+
+    fn cond_operand(&mut self, e: &Node<Expression>) -> R<Operand> {
+        let (v, t) = self.rvalue(e)?;
+        if !t.is_scalar() {
+            return self.err(
+                e.span.start,
+                format!("`{}` used as a condition", self.show(&t)),
+            );
+        }
+        Ok(v)
+    }
+
+    fn int_arg(&mut self, e: &Node<Expression>, to: IntTy) -> R<Operand> {
+        let (v, t) = self.rvalue(e)?;
+        self.assign_convert(v, &t, &CType::int(to), e.span.start)
+    }
+
+    pub fn builtin(&mut self, name: &str, args: &[Node<Expression>], off: usize) -> R<Val> {
+        if let Some((op, explicit)) = atomic_op(name) {
+            return self.atomic(op, explicit, name, args, off);
+        }
+        let int = |v: Operand| Ok(Val::R(v, CType::int(IntTy::Int)));
+        match name {
+            "atomic_thread_fence" | "atomic_signal_fence" => {
+                self.argc(name, args, 1, off)?;
+                let v = self.order(&args[0])?;
+                if name == "atomic_thread_fence" && v != 0 {
+                    self.at(off);
+                    self.b.emit(InstKind::Fence { ord: mem_order(v) });
+                }
+                Ok(Val::Void)
+            }
+            "atomic_init" => {
+                self.argc(name, args, 2, off)?;
+                let (p, pt) = self.atomic_ptr(&args[0], name)?;
+                let (v, t) = self.rvalue(&args[1])?;
+                let v = self.assign_convert(v, &t, &pt.unqual(), args[1].span.start)?;
+                self.at(off);
+                self.b
+                    .store(p, v, pt.scalar().expect("scalar"), MemOrder::NonAtomic);
+                Ok(Val::Void)
+            }
+            "atomic_is_lock_free" => {
+                self.argc(name, args, 1, off)?;
+                self.atomic_ptr(&args[0], name)?;
+                Ok(Val::R(Operand::Const(1), CType::int(IntTy::Bool)))
+            }
+            "__porf_assert" => {
+                self.argc("assert", args, 2, off)?;
+                let cond = self.cond_operand(&args[0])?;
+                let text = match &args[1].node {
+                    Expression::StringLiteral(s) => string_value(&s.node).unwrap_or_default(),
+                    _ => {
+                        return self.err(
+                            args[1].span.start,
+                            "`__porf_assert` needs the assertion text",
+                        )
+                    }
+                };
+                let msg = format!("Assertion `{}' failed", String::from_utf8_lossy(&text));
+                self.at(off);
+                self.b.emit(InstKind::Assert { cond, msg });
+                Ok(Val::Void)
+            }
+            "__VERIFIER_assume" => {
+                self.argc(name, args, 1, off)?;
+                let cond = self.cond_operand(&args[0])?;
+                self.at(off);
+                self.b.emit(InstKind::Assume { cond });
+                Ok(Val::Void)
+            }
+            n if n.starts_with("__VERIFIER_nondet_") => self.unsup(
+                off,
+                format!("porf does not explore data nondeterminism yet (`{n}`)"),
+            ),
+            "malloc" | "calloc" => {
+                let n = if name == "malloc" { 1 } else { 2 };
+                self.argc(name, args, n, off)?;
+                let mut size = self.int_arg(&args[0], IntTy::ULong)?;
+                if n == 2 {
+                    let s = self.int_arg(&args[1], IntTy::ULong)?;
+                    size = self.b.bin(
+                        BinOp::Mul,
+                        size,
+                        s,
+                        Scalar {
+                            size: 8,
+                            signed: false,
+                        },
+                    );
+                }
+                self.at(off);
+                let dst = self.b.reg();
+                self.b.emit(InstKind::Builtin {
+                    dst: Some(dst),
+                    which: Builtin::Malloc,
+                    args: vec![size],
+                });
+                Ok(Val::R(Operand::Reg(dst), CType::void_ptr()))
+            }
+            "free" => {
+                self.argc(name, args, 1, off)?;
+                let (p, _) = self.pointer_arg(&args[0], name)?;
+                self.at(off);
+                self.b.emit(InstKind::Builtin {
+                    dst: None,
+                    which: Builtin::Free,
+                    args: vec![p],
+                });
+                Ok(Val::Void)
+            }
+            "abort" => {
+                self.argc(name, args, 0, off)?;
+                self.at(off);
+                self.b.emit(InstKind::Abort);
+                self.b.terminate(Terminator::Unreachable);
+                Ok(Val::Void)
+            }
+            "printf" | "fprintf" | "puts" | "putchar" | "fflush" => {
+                for a in args {
+                    if !matches!(a.node, Expression::StringLiteral(_)) {
+                        self.rvalue(a)?;
+                    }
+                }
+                int(Operand::Const(0))
+            }
+            "pthread_create" => self.pthread_create(args, off),
+            "pthread_join" => self.pthread_join(args, off),
+            "pthread_exit" => {
+                self.argc(name, args, 1, off)?;
+                let (v, t) = self.rvalue(&args[0])?;
+                let val = self.assign_convert(v, &t, &CType::void_ptr(), args[0].span.start)?;
+                self.at(off);
+                self.b.emit(InstKind::ThreadExit { val });
+                self.b.terminate(Terminator::Unreachable);
+                Ok(Val::Void)
+            }
+            "pthread_self" => {
+                self.argc(name, args, 0, off)?;
+                self.at(off);
+                let dst = self.b.reg();
+                self.b.emit(InstKind::Builtin {
+                    dst: Some(dst),
+                    which: Builtin::ThreadSelf,
+                    args: vec![],
+                });
+                Ok(Val::R(Operand::Reg(dst), CType::int(IntTy::ULong)))
+            }
+            "pthread_equal" => {
+                self.argc(name, args, 2, off)?;
+                let a = self.int_arg(&args[0], IntTy::ULong)?;
+                let b = self.int_arg(&args[1], IntTy::ULong)?;
+                int(self.b.bin(BinOp::Eq, a, b, Scalar::PTR))
+            }
+            "pthread_mutex_lock" | "pthread_mutex_unlock" | "pthread_mutex_trylock" => {
+                self.argc(name, args, 1, off)?;
+                let (addr, _) = self.pointer_arg(&args[0], name)?;
+                self.at(off);
+                match name {
+                    "pthread_mutex_lock" => self.b.emit(InstKind::Lock { addr }),
+                    "pthread_mutex_unlock" => self.b.emit(InstKind::Unlock { addr }),
+                    _ => {
+                        let dst = self.b.reg();
+                        self.b.emit(InstKind::TryLock { dst, addr });
+                        return int(Operand::Reg(dst));
+                    }
+                }
+                int(Operand::Const(0))
+            }
+            _ => {
+                // Initialisation and destruction of mutexes and attributes: a
+                // zero-initialised mutex is unlocked, attributes are ignored.
+                let n = if name == "pthread_mutex_init" { 2 } else { 1 };
+                self.argc(name, args, n, off)?;
+                for a in args {
+                    self.rvalue(a)?;
+                }
+                int(Operand::Const(0))
+            }
+        }
+    }
+
+    fn pthread_create(&mut self, args: &[Node<Expression>], off: usize) -> R<Val> {
+        let name = "pthread_create";
+        self.argc(name, args, 4, off)?;
+        let (tp, tt) = self.pointer_arg(&args[0], name)?;
+        let Some(ts) = tt.scalar() else {
+            return self.err(
+                args[0].span.start,
+                "first argument of `pthread_create` must point to a `pthread_t`",
+            );
+        };
+        self.rvalue(&args[1])?;
+        let (f, ft) = self.rvalue(&args[2])?;
+        if !ft
+            .pointee()
+            .is_some_and(|p| matches!(p.kind, Kind::Func(_)))
+        {
+            return self.err(
+                args[2].span.start,
+                format!(
+                    "third argument of `pthread_create` must be a function (got `{}`)",
+                    self.show(&ft)
+                ),
+            );
+        }
+        let (a, at) = self.rvalue(&args[3])?;
+        let arg = self.assign_convert(a, &at, &CType::void_ptr(), args[3].span.start)?;
+        self.at(off);
+        let dst = self.b.reg();
+        self.b.emit(InstKind::Spawn { dst, func: f, arg });
+        let tid = self.b.conv(Operand::Reg(dst), Scalar::PTR, ts);
+        self.b.store(tp, tid, ts, super::ops::ord_of(tt.atomic));
+        Ok(Val::R(Operand::Const(0), CType::int(IntTy::Int)))
+    }
+
+    fn pthread_join(&mut self, args: &[Node<Expression>], off: usize) -> R<Val> {
+        let name = "pthread_join";
+        self.argc(name, args, 2, off)?;
+        let tid = self.int_arg(&args[0], IntTy::ULong)?;
+        let (rp, rt) = self.rvalue(&args[1])?;
+        let target = if super::ops::is_null_const(&rp, &rt) {
+            None
+        } else {
+            match rt.pointee().and_then(|p| p.scalar().map(|s| (s, p.atomic))) {
+                Some(st) => Some(st),
+                None => {
+                    return self.err(
+                        args[1].span.start,
+                        format!(
+                            "second argument of `pthread_join` must be a `void **` (got `{}`)",
+                            self.show(&rt)
+                        ),
+                    )
+                }
+            }
+        };
+        self.at(off);
+        let dst = self.b.reg();
+        self.b.emit(InstKind::Join { dst, tid });
+        if let Some((s, atomic)) = target {
+            let (store, join) = (self.b.new_block(), self.b.new_block());
+            self.b.branch(rp, store, join);
+            self.b.set_block(store);
+            let v = self.b.conv(Operand::Reg(dst), Scalar::PTR, s);
+            self.b.store(rp, v, s, super::ops::ord_of(atomic));
+            self.b.jump(join);
+            self.b.set_block(join);
+        }
+        Ok(Val::R(Operand::Const(0), CType::int(IntTy::Int)))
+    }
+
+    fn atomic(
+        &mut self,
+        op: AtomicOp,
+        explicit: bool,
+        name: &str,
+        args: &[Node<Expression>],
+        off: usize,
+    ) -> R<Val> {
+        let nord = match (explicit, op) {
+            (false, _) => 0,
+            (true, AtomicOp::Cas { .. }) => 2,
+            (true, _) => 1,
+        };
+        let n = op.nargs();
+        self.argc(name, args, n + nord, off)?;
+        let (addr, pt) = self.atomic_ptr(&args[0], name)?;
+        let ty = pt.scalar().expect("scalar");
+        let vt = pt.unqual();
+        // The value operand (store, exchange, fetch-op).
+        let value = |cx: &mut Self, e: &Node<Expression>| -> R<Operand> {
+            let (v, t) = cx.rvalue(e)?;
+            cx.assign_convert(v, &t, &vt, e.span.start)
+        };
+        let ords: Vec<i64> = args[n..].iter().map(|e| self.order(e)).collect::<R<_>>()?;
+        let ord0 = ords.first().copied().unwrap_or(5);
+        const LOAD_ORDS: &[i64] = &[0, 1, 2, 5];
+        const STORE_ORDS: &[i64] = &[0, 3, 5];
+        match op {
+            AtomicOp::Load => {
+                if explicit {
+                    self.check_order(name, ord0, LOAD_ORDS, &args[1])?;
+                }
+                self.at(off);
+                let v = self.b.load(addr, ty, mem_order(ord0));
+                Ok(Val::R(v, vt))
+            }
+            AtomicOp::Store | AtomicOp::FlagClear => {
+                let v = if op == AtomicOp::Store {
+                    value(self, &args[1])?
+                } else {
+                    Operand::Const(0)
+                };
+                if explicit {
+                    self.check_order(name, ord0, STORE_ORDS, &args[n])?;
+                }
+                self.at(off);
+                self.b.store(addr, v, ty, mem_order(ord0));
+                Ok(Val::Void)
+            }
+            AtomicOp::Exchange | AtomicOp::Fetch(_) | AtomicOp::FlagTestAndSet => {
+                let (kind, v) = match op {
+                    AtomicOp::Fetch(k) => {
+                        if pt.is_ptr() {
+                            return self
+                                .unsup(off, format!("`{name}` on a pointer is not supported"));
+                        }
+                        if pt.int_ty() == Some(IntTy::Bool) {
+                            return self.err(off, format!("`{name}` on an atomic `_Bool`"));
+                        }
+                        (k, value(self, &args[1])?)
+                    }
+                    AtomicOp::Exchange => (RmwKind::Xchg, value(self, &args[1])?),
+                    _ => (RmwKind::Xchg, Operand::Const(1)),
+                };
+                self.at(off);
+                let dst = self.b.reg();
+                self.b.emit(InstKind::Rmw {
+                    dst,
+                    addr,
+                    op: kind,
+                    val: v,
+                    ty,
+                    ord: mem_order(ord0),
+                });
+                let rt = if op == AtomicOp::FlagTestAndSet {
+                    CType::int(IntTy::Bool)
+                } else {
+                    vt
+                };
+                Ok(Val::R(Operand::Reg(dst), rt))
+            }
+            AtomicOp::Cas { weak } => {
+                let (ep, et) = self.pointer_arg(&args[1], name)?;
+                if et.scalar() != Some(ty) {
+                    return self.err(
+                        args[1].span.start,
+                        format!("second argument of `{name}` must point to a `{}` (got a pointer to `{}`)", self.show(&vt), self.show(&et)),
+                    );
+                }
+                let new = value(self, &args[2])?;
+                let fail = ords.get(1).copied().unwrap_or(5);
+                if explicit {
+                    self.check_order(name, fail, LOAD_ORDS, &args[4])?;
+                }
+                self.at(off);
+                let eord = super::ops::ord_of(et.atomic);
+                let expected = self.b.load(ep, ty, eord);
+                let old = self.b.reg();
+                self.b.emit(InstKind::Cas {
+                    dst: old,
+                    addr,
+                    expected,
+                    new,
+                    ty,
+                    succ: mem_order(ord0),
+                    fail: mem_order(fail),
+                    weak,
+                });
+                let ok = self.b.bin(BinOp::Eq, Operand::Reg(old), expected, ty);
+                let (failed, join) = (self.b.new_block(), self.b.new_block());
+                self.b.branch(ok, join, failed);
+                self.b.set_block(failed);
+                self.b.store(ep, Operand::Reg(old), ty, eord);
+                self.b.jump(join);
+                self.b.set_block(join);
+                Ok(Val::R(ok, CType::int(IntTy::Bool)))
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names() {
+        assert!(is_builtin("atomic_load_explicit"));
+        assert!(is_builtin("atomic_compare_exchange_weak"));
+        assert!(is_builtin("__VERIFIER_nondet_uint"));
+        assert!(is_builtin("pthread_mutex_trylock"));
+        assert!(!is_builtin("atomic_frobnicate"));
+        assert!(!is_builtin("strlen"));
+        assert_eq!(
+            atomic_op("atomic_fetch_sub_explicit"),
+            Some((AtomicOp::Fetch(RmwKind::Sub), true))
+        );
+        assert_eq!(mem_order(1), MemOrder::Acquire);
+    }
+}

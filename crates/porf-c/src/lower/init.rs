@@ -1,0 +1,510 @@
+//! Initializers (C11 6.7.9): flattening an initializer into scalar assignments, then
+//! storing them (locals) or evaluating them as constants (globals, in `globals`).
+//!
+//! Flattening follows the standard's "current object" walk with brace elision and
+//! designators (`.f`, `[i]`), later assignments overriding earlier ones. Not
+//! supported (diagnosed): range designators, a list continuing after a nested
+//! designator, designating a member inside an anonymous member, and string literals.
+//! Locals are fully initialised: leaves no initializer names are stored as zero.
+
+use super::{Binding, Cx, Home, R};
+use crate::ir::{Operand, Scalar};
+use crate::types::{CType, Kind};
+use lang_c::ast::{Designator, Expression, Initializer, InitializerListItem};
+use lang_c::span::Node;
+
+/// Bytes of frame memory a function may use.
+pub const FRAME_LIMIT: u64 = 1 << 24;
+
+pub(crate) enum InitVal<'a> {
+    Expr(&'a Node<Expression>),
+    Zero,
+}
+
+/// "Store `val` (converted to `ty`) at byte `offset` of the object."
+pub(crate) struct InitItem<'a> {
+    pub offset: u64,
+    pub ty: CType,
+    pub val: InitVal<'a>,
+    /// Source offset for diagnostics.
+    pub off: usize,
+}
+
+impl Cx<'_> {
+    /// Flattens `init` for an object of type `ty`; returns the type completed by the
+    /// initializer (`int a[] = {1, 2}` has 2 elements) and the assignments.
+    pub fn flatten<'a>(
+        &mut self,
+        ty: &CType,
+        init: &'a Node<Initializer>,
+    ) -> R<(CType, Vec<InitItem<'a>>)> {
+        let mut out = Vec::new();
+        if let Kind::Array(e, None) = &ty.kind {
+            let Initializer::List(items) = &init.node else {
+                return self.array_from_expr(init);
+            };
+            let mut pos = 0;
+            let n = self.fill(ty, items, &mut pos, 0, &mut out, true, None)?;
+            if n == 0 {
+                return self.unsup(init.span.start, "zero-length arrays are not supported");
+            }
+            let full = CType::new(Kind::Array(e.clone(), Some(n)));
+            if self
+                .types
+                .size_of(&full)
+                .is_none_or(|s| s > crate::types::MAX_OBJECT)
+            {
+                return self.unsup(init.span.start, "array is too large");
+            }
+            return Ok((full, out));
+        }
+        self.init_object(ty, init, 0, &mut out)?;
+        Ok((ty.clone(), out))
+    }
+
+    fn array_from_expr<T>(&self, init: &Node<Initializer>) -> R<T> {
+        if let Initializer::Expression(e) = &init.node {
+            if matches!(e.node, Expression::StringLiteral(_)) {
+                return self.unsup(
+                    e.span.start,
+                    "string literals are only supported as printf formats",
+                );
+            }
+        }
+        self.err(
+            init.span.start,
+            "array initializer must be an initializer list",
+        )
+    }
+
+    fn init_object<'a>(
+        &mut self,
+        ty: &CType,
+        init: &'a Node<Initializer>,
+        base: u64,
+        out: &mut Vec<InitItem<'a>>,
+    ) -> R<()> {
+        let o = init.span.start;
+        match (&init.node, &ty.kind) {
+            (Initializer::Expression(_), Kind::Array(..)) => self.array_from_expr(init),
+            (Initializer::Expression(e), _) => {
+                out.push(InitItem {
+                    offset: base,
+                    ty: ty.clone(),
+                    val: InitVal::Expr(e),
+                    off: e.span.start,
+                });
+                Ok(())
+            }
+            (Initializer::List(items), Kind::Array(..) | Kind::Record(_)) => {
+                let mut pos = 0;
+                self.fill(ty, items, &mut pos, base, out, true, None)?;
+                Ok(())
+            }
+            (Initializer::List(items), _) => match items.as_slice() {
+                [] => {
+                    out.push(InitItem {
+                        offset: base,
+                        ty: ty.clone(),
+                        val: InitVal::Zero,
+                        off: o,
+                    });
+                    Ok(())
+                }
+                [one] if one.node.designation.is_empty() => {
+                    self.init_object(ty, &one.node.initializer, base, out)
+                }
+                [one] => self.err(one.span.start, "designator in a scalar initializer"),
+                [_, extra, ..] => {
+                    self.err(extra.span.start, "excess elements in scalar initializer")
+                }
+            },
+        }
+    }
+
+    /// Number of members an aggregate initializer walks (`None`: unbounded array).
+    fn member_count(&self, ty: &CType) -> Option<u64> {
+        match &ty.kind {
+            Kind::Array(_, n) => *n,
+            Kind::Record(r) => Some(
+                self.types
+                    .record(*r)
+                    .def
+                    .as_ref()
+                    .map_or(0, |d| d.fields.len()) as u64,
+            ),
+            _ => Some(0),
+        }
+    }
+
+    /// Type and byte offset of member `idx` of aggregate `ty`.
+    fn member(&self, ty: &CType, idx: u64, off: usize) -> R<(CType, u64)> {
+        match &ty.kind {
+            Kind::Array(e, n) => {
+                if n.is_some_and(|n| idx >= n) {
+                    return self.err(off, "array index in initializer exceeds array bounds");
+                }
+                let es = self.types.size_of(e).unwrap_or(0);
+                Ok(((**e).clone(), idx * es))
+            }
+            Kind::Record(r) => {
+                let def = self.types.record(*r).def.as_ref();
+                match def.and_then(|d| d.fields.get(idx as usize)) {
+                    Some(f) => Ok((f.ty.clone(), f.offset)),
+                    None => self.err(off, "excess elements in struct initializer"),
+                }
+            }
+            _ => self.err(off, "initializer for a non-aggregate"),
+        }
+    }
+
+    /// Member index a designator selects in `ty`.
+    fn designator_index(&mut self, ty: &CType, d: &Node<Designator>) -> R<u64> {
+        let o = d.span.start;
+        match (&d.node, &ty.kind) {
+            (Designator::Index(e), Kind::Array(..)) => match self.const_int(e)? {
+                Some((v, _)) if v >= 0 => Ok(v as u64),
+                Some(_) => self.err(e.span.start, "array designator index is negative"),
+                None => self.err(e.span.start, "array designator is not an integer constant"),
+            },
+            (Designator::Member(id), Kind::Record(r)) => {
+                let name = &id.node.name;
+                let fields = self
+                    .types
+                    .record(*r)
+                    .def
+                    .as_ref()
+                    .map(|d| d.fields.clone())
+                    .unwrap_or_default();
+                if let Some(i) = fields.iter().position(|f| f.name.as_deref() == Some(name)) {
+                    return Ok(i as u64);
+                }
+                if self.types.field(*r, name).is_some() {
+                    return self.unsup(o, "designators naming members of anonymous structs or unions are not supported");
+                }
+                self.err(
+                    o,
+                    format!("no member named `{name}` in `{}`", self.show(ty)),
+                )
+            }
+            (Designator::Range(_), _) => self.unsup(o, "range designators are not supported"),
+            (Designator::Index(_), _) => self.err(o, "array designator in a non-array initializer"),
+            (Designator::Member(_), _) => {
+                self.err(o, "member designator in a non-struct initializer")
+            }
+        }
+    }
+
+    /// Walks `items` from `*pos` filling aggregate `ty` at `base`. A `braced` list
+    /// must be consumed entirely; an elided one stops when `ty` is full or at a
+    /// designator (which belongs to an enclosing list), except that the designator of
+    /// item `applied` was already applied by the caller. Returns one past the highest
+    /// member index initialised.
+    #[allow(clippy::too_many_arguments)]
+    fn fill<'a>(
+        &mut self,
+        ty: &CType,
+        items: &'a [Node<InitializerListItem>],
+        pos: &mut usize,
+        base: u64,
+        out: &mut Vec<InitItem<'a>>,
+        braced: bool,
+        applied: Option<usize>,
+    ) -> R<u64> {
+        let count = self.member_count(ty);
+        let union = matches!(&ty.kind, Kind::Record(r) if self.types.record(*r).union);
+        let (mut cur, mut end) = (0u64, 0u64);
+        let mut after_nested = false;
+        while *pos < items.len() {
+            let item = &items[*pos];
+            let io = item.span.start;
+            let desig = &item.node.designation;
+            if !desig.is_empty() && applied != Some(*pos) {
+                if !braced {
+                    break;
+                }
+                cur = self.designator_index(ty, &desig[0])?;
+                after_nested = false;
+                if desig.len() > 1 {
+                    let (sub, off) = self.member(ty, cur, io)?;
+                    self.designated(&sub, &desig[1..], &item.node.initializer, base + off, out)?;
+                    *pos += 1;
+                    cur += 1;
+                    end = end.max(cur);
+                    after_nested = true;
+                    if union {
+                        cur = count.unwrap_or(0);
+                    }
+                    continue;
+                }
+            } else if after_nested {
+                return self.unsup(
+                    io,
+                    "an initializer list continuing after a nested designator is not supported",
+                );
+            }
+            if count.is_some_and(|c| cur >= c) {
+                if braced {
+                    return self.err(io, "excess elements in initializer");
+                }
+                break;
+            }
+            let (sub, off) = self.member(ty, cur, io)?;
+            match &item.node.initializer.node {
+                Initializer::List(_) => {
+                    self.init_object(&sub, &item.node.initializer, base + off, out)?;
+                    *pos += 1;
+                }
+                Initializer::Expression(e) => {
+                    let aggregate = matches!(sub.kind, Kind::Array(..) | Kind::Record(_));
+                    if aggregate && !self.is_record_of(e, &sub)? {
+                        let before = *pos;
+                        self.fill(&sub, items, pos, base + off, out, false, Some(*pos))?;
+                        if *pos == before {
+                            return self.err(io, "invalid initializer");
+                        }
+                    } else {
+                        out.push(InitItem {
+                            offset: base + off,
+                            ty: sub,
+                            val: InitVal::Expr(e),
+                            off: e.span.start,
+                        });
+                        *pos += 1;
+                    }
+                }
+            }
+            cur += 1;
+            end = end.max(cur);
+            if union {
+                cur = count.unwrap_or(0);
+            }
+        }
+        Ok(end)
+    }
+
+    /// Applies the remaining designators `rest` of an item, then its initializer.
+    fn designated<'a>(
+        &mut self,
+        ty: &CType,
+        rest: &[Node<Designator>],
+        init: &'a Node<Initializer>,
+        base: u64,
+        out: &mut Vec<InitItem<'a>>,
+    ) -> R<()> {
+        let Some(first) = rest.first() else {
+            if let (Initializer::Expression(e), Kind::Array(..) | Kind::Record(_)) =
+                (&init.node, &ty.kind)
+            {
+                if !self.is_record_of(e, ty)? {
+                    return self.unsup(
+                        init.span.start,
+                        "a designated aggregate must be initialized with a braced list",
+                    );
+                }
+            }
+            return self.init_object(ty, init, base, out);
+        };
+        let idx = self.designator_index(ty, first)?;
+        let (sub, off) = self.member(ty, idx, first.span.start)?;
+        self.designated(&sub, &rest[1..], init, base + off, out)
+    }
+
+    /// Whether `e` is an expression of record type `ty` (a struct copy, not elision).
+    fn is_record_of(&mut self, e: &Node<Expression>, ty: &CType) -> R<bool> {
+        if !ty.is_record() {
+            return Ok(false);
+        }
+        let t = self.expr_type(e)?;
+        Ok(t.kind == ty.kind)
+    }
+
+    /// The constant value of a global's initializer item.
+    pub fn const_init_value(&mut self, item: &InitItem) -> R<i64> {
+        let e = match item.val {
+            InitVal::Zero => return Ok(0),
+            InitVal::Expr(e) => e,
+        };
+        if item.ty.is_record() {
+            return self.unsup(
+                e.span.start,
+                "initializer of a global must be a constant expression",
+            );
+        }
+        let ty = item.ty.clone();
+        let (v, pure) = self.scratch(|cx| {
+            let (v, t) = cx.rvalue(e)?;
+            cx.assign_convert(v, &t, &ty, e.span.start)
+        })?;
+        match (v, pure) {
+            (Operand::Const(c), true) => Ok(c),
+            _ => self.unsup(
+                e.span.start,
+                "initializer of a global must be a constant expression",
+            ),
+        }
+    }
+
+    /// A block-scope automatic variable.
+    pub fn local_var(
+        &mut self,
+        name: &str,
+        ty: CType,
+        init: Option<&Node<Initializer>>,
+        off: usize,
+    ) -> R<()> {
+        if self
+            .lookup_here(name)
+            .is_some_and(|b| !matches!(b, Binding::Func(_)))
+        {
+            return self.err(off, format!("redefinition of `{name}`"));
+        }
+        let escapes = self.f.addr_taken.contains(name) || !ty.is_scalar();
+        if self.f.is_main && self.f.shared.contains(name) && escapes {
+            return self.shared_local(name, ty, init, off);
+        }
+        if ty.is_scalar() && !self.f.addr_taken.contains(name) {
+            let r = self.b.reg();
+            self.bind(
+                name,
+                Binding::Local {
+                    ty: ty.clone(),
+                    home: Home::Reg(r),
+                },
+            );
+            if let Some(i) = init {
+                let (_, items) = self.flatten(&ty, i)?;
+                let v = match items.first().map(|i| &i.val) {
+                    Some(InitVal::Expr(e)) => {
+                        let (v, t) = self.rvalue(e)?;
+                        self.assign_convert(v, &t, &ty, e.span.start)?
+                    }
+                    _ => Operand::Const(0),
+                };
+                self.at(off);
+                self.b.emit(crate::ir::InstKind::Copy { dst: r, src: v });
+            }
+            return Ok(());
+        }
+        let (ty, items) = match init {
+            Some(i) => {
+                let (t, items) = self.flatten(&ty, i)?;
+                (t, Some(items))
+            }
+            None => (ty, None),
+        };
+        let (Some(size), Some(align)) = (self.types.size_of(&ty), self.types.align_of(&ty)) else {
+            return self.err(
+                off,
+                format!("variable `{name}` has incomplete type `{}`", self.show(&ty)),
+            );
+        };
+        let Some(fo) = self.b.alloc_frame(size, align, FRAME_LIMIT) else {
+            return self.unsup(
+                off,
+                format!("local variables need more than {FRAME_LIMIT} bytes"),
+            );
+        };
+        self.bind(
+            name,
+            Binding::Local {
+                ty: ty.clone(),
+                home: Home::Frame(fo),
+            },
+        );
+        if let Some(items) = items {
+            self.at(off);
+            let addr = self.b.frame_addr(fo);
+            self.store_items(addr, &ty, &items)?;
+        }
+        Ok(())
+    }
+
+    /// A local of `main` whose address is handed to threads: static storage named
+    /// `main::name` (`main` runs once, so this is the object's only instance), its
+    /// initializer executed where the declaration is.
+    fn shared_local(
+        &mut self,
+        name: &str,
+        ty: CType,
+        init: Option<&Node<Initializer>>,
+        off: usize,
+    ) -> R<()> {
+        let (ty, items) = match init {
+            Some(i) => {
+                let (t, items) = self.flatten(&ty, i)?;
+                (t, Some(items))
+            }
+            None => (ty, None),
+        };
+        if !self.types.is_complete(&ty) {
+            return self.err(
+                off,
+                format!("variable `{name}` has incomplete type `{}`", self.show(&ty)),
+            );
+        }
+        let gi = self.new_static(&format!("main::{name}"), ty.clone(), off)?;
+        self.bind(name, Binding::Global(gi));
+        if let (Some(items), Some(a)) = (items, self.globals[gi].addr) {
+            self.at(off);
+            self.store_items(Operand::Const(a), &ty, &items)?;
+        }
+        Ok(())
+    }
+
+    /// Stores a flattened initializer into the object at `addr`: zero into every leaf
+    /// no item covers, then the items in order.
+    fn store_items(&mut self, addr: Operand, ty: &CType, items: &[InitItem]) -> R<()> {
+        let mut ranges: Vec<(u64, u64)> = items
+            .iter()
+            .map(|i| (i.offset, i.offset + self.types.size_of(&i.ty).unwrap_or(1)))
+            .collect();
+        ranges.sort_unstable();
+        let mut leaves = Vec::new();
+        self.types.leaves(ty, 0, "", &mut leaves);
+        for l in &leaves {
+            let end = l.offset + l.scalar.size as u64;
+            let k = ranges.partition_point(|r| r.0 < end);
+            let covered = ranges[..k].iter().any(|r| r.1 > l.offset);
+            if !covered {
+                let a = self.offset_addr(addr, l.offset);
+                self.b
+                    .store(a, Operand::Const(0), l.scalar, super::ops::ord_of(l.atomic));
+            }
+        }
+        for item in items {
+            let a = self.offset_addr(addr, item.offset);
+            match item.val {
+                InitVal::Zero => {
+                    let s = item.ty.scalar().unwrap_or(Scalar::INT);
+                    self.b
+                        .store(a, Operand::Const(0), s, super::ops::ord_of(item.ty.atomic));
+                }
+                InitVal::Expr(e) if item.ty.is_record() => {
+                    let src = self.record_address(e, &item.ty)?;
+                    self.copy_object(a, src, &item.ty, e.span.start)?;
+                }
+                InitVal::Expr(e) => {
+                    let (v, t) = self.rvalue(e)?;
+                    let v = self.assign_convert(v, &t, &item.ty, e.span.start)?;
+                    let s = item.ty.scalar().unwrap_or(Scalar::INT);
+                    self.b.store(a, v, s, super::ops::ord_of(item.ty.atomic));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// `addr + offset` as a pointer.
+    pub fn offset_addr(&mut self, addr: Operand, offset: u64) -> Operand {
+        if offset == 0 {
+            return addr;
+        }
+        self.b.bin(
+            crate::ir::BinOp::Add,
+            addr,
+            Operand::Const(offset as i64),
+            Scalar::PTR,
+        )
+    }
+}

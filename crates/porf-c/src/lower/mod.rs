@@ -1,0 +1,356 @@
+//! Type-checking and lowering of the `lang-c` AST to the IR of [`crate::ir`].
+//!
+//! One pass over the translation unit in source order (C's scoping), after a pre-scan
+//! that numbers every function definition so calls may precede definitions. Sub-modules:
+//! `decl` (specifiers, declarators, declarations), `init` (initializers), `stmt`
+//! (statements and control flow), `expr` and `ops` (expressions), `builtins` (library
+//! calls recognised by name), `builder` (IR construction), `globals` (layout and cells).
+//!
+//! Invariants: every diagnostic carries the original position of the construct it is
+//! about; nothing outside the supported subset is lowered silently; expressions that
+//! must be constant are lowered into a scratch builder and accepted only if they
+//! folded to a constant without emitting code.
+
+mod builder;
+mod builtins;
+mod cond;
+mod decl;
+mod expr;
+mod globals;
+mod init;
+mod literals;
+mod ops;
+mod stmt;
+mod tags;
+
+use crate::diag::{DiagKind, Diagnostic};
+use crate::ir::{self, FuncId, Module, Operand, Reg, Terminator};
+use crate::srcmap::SrcMap;
+use crate::types::{CType, FuncSig, RecordId, Types};
+use builder::FnBuilder;
+use lang_c::ast::{ExternalDeclaration, TranslationUnit};
+use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
+
+pub(crate) type R<T> = Result<T, Diagnostic>;
+
+/// Where a local variable lives.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Home {
+    /// A register: a scalar whose address is never taken.
+    Reg(Reg),
+    /// Thread-private frame memory at this offset.
+    Frame(u32),
+}
+
+/// What an ordinary identifier denotes.
+#[derive(Clone, Debug)]
+pub(crate) enum Binding {
+    Local { ty: CType, home: Home },
+    Global(usize),
+    Func(usize),
+    Typedef(CType),
+    Enum(i64),
+}
+
+/// What a struct/union/enum tag denotes.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Tag {
+    Record(RecordId),
+    Enum,
+}
+
+#[derive(Default)]
+pub(crate) struct Scope {
+    names: HashMap<String, Binding>,
+    tags: HashMap<String, Tag>,
+}
+
+/// A global variable (file-scope or block-scope `static`).
+pub(crate) struct Global {
+    pub name: String,
+    pub ty: CType,
+    pub addr: Option<i64>,
+    /// Has a (possibly tentative) definition, i.e. a declaration without `extern`.
+    pub defined: bool,
+    pub initialized: bool,
+    pub used: bool,
+    /// Offset of its first declaration.
+    pub span: usize,
+}
+
+/// A declared function.
+pub(crate) struct FuncDecl {
+    pub name: String,
+    pub sig: Rc<FuncSig>,
+    /// Its id if the translation unit defines it.
+    pub def: Option<FuncId>,
+}
+
+/// Per-function lowering state besides the builder.
+#[derive(Default)]
+pub(crate) struct FnState {
+    pub ret: Option<CType>,
+    pub is_main: bool,
+    pub addr_taken: HashSet<String>,
+    /// In `main`: locals named in a `pthread_create` argument, which get static
+    /// storage so that the threads can use them.
+    pub shared: HashSet<String>,
+    /// Label name → (block, defined, offset of first use).
+    pub labels: HashMap<String, (ir::BlockId, bool, usize)>,
+    /// Per enclosing switch: case/default label offset → block.
+    pub switches: Vec<HashMap<usize, ir::BlockId>>,
+}
+
+pub(crate) struct Cx<'a> {
+    pub map: &'a SrcMap,
+    pub types: Types,
+    scopes: Vec<Scope>,
+    pub globals: Vec<Global>,
+    /// Globals with linkage, by name.
+    pub global_names: HashMap<String, usize>,
+    pub funcs: Vec<FuncDecl>,
+    pub func_names: HashMap<String, usize>,
+    /// Function definitions found by the pre-scan.
+    pub def_ids: HashMap<String, FuncId>,
+    bodies: Vec<Option<ir::Function>>,
+    /// Direct calls of each defined function: (callee, offset of the call, arguments).
+    calls: Vec<Vec<(FuncId, usize, usize)>>,
+    pub next_addr: i64,
+    /// Scalar cells of the globals laid out so far.
+    pub cell_count: u64,
+    /// Initial values of global scalars by address (absent: zero).
+    pub image: HashMap<i64, i64>,
+    pub b: FnBuilder,
+    pub f: FnState,
+    /// Name of the function being lowered (for static locals).
+    pub fname: Option<String>,
+}
+
+/// Lowers a parsed translation unit.
+pub fn lower_unit(unit: &TranslationUnit, map: &SrcMap) -> Result<Module, Diagnostic> {
+    let mut cx = Cx {
+        map,
+        types: Types::default(),
+        scopes: vec![Scope::default()],
+        globals: Vec::new(),
+        global_names: HashMap::new(),
+        funcs: Vec::new(),
+        func_names: HashMap::new(),
+        def_ids: HashMap::new(),
+        bodies: Vec::new(),
+        calls: Vec::new(),
+        next_addr: ir::addr::GLOBAL_BASE,
+        cell_count: 0,
+        image: HashMap::new(),
+        b: FnBuilder::new(0),
+        f: FnState::default(),
+        fname: None,
+    };
+    cx.prescan(unit)?;
+    for ed in &unit.0 {
+        match &ed.node {
+            ExternalDeclaration::Declaration(d) => cx.declaration(d, true)?,
+            ExternalDeclaration::StaticAssert(sa) => cx.static_assert(sa)?,
+            ExternalDeclaration::FunctionDefinition(fd) => cx.function_definition(fd)?,
+        }
+    }
+    cx.finish()
+}
+
+impl<'a> Cx<'a> {
+    pub fn err<T>(&self, off: usize, msg: impl Into<String>) -> R<T> {
+        Err(self.map.diag(DiagKind::Malformed, off, msg))
+    }
+
+    pub fn unsup<T>(&self, off: usize, msg: impl Into<String>) -> R<T> {
+        Err(self.map.diag(DiagKind::Unsupported, off, msg))
+    }
+
+    /// Sets the source location of the instructions emitted next.
+    pub fn at(&mut self, off: usize) {
+        self.b.loc = self.map.loc(off);
+    }
+
+    pub fn show(&self, t: &CType) -> String {
+        self.types.show(t)
+    }
+
+    pub fn push_scope(&mut self) {
+        self.scopes.push(Scope::default());
+    }
+
+    pub fn pop_scope(&mut self) {
+        self.scopes.pop();
+    }
+
+    pub fn lookup(&self, name: &str) -> Option<&Binding> {
+        self.scopes.iter().rev().find_map(|s| s.names.get(name))
+    }
+
+    /// The binding of `name` in the innermost scope only.
+    pub fn lookup_here(&self, name: &str) -> Option<&Binding> {
+        self.scopes.last().and_then(|s| s.names.get(name))
+    }
+
+    pub fn bind(&mut self, name: &str, b: Binding) {
+        if let Some(s) = self.scopes.last_mut() {
+            s.names.insert(name.to_string(), b);
+        }
+    }
+
+    pub fn lookup_tag(&self, name: &str) -> Option<Tag> {
+        self.scopes
+            .iter()
+            .rev()
+            .find_map(|s| s.tags.get(name).copied())
+    }
+
+    pub fn lookup_tag_here(&self, name: &str) -> Option<Tag> {
+        self.scopes.last().and_then(|s| s.tags.get(name).copied())
+    }
+
+    pub fn bind_tag(&mut self, name: &str, t: Tag) {
+        if let Some(s) = self.scopes.last_mut() {
+            s.tags.insert(name.to_string(), t);
+        }
+    }
+
+    /// Runs `f` with a fresh builder whose code is discarded; also reports whether `f`
+    /// emitted nothing (i.e. its result, if a constant, is a constant expression).
+    pub fn scratch<T>(&mut self, f: impl FnOnce(&mut Self) -> R<T>) -> R<(T, bool)> {
+        let mut fresh = FnBuilder::new(0);
+        fresh.loc = self.b.loc;
+        fresh.nregs = self.b.nregs;
+        let saved = std::mem::replace(&mut self.b, fresh);
+        let r = f(self);
+        let pure = self.b.emitted == 0 && self.b.nblocks() == 1;
+        self.b = saved;
+        Ok((r?, pure))
+    }
+
+    /// Records the definitions of all functions, so calls may precede them.
+    fn prescan(&mut self, unit: &TranslationUnit) -> R<()> {
+        for ed in &unit.0 {
+            if let ExternalDeclaration::FunctionDefinition(fd) = &ed.node {
+                let d = &fd.node.declarator;
+                let Some((name, off)) = decl::declarator_name(&d.node) else {
+                    return self.err(d.span.start, "function definition without a name");
+                };
+                if self.def_ids.contains_key(&name) {
+                    return self.err(off, format!("redefinition of function `{name}`"));
+                }
+                self.def_ids.insert(name, self.bodies.len() as FuncId);
+                self.bodies.push(None);
+                self.calls.push(Vec::new());
+            }
+        }
+        Ok(())
+    }
+
+    /// Installs a finished function body.
+    pub fn install(&mut self, id: FuncId, f: ir::Function, calls: Vec<(FuncId, usize, usize)>) {
+        self.bodies[id as usize] = Some(f);
+        self.calls[id as usize] = calls;
+    }
+
+    fn finish(mut self) -> R<Module> {
+        let Some(&main) = self.def_ids.get("main") else {
+            let file = self.map.files()[0].clone();
+            return Err(Diagnostic::new(
+                DiagKind::Malformed,
+                file,
+                1,
+                1,
+                "no definition of `main`",
+            ));
+        };
+        let bodies: Vec<ir::Function> = std::mem::take(&mut self.bodies)
+            .into_iter()
+            .map(|f| f.expect("every pre-scanned definition is lowered"))
+            .collect();
+        self.check_calls(&bodies)?;
+        let (cells, globals_end) = self.global_cells()?;
+        Ok(Module {
+            funcs: bodies,
+            main,
+            cells,
+            globals_end,
+            files: self.map.files().to_vec(),
+        })
+    }
+
+    /// Rejects direct calls whose argument count differs from the callee's definition
+    /// (possible through `f()` declarations) and call-graph cycles, reporting the
+    /// earliest offending call.
+    fn check_calls(&self, bodies: &[ir::Function]) -> R<()> {
+        for calls in &self.calls {
+            for &(g, off, nargs) in calls {
+                let want = bodies[g as usize].nparams as usize;
+                if nargs != want && g != self.def_ids["main"] {
+                    let name = self.name_of(g);
+                    return self.err(
+                        off,
+                        format!(
+                            "`{name}` is called with {nargs} arguments but defined with {want}"
+                        ),
+                    );
+                }
+            }
+        }
+        let n = self.calls.len();
+        let mut worst: Option<(usize, FuncId)> = None;
+        for (f, calls) in self.calls.iter().enumerate() {
+            for &(g, off, _) in calls {
+                if reaches(&self.calls, g as usize, f, n) && worst.is_none_or(|(o, _)| off < o) {
+                    worst = Some((off, f as FuncId));
+                }
+            }
+        }
+        match worst {
+            Some((off, f)) => {
+                let name = self.name_of(f);
+                self.unsup(
+                    off,
+                    format!("recursion is not supported (this call can re-enter `{name}`)"),
+                )
+            }
+            None => Ok(()),
+        }
+    }
+
+    fn name_of(&self, id: FuncId) -> &str {
+        self.def_ids
+            .iter()
+            .find(|(_, &i)| i == id)
+            .map_or("?", |(n, _)| n.as_str())
+    }
+
+    /// Returns from a function whose end is reachable.
+    pub fn fallthrough(&self) -> Terminator {
+        match &self.f.ret {
+            _ if self.f.is_main => Terminator::Return(Some(Operand::Const(0))),
+            Some(t) if t.is_void() => Terminator::Return(None),
+            _ => Terminator::Unreachable,
+        }
+    }
+}
+
+/// Whether `to` is reachable from `from` in the call graph.
+fn reaches(calls: &[Vec<(FuncId, usize, usize)>], from: usize, to: usize, n: usize) -> bool {
+    let mut seen = vec![false; n];
+    let mut stack = vec![from];
+    while let Some(f) = stack.pop() {
+        if f == to {
+            return true;
+        }
+        if std::mem::replace(&mut seen[f], true) {
+            continue;
+        }
+        stack.extend(calls[f].iter().map(|&(g, _, _)| g as usize));
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests;

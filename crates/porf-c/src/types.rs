@@ -1,0 +1,579 @@
+//! C types with x86-64 LP64 layout: `_Bool` and `char` 1 byte, `short` 2, `int` 4,
+//! `long`, `long long` and pointers 8; `char` is signed. Structs lay fields out in
+//! order at their alignment and round the size up to the largest alignment; unions
+//! overlay their members. Enums are `int`.
+//!
+//! Only the `_Atomic` qualifier is kept (`const`, `volatile` and `restrict` change
+//! nothing porf models). Records (structs and unions) live in a [`Types`] table and are
+//! compared by identity.
+
+use crate::ir::Scalar;
+use std::fmt::Write;
+use std::rc::Rc;
+
+/// Index of a struct or union in [`Types`].
+pub type RecordId = usize;
+
+/// Largest object porf lays out (bytes).
+pub const MAX_OBJECT: u64 = 1 << 40;
+
+/// A (possibly `_Atomic`) C type.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct CType {
+    pub kind: Kind,
+    pub atomic: bool,
+}
+
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Kind {
+    Void,
+    Int(IntTy),
+    Ptr(Rc<CType>),
+    /// Element type and length (`None`: `[]`, incomplete).
+    Array(Rc<CType>, Option<u64>),
+    Func(Rc<FuncSig>),
+    Record(RecordId),
+}
+
+/// The integer types, `_Bool` included.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum IntTy {
+    Bool,
+    Char,
+    SChar,
+    UChar,
+    Short,
+    UShort,
+    Int,
+    UInt,
+    Long,
+    ULong,
+    LongLong,
+    ULongLong,
+}
+
+impl IntTy {
+    pub fn scalar(self) -> Scalar {
+        use IntTy::*;
+        let (size, signed) = match self {
+            Bool => return Scalar::BOOL,
+            Char | SChar => (1, true),
+            UChar => (1, false),
+            Short => (2, true),
+            UShort => (2, false),
+            Int => (4, true),
+            UInt => (4, false),
+            Long | LongLong => (8, true),
+            ULong | ULongLong => (8, false),
+        };
+        Scalar { size, signed }
+    }
+
+    /// Integer conversion rank (C11 6.3.1.1).
+    pub fn rank(self) -> u8 {
+        use IntTy::*;
+        match self {
+            Bool => 1,
+            Char | SChar | UChar => 2,
+            Short | UShort => 3,
+            Int | UInt => 4,
+            Long | ULong => 5,
+            LongLong | ULongLong => 6,
+        }
+    }
+
+    pub fn signed(self) -> bool {
+        self.scalar().signed
+    }
+
+    /// The unsigned type of the same rank.
+    pub fn to_unsigned(self) -> IntTy {
+        use IntTy::*;
+        match self {
+            Char | SChar => UChar,
+            Short => UShort,
+            Int => UInt,
+            Long => ULong,
+            LongLong => ULongLong,
+            t => t,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        use IntTy::*;
+        match self {
+            Bool => "_Bool",
+            Char => "char",
+            SChar => "signed char",
+            UChar => "unsigned char",
+            Short => "short",
+            UShort => "unsigned short",
+            Int => "int",
+            UInt => "unsigned int",
+            Long => "long",
+            ULong => "unsigned long",
+            LongLong => "long long",
+            ULongLong => "unsigned long long",
+        }
+    }
+}
+
+/// A function type.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct FuncSig {
+    pub ret: CType,
+    pub params: Vec<CType>,
+    pub variadic: bool,
+    /// False for `f()` declarations, which say nothing about parameters.
+    pub prototyped: bool,
+}
+
+impl CType {
+    pub fn new(kind: Kind) -> CType {
+        CType {
+            kind,
+            atomic: false,
+        }
+    }
+    pub fn int(t: IntTy) -> CType {
+        CType::new(Kind::Int(t))
+    }
+    pub fn void() -> CType {
+        CType::new(Kind::Void)
+    }
+    pub fn ptr(to: CType) -> CType {
+        CType::new(Kind::Ptr(Rc::new(to)))
+    }
+    /// `void *`
+    pub fn void_ptr() -> CType {
+        CType::ptr(CType::void())
+    }
+    /// The type without `_Atomic` (what an lvalue conversion yields).
+    pub fn unqual(&self) -> CType {
+        CType::new(self.kind.clone())
+    }
+    pub fn is_void(&self) -> bool {
+        matches!(self.kind, Kind::Void)
+    }
+    pub fn int_ty(&self) -> Option<IntTy> {
+        match self.kind {
+            Kind::Int(t) => Some(t),
+            _ => None,
+        }
+    }
+    pub fn is_integer(&self) -> bool {
+        self.int_ty().is_some()
+    }
+    pub fn pointee(&self) -> Option<&CType> {
+        match &self.kind {
+            Kind::Ptr(t) => Some(t),
+            _ => None,
+        }
+    }
+    pub fn is_ptr(&self) -> bool {
+        self.pointee().is_some()
+    }
+    /// Integer or pointer.
+    pub fn is_scalar(&self) -> bool {
+        self.scalar().is_some()
+    }
+    pub fn is_record(&self) -> bool {
+        matches!(self.kind, Kind::Record(_))
+    }
+    pub fn is_array(&self) -> bool {
+        matches!(self.kind, Kind::Array(..))
+    }
+    /// Machine representation of a scalar type.
+    pub fn scalar(&self) -> Option<Scalar> {
+        match &self.kind {
+            Kind::Int(t) => Some(t.scalar()),
+            Kind::Ptr(_) => Some(Scalar::PTR),
+            _ => None,
+        }
+    }
+}
+
+/// A struct or union.
+#[derive(Clone, Debug)]
+pub struct Record {
+    pub union: bool,
+    pub tag: Option<String>,
+    pub def: Option<RecordDef>,
+}
+
+#[derive(Clone, Debug)]
+pub struct RecordDef {
+    pub fields: Vec<Field>,
+    pub size: u64,
+    pub align: u64,
+}
+
+#[derive(Clone, Debug)]
+pub struct Field {
+    /// `None` for an anonymous struct or union member.
+    pub name: Option<String>,
+    pub ty: CType,
+    pub offset: u64,
+}
+
+/// A scalar piece of an object: where it is, what it is, and a C-like path to it.
+#[derive(Clone, PartialEq, Debug)]
+pub struct Leaf {
+    pub offset: u64,
+    pub scalar: Scalar,
+    pub atomic: bool,
+    /// Appended to the object's name, e.g. `[1].next`.
+    pub path: String,
+}
+
+/// The record table.
+#[derive(Default, Debug)]
+pub struct Types {
+    records: Vec<Record>,
+}
+
+impl Types {
+    pub fn new_record(&mut self, union: bool, tag: Option<String>) -> RecordId {
+        self.records.push(Record {
+            union,
+            tag,
+            def: None,
+        });
+        self.records.len() - 1
+    }
+
+    pub fn record(&self, id: RecordId) -> &Record {
+        &self.records[id]
+    }
+
+    /// Lays out and completes record `id`. Every field type must be complete.
+    pub fn define_record(
+        &mut self,
+        id: RecordId,
+        fields: Vec<(Option<String>, CType)>,
+    ) -> Result<(), String> {
+        let union = self.records[id].union;
+        let (mut size, mut align) = (0u64, 1u64);
+        let mut out = Vec::with_capacity(fields.len());
+        for (name, ty) in fields {
+            let (fs, fa) = match (self.size_of(&ty), self.align_of(&ty)) {
+                (Some(s), Some(a)) => (s, a),
+                _ => {
+                    let n = name.as_deref().unwrap_or("<anonymous>");
+                    return Err(format!(
+                        "field `{n}` has incomplete type `{}`",
+                        self.show(&ty)
+                    ));
+                }
+            };
+            let offset = if union { 0 } else { size.next_multiple_of(fa) };
+            size = if union { size.max(fs) } else { offset + fs };
+            align = align.max(fa);
+            if size > MAX_OBJECT {
+                return Err("struct is too large".into());
+            }
+            out.push(Field { name, ty, offset });
+        }
+        self.records[id].def = Some(RecordDef {
+            fields: out,
+            size: size.next_multiple_of(align),
+            align,
+        });
+        Ok(())
+    }
+
+    /// Size in bytes; `None` for incomplete types, `void` and functions.
+    pub fn size_of(&self, t: &CType) -> Option<u64> {
+        match &t.kind {
+            Kind::Void | Kind::Func(_) => None,
+            Kind::Int(i) => Some(i.scalar().size as u64),
+            Kind::Ptr(_) => Some(8),
+            Kind::Array(e, n) => n.and_then(|n| n.checked_mul(self.size_of(e)?)),
+            Kind::Record(r) => self.records[*r].def.as_ref().map(|d| d.size),
+        }
+    }
+
+    pub fn align_of(&self, t: &CType) -> Option<u64> {
+        match &t.kind {
+            Kind::Void | Kind::Func(_) => None,
+            Kind::Int(_) | Kind::Ptr(_) => self.size_of(t),
+            Kind::Array(e, _) => self.align_of(e),
+            Kind::Record(r) => self.records[*r].def.as_ref().map(|d| d.align),
+        }
+    }
+
+    pub fn is_complete(&self, t: &CType) -> bool {
+        self.size_of(t).is_some()
+    }
+
+    /// Finds member `name` of record `id`, looking into anonymous members:
+    /// `(offset, type)`.
+    pub fn field(&self, id: RecordId, name: &str) -> Option<(u64, CType)> {
+        let def = self.records[id].def.as_ref()?;
+        for f in &def.fields {
+            match (&f.name, &f.ty.kind) {
+                (Some(n), _) if n == name => return Some((f.offset, f.ty.clone())),
+                (None, Kind::Record(inner)) => {
+                    if let Some((o, t)) = self.field(*inner, name) {
+                        return Some((f.offset + o, t));
+                    }
+                }
+                _ => {}
+            }
+        }
+        None
+    }
+
+    /// The scalar leaves of an object of type `t` at offset `base`, in address order.
+    /// A union contributes its first member's leaves.
+    pub fn leaves(&self, t: &CType, base: u64, path: &str, out: &mut Vec<Leaf>) {
+        match &t.kind {
+            Kind::Int(_) | Kind::Ptr(_) => out.push(Leaf {
+                offset: base,
+                scalar: t.scalar().expect("scalar"),
+                atomic: t.atomic,
+                path: path.to_string(),
+            }),
+            Kind::Array(e, Some(n)) => {
+                let es = self.size_of(e).unwrap_or(0);
+                for i in 0..*n {
+                    self.leaves(e, base + i * es, &format!("{path}[{i}]"), out);
+                }
+            }
+            Kind::Record(r) => {
+                let rec = &self.records[*r];
+                let Some(def) = &rec.def else { return };
+                let fields = if rec.union {
+                    &def.fields[..def.fields.len().min(1)]
+                } else {
+                    &def.fields[..]
+                };
+                for f in fields {
+                    let p = match &f.name {
+                        Some(n) => format!("{path}.{n}"),
+                        None => path.to_string(),
+                    };
+                    self.leaves(&f.ty, base + f.offset, &p, out);
+                }
+            }
+            Kind::Void | Kind::Func(_) | Kind::Array(_, None) => {}
+        }
+    }
+
+    /// Number of scalar leaves (saturating), to bound work before enumerating them.
+    pub fn leaf_count(&self, t: &CType) -> u64 {
+        match &t.kind {
+            Kind::Int(_) | Kind::Ptr(_) => 1,
+            Kind::Array(e, Some(n)) => n.saturating_mul(self.leaf_count(e)),
+            Kind::Record(r) => {
+                let rec = &self.records[*r];
+                let Some(def) = &rec.def else { return 0 };
+                let n = if rec.union {
+                    def.fields.len().min(1)
+                } else {
+                    def.fields.len()
+                };
+                def.fields[..n]
+                    .iter()
+                    .fold(0u64, |a, f| a.saturating_add(self.leaf_count(&f.ty)))
+            }
+            _ => 0,
+        }
+    }
+
+    /// Whether every member of union `t` (recursively) has the leaf layout of its
+    /// first member, so that copying the first member's leaves copies the union.
+    pub fn uniform_layout(&self, t: &CType) -> bool {
+        match &t.kind {
+            Kind::Array(e, _) => self.uniform_layout(e),
+            Kind::Record(r) => {
+                let rec = &self.records[*r];
+                let Some(def) = &rec.def else { return true };
+                if !def.fields.iter().all(|f| self.uniform_layout(&f.ty)) {
+                    return false;
+                }
+                if !rec.union || def.fields.len() < 2 {
+                    return true;
+                }
+                let shape = |f: &Field| {
+                    let mut v = Vec::new();
+                    self.leaves(&f.ty, 0, "", &mut v);
+                    v.into_iter()
+                        .map(|l| (l.offset, l.scalar))
+                        .collect::<Vec<_>>()
+                };
+                let first = shape(&def.fields[0]);
+                def.fields[1..].iter().all(|f| shape(f) == first)
+            }
+            _ => true,
+        }
+    }
+
+    /// C's type compatibility (6.2.7), used for redeclarations: integer types by name,
+    /// pointers by pointee, arrays by element (and length when both known), functions
+    /// by return and (when both prototyped) parameter types, records by identity.
+    pub fn compatible(&self, a: &CType, b: &CType) -> bool {
+        if a.atomic != b.atomic {
+            return false;
+        }
+        match (&a.kind, &b.kind) {
+            (Kind::Void, Kind::Void) => true,
+            (Kind::Int(x), Kind::Int(y)) => x == y,
+            (Kind::Ptr(x), Kind::Ptr(y)) => self.compatible(x, y),
+            (Kind::Array(x, n), Kind::Array(y, m)) => {
+                self.compatible(x, y) && (n.is_none() || m.is_none() || n == m)
+            }
+            (Kind::Func(f), Kind::Func(g)) => {
+                self.compatible(&f.ret, &g.ret)
+                    && (!f.prototyped
+                        || !g.prototyped
+                        || (f.variadic == g.variadic
+                            && f.params.len() == g.params.len()
+                            && f.params
+                                .iter()
+                                .zip(&g.params)
+                                .all(|(x, y)| self.compatible(x, y))))
+            }
+            (Kind::Record(x), Kind::Record(y)) => x == y,
+            _ => false,
+        }
+    }
+
+    /// A readable spelling of `t`, e.g. `_Atomic int`, `struct node *`, `int [4]`.
+    pub fn show(&self, t: &CType) -> String {
+        let mut s = String::new();
+        if t.atomic {
+            s.push_str("_Atomic ");
+        }
+        match &t.kind {
+            Kind::Void => s.push_str("void"),
+            Kind::Int(i) => s.push_str(i.name()),
+            Kind::Ptr(p) => {
+                let inner = self.show(p);
+                let _ = write!(s, "{inner}{}*", if inner.ends_with('*') { "" } else { " " });
+            }
+            Kind::Array(e, n) => {
+                let _ = match n {
+                    Some(n) => write!(s, "{} [{n}]", self.show(e)),
+                    None => write!(s, "{} []", self.show(e)),
+                };
+            }
+            Kind::Func(f) => {
+                let ps: Vec<String> = f.params.iter().map(|p| self.show(p)).collect();
+                let _ = write!(s, "{} ({})", self.show(&f.ret), ps.join(", "));
+            }
+            Kind::Record(r) => {
+                let rec = &self.records[*r];
+                let kw = if rec.union { "union" } else { "struct" };
+                let _ = write!(s, "{kw} {}", rec.tag.as_deref().unwrap_or("<anonymous>"));
+            }
+        }
+        s
+    }
+}
+
+/// Integer promotion (C11 6.3.1.1): types of rank below `int` become `int`.
+pub fn promote(t: IntTy) -> IntTy {
+    if t.rank() < IntTy::Int.rank() {
+        IntTy::Int
+    } else {
+        t
+    }
+}
+
+/// The usual arithmetic conversions (C11 6.3.1.8) for integer operands.
+pub fn common(a: IntTy, b: IntTy) -> IntTy {
+    let (a, b) = (promote(a), promote(b));
+    if a == b {
+        return a;
+    }
+    if a.signed() == b.signed() {
+        return if a.rank() >= b.rank() { a } else { b };
+    }
+    let (u, s) = if a.signed() { (b, a) } else { (a, b) };
+    if u.rank() >= s.rank() {
+        u
+    } else if s.scalar().size > u.scalar().size {
+        s
+    } else {
+        s.to_unsigned()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use IntTy::*;
+
+    #[test]
+    fn arithmetic_conversions() {
+        assert_eq!(promote(Char), Int);
+        assert_eq!(promote(UShort), Int);
+        assert_eq!(promote(Bool), Int);
+        assert_eq!(common(Int, UInt), UInt);
+        assert_eq!(common(Long, UInt), Long);
+        assert_eq!(common(LongLong, ULong), ULongLong);
+        assert_eq!(common(ULong, Int), ULong);
+        assert_eq!(common(Char, Short), Int);
+    }
+
+    #[test]
+    fn struct_layout() {
+        let mut t = Types::default();
+        let r = t.new_record(false, Some("s".into()));
+        let fields = vec![
+            (Some("c".into()), CType::int(Char)),
+            (Some("l".into()), CType::int(Long)),
+            (Some("i".into()), CType::int(Int)),
+        ];
+        t.define_record(r, fields).unwrap();
+        let s = CType::new(Kind::Record(r));
+        assert_eq!(t.size_of(&s), Some(24));
+        assert_eq!(t.align_of(&s), Some(8));
+        assert_eq!(t.field(r, "i").unwrap().0, 16);
+        let arr = CType::new(Kind::Array(Rc::new(s.clone()), Some(2)));
+        let mut leaves = Vec::new();
+        t.leaves(&arr, 0, "a", &mut leaves);
+        let names: Vec<_> = leaves.iter().map(|l| (l.path.as_str(), l.offset)).collect();
+        assert_eq!(names[3], ("a[1].c", 24));
+        assert_eq!(names[5], ("a[1].i", 40));
+        assert_eq!(t.leaf_count(&arr), 6);
+    }
+
+    #[test]
+    fn unions_overlay() {
+        let mut t = Types::default();
+        let u = t.new_record(true, None);
+        t.define_record(
+            u,
+            vec![
+                (Some("a".into()), CType::int(Int)),
+                (Some("b".into()), CType::int(Long)),
+            ],
+        )
+        .unwrap();
+        let ut = CType::new(Kind::Record(u));
+        assert_eq!(t.size_of(&ut), Some(8));
+        assert!(!t.uniform_layout(&ut));
+        let mut leaves = Vec::new();
+        t.leaves(&ut, 0, "u", &mut leaves);
+        assert_eq!(leaves.len(), 1);
+        assert_eq!(leaves[0].path, "u.a");
+    }
+
+    #[test]
+    fn show_and_compat() {
+        let t = Types::default();
+        let p = CType::ptr(CType::int(Int));
+        assert_eq!(t.show(&p), "int *");
+        assert_eq!(t.show(&CType::ptr(p.clone())), "int **");
+        let mut a = CType::int(Int);
+        a.atomic = true;
+        assert_eq!(t.show(&a), "_Atomic int");
+        assert!(!t.compatible(&a, &CType::int(Int)));
+        assert!(!t.compatible(&CType::int(Long), &CType::int(LongLong)));
+        let inc = CType::new(Kind::Array(Rc::new(CType::int(Int)), None));
+        let three = CType::new(Kind::Array(Rc::new(CType::int(Int)), Some(3)));
+        assert!(t.compatible(&inc, &three));
+    }
+}

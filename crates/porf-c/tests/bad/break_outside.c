@@ -1,0 +1,6 @@
+// expect: error 4:2
+int main(void)
+{
+	break;
+	return 0;
+}

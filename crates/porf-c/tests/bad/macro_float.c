@@ -1,0 +1,7 @@
+// expect: unsupported 5:2
+#define REAL double
+int main(void)
+{
+	REAL /* a comment */ r;
+	return 0;
+}

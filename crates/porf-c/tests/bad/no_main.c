@@ -1,0 +1,5 @@
+// expect: error 1:1
+int helper(void)
+{
+	return 0;
+}

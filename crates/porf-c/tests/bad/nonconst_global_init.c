@@ -1,0 +1,8 @@
+// expect: unsupported 3:9
+int x = 1;
+int y = x + 1;
+
+int main(void)
+{
+	return y;
+}

@@ -1,0 +1,5 @@
+// expect: error 4:9
+int main(void)
+{
+	return counter + 1;
+}
