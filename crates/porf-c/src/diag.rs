@@ -27,7 +27,13 @@ pub struct Diagnostic {
 }
 
 impl Diagnostic {
-    pub fn new(kind: DiagKind, file: impl Into<String>, line: u32, col: u32, msg: impl Into<String>) -> Self {
+    pub fn new(
+        kind: DiagKind,
+        file: impl Into<String>,
+        line: u32,
+        col: u32,
+        msg: impl Into<String>,
+    ) -> Self {
         Diagnostic {
             kind,
             file: file.into(),
@@ -44,7 +50,11 @@ impl fmt::Display for Diagnostic {
             DiagKind::Malformed | DiagKind::Io => "error",
             DiagKind::Unsupported => "unsupported",
         };
-        write!(f, "{}:{}:{}: {what}: {}", self.file, self.line, self.col, self.message)
+        write!(
+            f,
+            "{}:{}:{}: {what}: {}",
+            self.file, self.line, self.col, self.message
+        )
     }
 }
 

@@ -212,3 +212,29 @@ fn usage_errors_exit_2() {
         assert_eq!(code, 2, "{args:?}: {err}");
     }
 }
+
+#[test]
+fn every_rejected_input_exits_3_with_its_position() {
+    let dir = root().join("crates/porf-c/tests/bad");
+    let mut n = 0;
+    for entry in std::fs::read_dir(&dir).expect("the bad inputs") {
+        let path = entry.unwrap().path();
+        if path.extension().and_then(|e| e.to_str()) != Some("c") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        // First line: `// expect: <kind> LINE:COL`.
+        let pos = text
+            .lines()
+            .next()
+            .and_then(|l| l.split_whitespace().last())
+            .unwrap_or_else(|| panic!("{}: no expectation line", path.display()));
+        let p = path.display().to_string();
+        let (code, out, err) = porf(&["verify", &p]);
+        assert_eq!(code, 3, "{p}: {out}{err}");
+        assert!(err.contains(&format!("{p}:{pos}:")), "{p}: expected {pos} in {err}");
+        assert!(!err.contains("panicked"), "{p}: {err}");
+        n += 1;
+    }
+    assert!(n >= 20, "only {n} rejected inputs");
+}

@@ -1,10 +1,18 @@
-//! The brute-force reference explorer: from every reachable partial execution, every
-//! thread that can step is stepped, with every rf choice for a read and every co
-//! position for a write; graphs the model's *declarative* check rejects are dropped
-//! (the models are prefix-closed, so no consistent execution is lost), and graphs are
-//! deduplicated by their events, rf and co (insertion order does not matter). Each
-//! maximal consistent graph is classified once. Exponential, and meant to be: it is
-//! the ground truth the optimal explorer is tested against on small programs.
+//! The brute-force reference explorer: sequences of thread steps, with every rf choice
+//! for a read and every co position for a write; graphs the model's *declarative*
+//! check rejects are dropped (the models are prefix-closed, so no consistent execution
+//! is lost), and maximal graphs are deduplicated by their events, rf and co, so each
+//! maximal consistent graph is classified once.
+//!
+//! Sequences that differ only in the order of commuting steps build the same graph,
+//! so the sequences are pruned with dynamic partial-order reduction (Flanagan and
+//! Godefroid 2005) and sleep sets: a node explores a second thread only when some
+//! explored sequence showed that thread's step racing with an earlier dependent step.
+//! Partial graphs are cached: a graph reached again is not re-explored (only threads
+//! asleep the first time but awake now are), and the steps recorded below it stand in
+//! for the races its subtree would have reported ([`Cached`]). This needs nothing of
+//! the algorithm of [`crate::optimal`] (no revisits, no maximality): it is the ground
+//! truth the optimal explorer is tested against.
 
 use crate::record::Recorder;
 use crate::state::{State, TidRegistry};
@@ -12,7 +20,7 @@ use crate::step::{self, Access, AfterRead, Step};
 use crate::{Config, Stats};
 use porf_graph::{Action, Graph, LabelKind, Loc, Program, ReadKind, Tid, WriteKind};
 use porf_models::{race, MemoryModel};
-use std::collections::hash_map::{Entry, HashMap};
+use std::collections::{HashMap, HashSet};
 
 pub fn explore<P: Program>(prog: &P, model: &dyn MemoryModel, cfg: &Config) -> Stats {
     let mut ex = Reference {
@@ -20,27 +28,34 @@ pub fn explore<P: Program>(prog: &P, model: &dyn MemoryModel, cfg: &Config) -> S
         model,
         rec: Recorder::new(cfg),
         tids: TidRegistry::default(),
-        seen: HashMap::new(),
+        path: Vec::new(),
+        nodes: Vec::new(),
+        seen: HashSet::new(),
+        cache: HashMap::new(),
+        child_summary: HashSet::new(),
     };
     let mut st = State::new(prog, model);
-    ex.dfs(&mut st, Vec::new());
+    ex.nodes.push(Node::default());
+    ex.dfs(&mut st);
     ex.rec.finish()
 }
 
-/// What a thread's next action touches, for deciding whether two steps commute.
-#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+/// What a step touches, for deciding whether two steps of different threads commute.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
 enum Footprint {
-    /// No shared state (fences, spawns, blocks, errors): commutes with every other
-    /// thread's step.
+    /// No shared state (fences, blocks, errors).
     Local,
     /// A read (`write == false`) or a write / RMW / lock operation of `loc`.
     Access { loc: Loc, write: bool },
+    /// Starts thread `child`, which enables all of the child's steps.
+    Spawn(Tid),
     /// Waits for thread `child` to finish.
     Join(Tid),
     /// Ends the thread (enables joins of it).
     Finish,
 }
 
+/// The footprint of `a`, a step of a thread (a spawn's child is filled in once known).
 fn footprint(a: &Action) -> Footprint {
     match *a {
         Action::Load { loc, .. } => Footprint::Access { loc, write: false },
@@ -51,83 +66,277 @@ fn footprint(a: &Action) -> Footprint {
         | Action::Unlock { loc, .. } => Footprint::Access { loc, write: true },
         Action::Join { tid, .. } => Footprint::Join(tid),
         Action::Finish { .. } => Footprint::Finish,
-        Action::Fence { .. } | Action::Spawn { .. } | Action::Block { .. } | Action::Error { .. } => {
-            Footprint::Local
-        }
+        Action::Spawn { .. }
+        | Action::Fence { .. }
+        | Action::Block { .. }
+        | Action::Error { .. } => Footprint::Local,
     }
 }
 
-/// Whether thread `t` doing `a` and thread `u` doing `b` (t != u) commute: either
-/// order yields the same set of graphs. Reads can only read from writes already
-/// present, so a read and a write of the same location do not commute; a finish does
-/// not commute with a join of that thread. Everything else does: co positions are
-/// enumerated in full whatever the order in which writes are added, and the models
-/// are closed under removing a thread's last event.
-fn independent(t: Tid, a: Footprint, u: Tid, b: Footprint) -> bool {
+/// Whether step `a` of thread `t` and step `b` of thread `u` are dependent: the same
+/// thread; accesses of one location unless both are reads (a read can only read from
+/// writes already present, and a write's co position is chosen among the writes
+/// already present); a spawn and any step of its child; a finish and a join of that
+/// thread. Everything else commutes: either order yields the same graphs, and every
+/// constraint on the order of adding events (po, rf, spawn, join) is a dependency.
+fn dependent(t: Tid, a: Footprint, u: Tid, b: Footprint) -> bool {
+    if t == u {
+        return true;
+    }
     match (a, b) {
         (Footprint::Access { loc: l1, write: w1 }, Footprint::Access { loc: l2, write: w2 }) => {
-            l1 != l2 || !(w1 || w2)
+            l1 == l2 && (w1 || w2)
         }
-        (Footprint::Join(c), Footprint::Finish) => c != u,
-        (Footprint::Finish, Footprint::Join(c)) => c != t,
-        _ => true,
+        (Footprint::Spawn(c), _) => c == u,
+        (_, Footprint::Spawn(c)) => c == t,
+        (Footprint::Join(c), Footprint::Finish) => c == u,
+        (Footprint::Finish, Footprint::Join(c)) => c == t,
+        _ => false,
     }
 }
 
-/// A sleeping thread: explored from an ancestor state already, and its next action
-/// commutes with every step taken since (sleep sets, Godefroid 1996).
-type Sleep = Vec<(Tid, Footprint)>;
+/// A step on the current path, with its happens-before clock: `clock[q]` is one more
+/// than the index of the last step of thread `q` that happens before this step (the
+/// transitive closure of "earlier and dependent"), 0 if none.
+struct PathStep {
+    tid: Tid,
+    fp: Footprint,
+    clock: Vec<u32>,
+}
+
+/// DPOR bookkeeping of the state before path step `i` (node `i`).
+#[derive(Default)]
+struct Node {
+    /// Threads enabled here.
+    enabled: Vec<Tid>,
+    /// Threads that must be explored from here.
+    backtrack: Vec<Tid>,
+    /// Threads explored from here, with the footprint of their step (they join the
+    /// sleep set of later siblings).
+    done: Vec<(Tid, Footprint)>,
+    /// Steps explored from an ancestor that commute with everything since.
+    sleep: Vec<(Tid, Footprint)>,
+    /// Every step explored from here or below (for cache hits, see [`Cached`]).
+    summary: HashSet<(Tid, Footprint)>,
+}
+
+/// A fully explored state: the threads its sleep set held (so not explored from it),
+/// and every step explored below it. When a later path reaches the same graph, the
+/// state is not explored again (Godefroid's rule: only the threads asleep then but
+/// awake now are); the summary stands in for the races the skipped subtree would have
+/// reported against the new path, conservatively (every dependent step of another
+/// thread not ordered before the summarised step's thread counts as a race).
+struct Cached {
+    sleep: Vec<Tid>,
+    summary: HashSet<(Tid, Footprint)>,
+}
 
 struct Reference<'a, 'c, P: Program> {
     prog: &'a P,
     model: &'a dyn MemoryModel,
     rec: Recorder<'c>,
     tids: TidRegistry,
-    /// Every partial graph visited, with the sleep set it was explored under.
-    seen: HashMap<Vec<i64>, Vec<Tid>>,
+    path: Vec<PathStep>,
+    /// `nodes[i]` is the state before `path[i]`; the last node is the current state.
+    nodes: Vec<Node>,
+    /// Maximal graphs already classified.
+    seen: HashSet<Vec<i64>>,
+    /// Partial graphs already explored.
+    cache: HashMap<Vec<i64>, Cached>,
+    /// Steps explored below the children of the step being explored.
+    child_summary: HashSet<(Tid, Footprint)>,
 }
 
 impl<P: Program> Reference<'_, '_, P> {
-    /// Explores every extension of `st`, except steps of threads in `sleep`. With
-    /// state caching: a graph seen before is explored again only for the threads that
-    /// slept then but are awake now (so no extension is lost).
-    fn dfs(&mut self, st: &mut State<P>, mut sleep: Sleep) {
+    /// Whether path step `i` happens before the last step of thread `p` on the path.
+    /// (A thread with no step yet starts after its spawn.)
+    fn happens_before_thread(&self, i: usize, p: Tid) -> bool {
+        let last = self
+            .path
+            .iter()
+            .rposition(|s| s.tid == p)
+            .or_else(|| self.path.iter().rposition(|s| s.fp == Footprint::Spawn(p)));
+        let Some(last) = last else {
+            return false;
+        };
+        if last == i {
+            return true;
+        }
+        let q = self.path[i].tid as usize;
+        self.path[last]
+            .clock
+            .get(q)
+            .is_some_and(|&c| c as usize > i)
+    }
+
+    /// DPOR: for the next step `fp` of thread `p`, the latest path step `i` of another
+    /// thread it races with (dependent, could run in either order, not already
+    /// ordered before `p`) marks the node before `i`, where the threads that can lead
+    /// to `p`'s step running first must also be explored: `p` itself and every thread
+    /// with a step after `i` that happens before `p`'s step (all of them, so that a
+    /// sleeping one does not hide the others), or, if none can run there, every
+    /// enabled thread (Flanagan and Godefroid 2005, Fig. 4).
+    fn add_backtrack_points(&mut self, p: Tid, fp: Footprint) {
+        let found = (0..self.path.len()).rev().find(|&i| {
+            let s = &self.path[i];
+            let never_coenabled = fp == Footprint::Join(s.tid) && s.fp == Footprint::Finish;
+            s.tid != p
+                && !never_coenabled
+                && dependent(p, fp, s.tid, s.fp)
+                && !self.happens_before_thread(i, p)
+        });
+        let Some(i) = found else { return };
+        let before_next = self.clock_of(p, fp);
+        let node = &self.nodes[i];
+        let leads: Vec<Tid> = node
+            .enabled
+            .iter()
+            .copied()
+            .filter(|&q| {
+                q == p
+                    || before_next
+                        .get(q as usize)
+                        .is_some_and(|&c| c as usize > i + 1)
+            })
+            .collect();
+        let add = if leads.is_empty() {
+            node.enabled.clone()
+        } else {
+            leads
+        };
+        let node = &mut self.nodes[i];
+        for q in add {
+            if !node.backtrack.contains(&q) {
+                node.backtrack.push(q);
+            }
+        }
+    }
+
+    /// For a step `fp` of thread `p` somewhere below a cached state: every path step of
+    /// another thread it depends on and that is not ordered before `p` marks its node,
+    /// where every enabled thread is then explored.
+    fn add_conservative_backtracks(&mut self, p: Tid, fp: Footprint) {
+        for i in 0..self.path.len() {
+            let s = &self.path[i];
+            let never_coenabled = fp == Footprint::Join(s.tid) && s.fp == Footprint::Finish;
+            if s.tid == p
+                || never_coenabled
+                || !dependent(p, fp, s.tid, s.fp)
+                || self.happens_before_thread(i, p)
+            {
+                continue;
+            }
+            let node = &mut self.nodes[i];
+            for q in node.enabled.clone() {
+                if !node.backtrack.contains(&q) {
+                    node.backtrack.push(q);
+                }
+            }
+        }
+    }
+
+    /// The clock of a new step `fp` of thread `t` appended to the path.
+    fn clock_of(&self, t: Tid, fp: Footprint) -> Vec<u32> {
+        let mut clock: Vec<u32> = Vec::new();
+        for s in &self.path {
+            if dependent(t, fp, s.tid, s.fp) {
+                if clock.len() < s.clock.len() {
+                    clock.resize(s.clock.len(), 0);
+                }
+                for (c, &d) in clock.iter_mut().zip(&s.clock) {
+                    *c = (*c).max(d);
+                }
+            }
+        }
+        if clock.len() <= t as usize {
+            clock.resize(t as usize + 1, 0);
+        }
+        clock[t as usize] = self.path.len() as u32 + 1;
+        clock
+    }
+
+    /// Explores the current node (the last of `self.nodes`).
+    fn dfs(&mut self, st: &mut State<P>) {
         if self.rec.stop {
             return;
         }
         let enabled: Vec<Tid> = (0..st.g.num_threads())
             .filter(|&t| st.enabled_action(t).is_some())
             .collect();
-        let asleep = |sleep: &Sleep, t: Tid| sleep.iter().any(|(s, _)| *s == t);
-        let todo: Vec<Tid> = match self.seen.entry(graph_key(&st.g)) {
-            Entry::Occupied(mut o) => {
-                let stored = o.get_mut();
-                let todo: Vec<Tid> = stored.iter().copied().filter(|&t| !asleep(&sleep, t)).collect();
-                stored.retain(|&t| asleep(&sleep, t));
-                todo
-            }
-            Entry::Vacant(v) => {
-                v.insert(sleep.iter().map(|(t, _)| *t).collect());
+        if enabled.is_empty() {
+            if self.seen.insert(graph_key(&st.g)) {
                 self.rec.tick(&st.g);
-                if enabled.is_empty() {
-                    self.at_maximal(st);
-                    return;
-                }
-                enabled.iter().copied().filter(|&t| !asleep(&sleep, t)).collect()
+                self.at_maximal(st);
             }
-        };
-        for t in todo {
-            let action = st.enabled_action(t).unwrap();
-            let fp = footprint(&action);
-            let child_sleep: Sleep = sleep
+            return;
+        }
+        self.rec.tick(&st.g);
+        for &p in &enabled {
+            let fp = footprint(&st.enabled_action(p).unwrap());
+            self.add_backtrack_points(p, fp);
+        }
+        let k = self.nodes.len() - 1;
+        self.nodes[k].enabled = enabled.clone();
+        let key = graph_key(&st.g);
+        let asleep = |sleep: &[(Tid, Footprint)], t: Tid| sleep.iter().any(|(s, _)| *s == t);
+        if let Some(c) = self.cache.get_mut(&key) {
+            let todo: Vec<Tid> = c
+                .sleep
                 .iter()
                 .copied()
-                .filter(|&(u, b)| independent(t, fp, u, b))
+                .filter(|&t| !asleep(&self.nodes[k].sleep, t))
                 .collect();
+            c.sleep.retain(|&t| asleep(&self.nodes[k].sleep, t));
+            let summary: Vec<(Tid, Footprint)> = c.summary.iter().copied().collect();
+            for &(p, fp) in &summary {
+                self.add_conservative_backtracks(p, fp);
+            }
+            self.nodes[k].summary.extend(summary);
+            if todo.is_empty() {
+                return;
+            }
+            self.nodes[k].backtrack = todo;
+        } else {
+            let sleep = self.nodes[k].sleep.iter().map(|(t, _)| *t).collect();
+            self.cache.insert(
+                key.clone(),
+                Cached {
+                    sleep,
+                    summary: HashSet::new(),
+                },
+            );
+            let node = &mut self.nodes[k];
+            if let Some(&first) = enabled.iter().find(|&&t| !asleep(&node.sleep, t)) {
+                node.backtrack.push(first);
+            }
+        }
+        loop {
+            let node = &self.nodes[k];
+            let next = node.backtrack.iter().copied().find(|&t| {
+                !node.done.iter().any(|(d, _)| *d == t) && !node.sleep.iter().any(|(s, _)| *s == t)
+            });
+            let Some(t) = next else { break };
+            let action = st.enabled_action(t).unwrap();
+            let mut fp = footprint(&action);
+            if let Action::Spawn { .. } = action {
+                fp = Footprint::Spawn(self.tids.child(t, st.spawns_of(t)));
+            }
+            let node = &self.nodes[k];
+            let child_sleep: Vec<(Tid, Footprint)> = node
+                .sleep
+                .iter()
+                .chain(&node.done)
+                .copied()
+                .filter(|&(u, b)| !dependent(t, fp, u, b))
+                .collect();
+            self.nodes[k].done.push((t, fp));
+            let clock = self.clock_of(t, fp);
+            self.path.push(PathStep { tid: t, fp, clock });
+            let sleep = child_sleep;
             let stamp = st.g.len();
 
             match step::perform(st, self.prog, self.model, &mut self.tids, t, action) {
-                Step::Done(_) => self.check_and_go(st, &child_sleep),
+                Step::Done(_) => self.check_and_go(st, &sleep),
                 Step::Access(Access::Read {
                     loc,
                     ord,
@@ -155,7 +364,7 @@ impl<P: Program> Reference<'_, '_, P> {
                         if let AfterRead::WritePart(v) = step::after_read(st, self.model, r) {
                             step::add_write_part(st, self.model, r, v);
                         }
-                        self.check_and_go(st, &child_sleep);
+                        self.check_and_go(st, &sleep);
                         st.truncate(stamp);
                     }
                 }
@@ -182,33 +391,58 @@ impl<P: Program> Reference<'_, '_, P> {
                         );
                         st.g.co_insert(w, pos);
                         st.push_resumed(t, 0);
-                        self.check_and_go(st, &child_sleep);
+                        self.check_and_go(st, &sleep);
                         st.truncate(stamp);
                     }
                 }
             }
             st.truncate(stamp);
-            sleep.push((t, fp));
+            self.path.pop();
+            let below = std::mem::take(&mut self.child_summary);
+            let node = &mut self.nodes[k];
+            node.summary.insert((t, fp));
+            node.summary.extend(below);
+        }
+        if let Some(c) = self.cache.get_mut(&key) {
+            c.summary.extend(self.nodes[k].summary.iter().copied());
         }
     }
 
-    fn check_and_go(&mut self, st: &mut State<P>, sleep: &Sleep) {
+    fn check_and_go(&mut self, st: &mut State<P>, sleep: &[(Tid, Footprint)]) {
         if self.model.is_consistent(&st.g) {
-            self.dfs(st, sleep.clone());
+            self.nodes.push(Node {
+                sleep: sleep.to_vec(),
+                ..Node::default()
+            });
+            self.dfs(st);
+            let node = self.nodes.pop().expect("the child's node");
+            self.child_summary.extend(node.summary);
         }
     }
 
+    /// Classifies a maximal graph. Its errors are reported in the order an explorer
+    /// adding the events in insertion order meets them (an error event when added, a
+    /// race when its second access is added), as GenMC reports the first one it meets.
     fn at_maximal(&mut self, st: &mut State<P>) {
-        let errors: Vec<_> =
+        enum Found {
+            Event(porf_graph::EventId),
+            Race(porf_graph::EventId, porf_graph::EventId),
+        }
+        let stamp = |e| st.g.label(e).stamp;
+        let mut found: Vec<(u32, Found)> =
             st.g.events()
                 .filter(|(_, l)| matches!(l.kind, LabelKind::Error { .. }))
-                .map(|(e, _)| e)
+                .map(|(e, l)| (l.stamp, Found::Event(e)))
                 .collect();
-        for e in errors {
-            self.rec.error_event(&st.g, e);
-        }
         for (a, b) in race::all_races(&st.g) {
-            self.rec.race(&st.g, a, b);
+            found.push((stamp(a).max(stamp(b)), Found::Race(a, b)));
+        }
+        found.sort_by_key(|(s, _)| *s);
+        for (_, f) in found {
+            match f {
+                Found::Event(e) => self.rec.error_event(&st.g, e),
+                Found::Race(a, b) => self.rec.race(&st.g, a, b),
+            }
         }
         self.rec.maximal(st);
     }

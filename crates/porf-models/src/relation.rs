@@ -104,8 +104,9 @@ impl Relation {
         assert_eq!(self.n, other.n);
         let mut r = Relation::empty(self.n);
         for a in 0..self.n {
-            for b in self.successors(a).collect::<Vec<_>>() {
-                let (dst, src) = (a * self.words, b * self.words);
+            let dst = a * self.words;
+            for b in self.successors(a) {
+                let src = b * self.words;
                 for w in 0..self.words {
                     r.bits[dst + w] |= other.bits[src + w];
                 }
@@ -116,8 +117,9 @@ impl Relation {
     /// `self⁺`, by Warshall's algorithm on bit rows.
     pub fn closure(&self) -> Relation {
         let mut r = self.clone();
+        let mut row_k = vec![0u64; self.words];
         for k in 0..self.n {
-            let row_k = r.row(k).to_vec();
+            row_k.copy_from_slice(r.row(k));
             for i in 0..self.n {
                 if r.contains(i, k) {
                     for (x, y) in r.row_mut(i).iter_mut().zip(&row_k) {

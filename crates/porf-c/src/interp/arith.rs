@@ -229,7 +229,10 @@ mod tests {
         assert_eq!(engine_rmw(RmwKind::Sub, 1, UINT).apply(0), Some(m1));
         assert_eq!(engine_rmw(RmwKind::Add, 1, UCHAR).apply(255), Some(0));
         let max = i32::MAX as Val;
-        assert_eq!(engine_rmw(RmwKind::Add, 1, Scalar::INT).apply(max), Some(i32::MIN as Val));
+        assert_eq!(
+            engine_rmw(RmwKind::Add, 1, Scalar::INT).apply(max),
+            Some(i32::MIN as Val)
+        );
         assert_eq!(engine_rmw(RmwKind::Add, -1, ULONG).apply(0), Some(-1));
         assert_eq!(engine_rmw(RmwKind::Xchg, m1, UINT).apply(0), Some(m1));
     }

@@ -56,14 +56,18 @@ pub fn human<P: Program>(s: &Stats, prog: &P, stats: bool) -> String {
         let _ = writeln!(o, "Trace (thread, event, value, location):");
         for st in trace::steps(prog, &err.witness) {
             let val = st.value.map_or(String::new(), |v| v.to_string());
-            let _ = writeln!(o, 
+            let _ = writeln!(
+                o,
                 "  T{:<3} {:<32} {:>6}  {}",
                 st.thread, st.event, val, st.location
             );
         }
     }
     if s.partial {
-        let _ = writeln!(o, "Exploration stopped early (limit reached): the counts below are partial.");
+        let _ = writeln!(
+            o,
+            "Exploration stopped early (limit reached): the counts below are partial."
+        );
     }
     let _ = writeln!(o, "Number of complete executions explored: {}", s.complete);
     if s.blocked > 0 {
