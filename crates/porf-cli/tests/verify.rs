@@ -232,7 +232,10 @@ fn every_rejected_input_exits_3_with_its_position() {
         let p = path.display().to_string();
         let (code, out, err) = porf(&["verify", &p]);
         assert_eq!(code, 3, "{p}: {out}{err}");
-        assert!(err.contains(&format!("{p}:{pos}:")), "{p}: expected {pos} in {err}");
+        assert!(
+            err.contains(&format!("{p}:{pos}:")),
+            "{p}: expected {pos} in {err}"
+        );
         assert!(!err.contains("panicked"), "{p}: {err}");
         n += 1;
     }
