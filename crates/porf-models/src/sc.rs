@@ -9,8 +9,7 @@
 use crate::atomicity;
 use crate::relation::Base;
 use crate::MemoryModel;
-use porf_graph::{EventId, Graph, LabelKind, Loc, Tid, View};
-use std::collections::HashMap;
+use porf_graph::{EventId, Graph, LabelKind, Loc, View};
 
 /// Sequential consistency.
 #[derive(Copy, Clone, Debug, Default)]
@@ -78,46 +77,26 @@ pub(crate) fn atomic_rf_view(g: &Graph, e: EventId) -> View {
     v
 }
 
-/// Successor tables of a graph for the DFS-based checks, built in O(graph).
+/// Successor functions of a graph for the DFS-based checks. Only the joins are
+/// tabulated (in O(graph), without hashing); everything else is read off the graph
+/// when the DFS asks, so a check costs what its DFS visits.
 pub(crate) struct Nav<'g> {
     g: &'g Graph,
-    /// Write → its immediate co-successor.
-    co_next: HashMap<EventId, EventId>,
-    /// Location → its co-first write (the successor of the initialisation).
-    co_first: HashMap<Loc, EventId>,
-    /// Spawn event → the child's `Start`.
-    starts: HashMap<EventId, EventId>,
-    /// Thread → the `Join`s waiting for it.
-    joins: HashMap<Tid, Vec<EventId>>,
+    /// Thread → the `Join`s waiting for it (indexed by tid).
+    joins: Vec<Vec<EventId>>,
 }
 
 impl<'g> Nav<'g> {
     pub(crate) fn new(g: &'g Graph) -> Nav<'g> {
-        let mut nav = Nav {
-            g,
-            co_next: HashMap::new(),
-            co_first: HashMap::new(),
-            starts: HashMap::new(),
-            joins: HashMap::new(),
-        };
-        for (loc, info) in g.locations() {
-            if let Some(&f) = info.co.first() {
-                nav.co_first.insert(*loc, f);
-            }
-            for w in info.co.windows(2) {
-                nav.co_next.insert(w[0], w[1]);
-            }
-        }
+        let mut joins = vec![Vec::new(); g.num_threads() as usize];
         for (e, lab) in g.events() {
-            match lab.kind {
-                LabelKind::Start { parent: Some(p) } => {
-                    nav.starts.insert(p, e);
+            if let LabelKind::Join { child } = lab.kind {
+                if let Some(j) = joins.get_mut(child as usize) {
+                    j.push(e);
                 }
-                LabelKind::Join { child } => nav.joins.entry(child).or_default().push(e),
-                _ => {}
             }
         }
-        nav
+        Nav { g, joins }
     }
     /// The po-successor of `a`, if any.
     pub(crate) fn po_next(&self, a: EventId) -> Option<EventId> {
@@ -126,11 +105,13 @@ impl<'g> Nav<'g> {
     }
     /// Sync edges out of `a`: spawn → child start, last event of a thread → its joins.
     pub(crate) fn sync_succ(&self, a: EventId, out: &mut Vec<EventId>) {
-        if let Some(&s) = self.starts.get(&a) {
-            out.push(s);
+        if let LabelKind::Spawn { child } = self.g.label(a).kind {
+            if self.g.thread_exists(child) {
+                out.push(EventId::new(child, 0));
+            }
         }
         if self.g.last_of(a.tid) == Some(a) {
-            if let Some(js) = self.joins.get(&a.tid) {
+            if let Some(js) = self.joins.get(a.tid as usize) {
                 out.extend(js);
             }
         }
@@ -148,10 +129,7 @@ impl<'g> Nav<'g> {
     }
     /// The immediate co-successor of `w` (`None` = initialisation) at `loc`.
     pub(crate) fn co_after(&self, loc: Loc, w: Option<EventId>) -> Option<EventId> {
-        match w {
-            None => self.co_first.get(&loc).copied(),
-            Some(w) => self.co_next.get(&w).copied(),
-        }
+        self.g.co_next(loc, w)
     }
     /// co out of a write (its immediate co-successor) and fr out of a read (the
     /// immediate co-successor of its source); enough for cycles, as co is in the union.

@@ -16,8 +16,7 @@ use crate::atomicity;
 use crate::relation::Base;
 use crate::sc::{atomic_rf_view, on_cycle, Nav};
 use crate::MemoryModel;
-use porf_graph::{EventId, Graph, Label, LabelKind, Loc, View, WriteKind};
-use std::collections::HashMap;
+use porf_graph::{EventId, Graph, Label, LabelKind, View, WriteKind};
 
 /// x86-TSO.
 #[derive(Copy, Clone, Debug, Default)]
@@ -118,21 +117,12 @@ impl Ppo {
     }
 }
 
-/// Access → the next access of the same location in its thread.
-fn po_loc_next(g: &Graph) -> HashMap<EventId, EventId> {
-    let mut next = HashMap::new();
-    for t in 0..g.num_threads() {
-        let mut last: HashMap<Loc, EventId> = HashMap::new();
-        for (i, lab) in g.thread(t).iter().enumerate() {
-            if let Some(loc) = lab.loc() {
-                let e = EventId::new(t, i as u32);
-                if let Some(p) = last.insert(loc, e) {
-                    next.insert(p, e);
-                }
-            }
-        }
-    }
-    next
+/// The next access of `a`'s location in `a`'s thread, if any.
+fn po_loc_next(g: &Graph, a: EventId) -> Option<EventId> {
+    let loc = g.label(a).loc()?;
+    let later = &g.thread(a.tid)[a.idx as usize + 1..];
+    let j = later.iter().position(|l| l.loc() == Some(loc))?;
+    Some(EventId::new(a.tid, a.idx + 1 + j as u32))
 }
 
 impl MemoryModel for Tso {
@@ -154,9 +144,8 @@ impl MemoryModel for Tso {
         if ghb_cycle {
             return false;
         }
-        let pl = po_loc_next(g);
         !on_cycle(g, e, |a, out| {
-            out.extend(pl.get(&a));
+            out.extend(po_loc_next(g, a));
             nav.rf_succ(a, false, out);
             nav.co_fr_succ(a, out);
         })
