@@ -1,6 +1,7 @@
 //! `porf`: a stateless model checker for concurrent programs under weak memory models.
 
 mod example;
+mod litmus;
 mod report;
 mod verify;
 
@@ -78,6 +79,8 @@ enum Command {
     Verify(verify::VerifyArgs),
     /// Explore one of porf's bundled Rust-built example programs (see --list).
     Example(example::ExampleArgs),
+    /// Run herd C11 litmus tests and print herd7's verdicts.
+    Litmus(litmus::LitmusArgs),
 }
 
 fn main() -> ExitCode {
@@ -92,6 +95,7 @@ fn main() -> ExitCode {
     let code = match cli.cmd {
         Command::Verify(a) => verify::run(a),
         Command::Example(a) => example::run(a),
+        Command::Litmus(a) => litmus::run(a),
     };
     ExitCode::from(code)
 }

@@ -1,0 +1,20 @@
+//! herd's C11 litmus format for porf.
+//!
+//! [`parse`] reads a test (`C NAME`, initial state, threads `Pn (params) { C }`,
+//! `locations`, `filter`, and an `exists` / `~exists` / `forall` condition);
+//! [`translate`] turns it into a C program for porf's front end (globals for the
+//! locations, one function per thread, a `main` that spawns and joins them, registers
+//! recorded in globals); [`check`] explores that program with porf's optimal explorer
+//! under a memory model and counts executions and final states the way herd7 does;
+//! [`herd_text`] prints herd's result lines.
+
+pub mod ast;
+mod body;
+pub mod parse;
+pub mod run;
+pub mod translate;
+
+pub use ast::{Cond, Litmus, Loc, Pos, Prop, Quant, Value};
+pub use parse::{parse, LitmusError};
+pub use run::{check, check_file, herd_text, CheckError, FinalState, Options, Outcome};
+pub use translate::{translate, Translation};

@@ -1,0 +1,405 @@
+//! Running a litmus test: translate, compile with porf's C front end, explore with
+//! porf's engine, and count as herd counts.
+//!
+//! herd's `Positive` and `Negative` count *executions* (consistent candidate
+//! executions whose final state does / does not satisfy the condition's proposition),
+//! and `States` lists the distinct final states restricted to the observed locations.
+//! porf explores each (events, rf, co) execution once, as herd enumerates them, so:
+//!
+//! 1. the first exploration (mode 0, or 1 with a filter) counts every complete
+//!    execution and collects the distinct final states
+//!    (`Config::collect_final_states`); each state is projected on the observed
+//!    locations and the proposition is evaluated on it;
+//! 2. if some states satisfy the proposition and some do not, a second exploration
+//!    (mode 2: `main` assumes the proposition after joining every thread) counts the
+//!    executions that satisfy it; otherwise the count is all or nothing.
+//!
+//! Data races are herd's undefined behaviour (`undefined_unless empty dr` in
+//! rc11.cat): porf explores with keep-going, so racy executions are counted like the
+//! others, and every race porf reports is returned.
+
+use crate::ast::*;
+use crate::parse::{parse, LitmusError};
+use crate::translate::{translate, Translation, MODE};
+use porf_c::{CProgram, Diagnostic, FrontOptions, RunOptions};
+use porf_explore::{Config, ErrorClass, Stats, Strategy};
+use porf_graph::{Program, SrcLoc};
+use porf_models::MemoryModel;
+use std::collections::{BTreeMap, HashMap};
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::{Duration, Instant};
+
+/// How to run a test.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// Bound loops as `porf verify --unroll N` does: an execution in which a loop
+    /// would start its (N+1)th iteration is cut (herd7 cuts at its `-unroll` bound,
+    /// 2 by default). Without a bound a spinning loop is explored without end.
+    pub unroll: Option<u32>,
+}
+
+/// Why a test has no verdict. Each prints as `file:line:col: ...`.
+#[derive(Clone, Debug)]
+pub enum CheckError {
+    /// The litmus file is malformed.
+    Litmus(LitmusError),
+    /// The C front end rejected a thread body (or the file could not be read).
+    Front(Diagnostic),
+    /// The program did something porf does not model (e.g. a mixed-size access).
+    Unsupported(String),
+}
+
+impl fmt::Display for CheckError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CheckError::Litmus(e) => e.fmt(f),
+            CheckError::Front(d) => d.fmt(f),
+            CheckError::Unsupported(m) => f.write_str(m),
+        }
+    }
+}
+
+impl std::error::Error for CheckError {}
+
+/// One distinct final state: the observed locations' values (herd's spelling) and
+/// whether the condition's proposition holds.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct FinalState {
+    pub values: Vec<(Loc, String)>,
+    pub satisfies: bool,
+}
+
+impl FinalState {
+    /// herd's line: `1:r0=0; [x]=1;`.
+    pub fn line(&self) -> String {
+        self.values
+            .iter()
+            .map(|(l, v)| format!("{l}={v};"))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+}
+
+/// The result of a litmus test.
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    pub name: String,
+    pub file: String,
+    pub model: String,
+    pub cond: Cond,
+    /// Distinct final states, in herd's order.
+    pub states: Vec<FinalState>,
+    /// Executions whose final state satisfies the proposition.
+    pub positive: u64,
+    /// Executions whose final state does not.
+    pub negative: u64,
+    /// Data races (undefined behaviour): the two racing accesses' `file:line:col`.
+    pub races: Vec<(String, String)>,
+    /// Other errors porf found in some execution (assertions, memory errors).
+    pub errors: Vec<String>,
+    /// Some execution was cut by the loop bound (herd's `Loop` prefix): outcomes may
+    /// be missing.
+    pub loop_cut: bool,
+    pub elapsed: Duration,
+}
+
+impl Outcome {
+    /// herd's `Ok` / `No` (before undefined behaviour is taken into account).
+    pub fn ok(&self) -> bool {
+        match self.cond.quant {
+            Quant::Exists => self.positive > 0,
+            Quant::NotExists => self.positive == 0,
+            Quant::Forall => self.negative == 0,
+        }
+    }
+
+    /// herd's result line: `Undef` if some execution has a data race, else `Ok`/`No`.
+    pub fn verdict(&self) -> &'static str {
+        if !self.races.is_empty() {
+            "Undef"
+        } else if self.ok() {
+            "Ok"
+        } else {
+            "No"
+        }
+    }
+
+    /// herd's `Never` / `Sometimes` / `Always` (of the proposition).
+    pub fn observation(&self) -> &'static str {
+        if self.positive == 0 {
+            "Never"
+        } else if self.negative == 0 {
+            "Always"
+        } else {
+            "Sometimes"
+        }
+    }
+
+    /// herd's `Witnesses` numbers: w.r.t. the proposition, swapped for `~exists`.
+    pub fn witnesses(&self) -> (u64, u64) {
+        match self.cond.quant {
+            Quant::NotExists => (self.negative, self.positive),
+            _ => (self.positive, self.negative),
+        }
+    }
+
+    /// Every complete execution.
+    pub fn executions(&self) -> u64 {
+        self.positive + self.negative
+    }
+}
+
+/// Reads, parses and checks the litmus file `path` under `model`.
+pub fn check_file(
+    path: &Path,
+    model: &dyn MemoryModel,
+    model_name: &str,
+    opts: &Options,
+) -> Result<Outcome, CheckError> {
+    let shown = path.display().to_string();
+    let text = std::fs::read(path).map_err(|e| {
+        CheckError::Front(Diagnostic::new(
+            porf_c::DiagKind::Io,
+            shown.clone(),
+            1,
+            1,
+            format!("cannot read {shown}: {e}"),
+        ))
+    })?;
+    let text = String::from_utf8_lossy(&text);
+    let l = parse(&shown, &text).map_err(CheckError::Litmus)?;
+    check(&l, model, model_name, opts)
+}
+
+/// A temporary C file, removed when dropped.
+struct TempC(PathBuf);
+
+impl Drop for TempC {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+fn temp_c(text: &str) -> Result<TempC, CheckError> {
+    static N: AtomicU32 = AtomicU32::new(0);
+    let n = N.fetch_add(1, Ordering::Relaxed);
+    let path = std::env::temp_dir().join(format!("porf-litmus-{}-{n}.c", std::process::id()));
+    std::fs::write(&path, text).map_err(|e| {
+        CheckError::Front(Diagnostic::new(
+            porf_c::DiagKind::Io,
+            path.display().to_string(),
+            1,
+            1,
+            format!("cannot write the translated program: {e}"),
+        ))
+    })?;
+    Ok(TempC(path))
+}
+
+/// Compiles the translation of `l`.
+pub fn compile(l: &Litmus, tr: &Translation) -> Result<porf_c::ir::Module, CheckError> {
+    let tmp = temp_c(&tr.c)?;
+    porf_c::compile_file(&tmp.0, &FrontOptions::default()).map_err(|mut d| {
+        if d.file == tmp.0.display().to_string() || d.file == crate::translate::HARNESS {
+            // An error in porf's own glue code: report it at the test's first line.
+            d.message = format!(
+                "porf could not translate this test ({}:{}: {})",
+                d.line, d.col, d.message
+            );
+            d.file = l.file.clone();
+            d.line = 1;
+            d.col = 1;
+        }
+        CheckError::Front(d)
+    })
+}
+
+fn explore(
+    module: &porf_c::ir::Module,
+    mode: i64,
+    model: &dyn MemoryModel,
+    collect: bool,
+    unroll: Option<u32>,
+) -> (Stats, CProgram) {
+    let mut m = module.clone();
+    if let Some(c) = m.cells.values_mut().find(|c| c.name == MODE) {
+        c.init = mode;
+    }
+    let prog = CProgram::new(m, RunOptions { unroll });
+    let cfg = Config {
+        keep_going: true,
+        collect_final_states: collect,
+        ..Config::default()
+    };
+    let stats = porf_explore::explore(Strategy::Optimal, &prog, model, &cfg);
+    (stats, prog)
+}
+
+fn location(prog: &CProgram, s: SrcLoc) -> String {
+    if s.line == 0 {
+        return String::new();
+    }
+    format!("{}:{}:{}", prog.source_file(s.file), s.line, s.col)
+}
+
+/// Checks the parsed test `l` under `model`.
+pub fn check(
+    l: &Litmus,
+    model: &dyn MemoryModel,
+    model_name: &str,
+    opts: &Options,
+) -> Result<Outcome, CheckError> {
+    let start = Instant::now();
+    let tr = translate(l).map_err(CheckError::Litmus)?;
+    let module = compile(l, &tr)?;
+    let addr_of: HashMap<&str, i64> = module
+        .cells
+        .iter()
+        .map(|(&a, c)| (c.name.as_str(), a))
+        .collect();
+    let cell = |name: &str| -> Result<i64, CheckError> {
+        addr_of.get(name).copied().ok_or_else(|| {
+            CheckError::Unsupported(format!(
+                "{}:1:1: unsupported: porf found no global cell for `{name}`",
+                l.file
+            ))
+        })
+    };
+    let needed = l.needed();
+    let observed = l.observed();
+    let mut cells: BTreeMap<Loc, (i64, bool)> = BTreeMap::new();
+    for loc in &needed {
+        let (name, ptr) = &tr.cells[loc];
+        cells.insert(loc.clone(), (cell(name)?, *ptr));
+    }
+    let mut addrs: BTreeMap<String, i64> = BTreeMap::new();
+    for n in tr.globals.keys() {
+        addrs.insert(n.clone(), cell(n)?);
+    }
+    let names_by_addr: HashMap<i64, &str> = addrs.iter().map(|(n, &a)| (a, n.as_str())).collect();
+
+    let mode = if l.filter.is_some() { 1 } else { 0 };
+    let (stats, prog) = explore(&module, mode, model, true, opts.unroll);
+    if let Some(e) = stats
+        .errors
+        .iter()
+        .find(|e| e.class == ErrorClass::Unsupported)
+    {
+        let at = e
+            .events
+            .first()
+            .map(|(_, s)| location(&prog, *s))
+            .filter(|s| !s.is_empty())
+            .unwrap_or_else(|| format!("{}:1:1", l.file));
+        return Err(CheckError::Unsupported(format!(
+            "{at}: unsupported: {}",
+            e.message
+        )));
+    }
+    let mut races = Vec::new();
+    let mut errors = Vec::new();
+    for e in &stats.errors {
+        let locs: Vec<String> = e.events.iter().map(|(_, s)| location(&prog, *s)).collect();
+        if e.class == ErrorClass::Race {
+            let a = locs.first().cloned().unwrap_or_default();
+            let b = locs.get(1).cloned().unwrap_or_default();
+            races.push((a, b));
+        } else {
+            errors.push(format!("{}: {}", locs.join(", "), e.message));
+        }
+    }
+
+    let init_of = |a: i64| module.cells.get(&a).map_or(0, |c| c.init);
+    let addr_value = |v: &Value| match v {
+        Value::Int(i) => *i,
+        Value::Addr(x) => addrs.get(x).copied().unwrap_or(-1),
+    };
+    let mut distinct: BTreeMap<Vec<i64>, bool> = BTreeMap::new();
+    for fs in &stats.final_states {
+        let mem: HashMap<i64, i64> = fs.memory.iter().map(|&(a, v)| (a as i64, v)).collect();
+        let val = |loc: &Loc| {
+            let a = cells[loc].0;
+            mem.get(&a).copied().unwrap_or_else(|| init_of(a))
+        };
+        let sat = l.cond.prop.eval(&val, &addr_value);
+        let key: Vec<i64> = observed.iter().map(&val).collect();
+        distinct.insert(key, sat);
+    }
+    let states: Vec<FinalState> = distinct
+        .iter()
+        .map(|(vals, &satisfies)| FinalState {
+            values: observed
+                .iter()
+                .zip(vals)
+                .map(|(loc, &v)| {
+                    let shown = match (cells[loc].1, names_by_addr.get(&v)) {
+                        (true, Some(n)) => n.to_string(),
+                        _ => v.to_string(),
+                    };
+                    (loc.clone(), shown)
+                })
+                .collect(),
+            satisfies,
+        })
+        .collect();
+    let total = stats.complete;
+    let positive = if states.iter().all(|s| s.satisfies) {
+        total
+    } else if states.iter().all(|s| !s.satisfies) {
+        0
+    } else {
+        explore(&module, 2, model, false, opts.unroll).0.complete
+    };
+    // Blocked executions are cut by the loop bound, or (mode 1) fail the filter.
+    let loop_cut = opts.unroll.is_some()
+        && stats.blocked > 0
+        && (l.filter.is_none() || explore(&module, 0, model, false, opts.unroll).0.blocked > 0);
+    Ok(Outcome {
+        name: l.name.clone(),
+        file: l.file.clone(),
+        model: model_name.to_string(),
+        cond: l.cond.clone(),
+        states,
+        positive,
+        negative: total.saturating_sub(positive),
+        races,
+        errors,
+        loop_cut,
+        elapsed: start.elapsed(),
+    })
+}
+
+/// herd's output for `o` (without herd's `Hash=` line, which porf cannot compute).
+pub fn herd_text(o: &Outcome) -> String {
+    let mut s = String::new();
+    let (wp, wn) = o.witnesses();
+    s.push_str(&format!("Test {} {}\n", o.name, o.cond.quant.kind()));
+    s.push_str(&format!("States {}\n", o.states.len()));
+    for st in &o.states {
+        s.push_str(&st.line());
+        s.push('\n');
+    }
+    if o.loop_cut {
+        s.push_str("Loop ");
+    }
+    s.push_str(o.verdict());
+    s.push('\n');
+    s.push_str("Witnesses\n");
+    s.push_str(&format!("Positive: {wp} Negative: {wn}\n"));
+    if !o.races.is_empty() {
+        s.push_str("Flag *undef*\n");
+    }
+    s.push_str(&format!("Condition {}\n", o.cond));
+    s.push_str(&format!(
+        "Observation {} {} {} {}\n",
+        o.name,
+        o.observation(),
+        o.positive,
+        o.negative
+    ));
+    s.push_str(&format!("Time {} {:.2}\n", o.name, o.elapsed.as_secs_f64()));
+    s.push('\n');
+    s
+}
