@@ -81,15 +81,11 @@ impl Scalar {
 
     /// `v` wrapped to this type's width and sign- or zero-extended back to 64 bits.
     pub fn normalize(self, v: Val) -> Val {
-        match (self.size, self.signed) {
-            (1, true) => v as i8 as Val,
-            (1, false) => v as u8 as Val,
-            (2, true) => v as i16 as Val,
-            (2, false) => v as u16 as Val,
-            (4, true) => v as i32 as Val,
-            (4, false) => v as u32 as Val,
-            _ => v,
+        porf_graph::Wrap {
+            bytes: self.size,
+            signed: self.signed,
         }
+        .apply(v)
     }
 }
 

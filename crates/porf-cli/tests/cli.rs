@@ -1,18 +1,7 @@
 //! The `porf` binary end to end: output lines, exit codes, bad flags.
 
-use std::process::Command;
-
-fn porf(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_porf"))
-        .args(args)
-        .output()
-        .expect("cannot run porf");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+mod common;
+use common::porf;
 
 #[test]
 fn safe_example_prints_genmc_lines() {

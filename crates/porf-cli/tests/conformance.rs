@@ -2,17 +2,13 @@
 //! verdicts) run through `porf verify` by the shared script, as the README's test
 //! command. Each run must end with `N passed, 0 failed`.
 
+mod common;
+
 use std::path::PathBuf;
 use std::process::Command;
 
 fn shared() -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared");
-    assert!(
-        dir.join("tools/conformance.py").is_file(),
-        "the shared conformance data is missing: expected {}",
-        dir.display()
-    );
-    dir
+    common::shared("tools/conformance.py")
 }
 
 /// Runs conformance.py with `args`; returns its last line after checking 0 failures.

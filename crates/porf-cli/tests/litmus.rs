@@ -2,17 +2,14 @@
 //! (`../shared/litmus`, run by `../shared/tools/litmus.py`), and the command's output
 //! lines, JSON and exit codes.
 
+mod common;
+use common::porf;
+
 use std::path::PathBuf;
 use std::process::Command;
 
 fn shared() -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared");
-    assert!(
-        dir.join("tools/litmus.py").is_file(),
-        "the shared litmus data is missing: expected {}",
-        dir.display()
-    );
-    dir
+    common::shared("tools/litmus.py")
 }
 
 fn litmus_file(dir: &str, name: &str) -> String {
@@ -22,18 +19,6 @@ fn litmus_file(dir: &str, name: &str) -> String {
         .join(name)
         .display()
         .to_string()
-}
-
-fn porf(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_porf"))
-        .args(args)
-        .output()
-        .expect("cannot run porf");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
 }
 
 #[test]

@@ -1,8 +1,10 @@
 //! `porf verify` end to end: output lines, JSON, Graphviz, exit codes, limits.
 //! Expected counts come from the reference explorer run by the same binary.
 
+mod common;
+use common::porf;
+
 use std::path::PathBuf;
-use std::process::Command;
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -10,18 +12,6 @@ fn root() -> PathBuf {
 
 fn file(rel: &str) -> String {
     root().join(rel).display().to_string()
-}
-
-fn porf(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_porf"))
-        .args(args)
-        .output()
-        .expect("cannot run porf");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
 }
 
 fn json(args: &[&str]) -> (i32, serde_json::Value) {

@@ -67,7 +67,7 @@
 //! only genuine wrap-arounds are affected.
 
 mod access;
-mod arith;
+pub(crate) mod arith;
 mod exec;
 mod heap;
 

@@ -8,6 +8,7 @@
 //! interpreter would (wrap-around in the instruction's type) and never folds a
 //! division by zero or an out-of-range shift, which stay run-time errors.
 
+use crate::interp::arith;
 use crate::ir::{
     BinOp, Block, BlockId, Function, Inst, InstKind, LoopId, Operand, Reg, Scalar, Terminator, UnOp,
 };
@@ -288,76 +289,16 @@ pub fn conv_is_noop(from: Scalar, to: Scalar) -> bool {
     from == to || to.size == 8 || (to.size > from.size && (to.signed || !from.signed))
 }
 
-fn unsigned(v: Val, ty: Scalar) -> u64 {
-    // Normalised unsigned values are zero-extended; 64-bit ones are the bit pattern.
-    if ty.signed {
-        v as u64
-    } else {
-        ty.normalize(v) as u64
-    }
-}
-
-/// The interpreter's semantics of `a op b` at `ty`; `None` where a run-time error or
-/// undefined shift must be left to run time.
+/// The interpreter's semantics of `a op b` at `ty` ([`arith::binary`]); `None` where
+/// it raises a run-time error (division by zero, undefined shifts), which is then left
+/// to run time.
 pub fn fold_bin(op: BinOp, a: Val, b: Val, ty: Scalar) -> Option<Val> {
-    let bits = ty.size as u32 * 8;
-    let cmp = |o: std::cmp::Ordering| -> Val {
-        let r = match op {
-            BinOp::Eq => o.is_eq(),
-            BinOp::Ne => o.is_ne(),
-            BinOp::Lt => o.is_lt(),
-            BinOp::Le => o.is_le(),
-            BinOp::Gt => o.is_gt(),
-            _ => o.is_ge(),
-        };
-        r as Val
-    };
-    let r = match op {
-        BinOp::Add => a.wrapping_add(b),
-        BinOp::Sub => a.wrapping_sub(b),
-        BinOp::Mul => a.wrapping_mul(b),
-        BinOp::Div | BinOp::Rem => {
-            let min = ty.normalize(1 << (bits - 1));
-            if b == 0 || (ty.signed && b == -1 && a == min) {
-                return None;
-            }
-            match (ty.signed, op) {
-                (true, BinOp::Div) => a.wrapping_div(b),
-                (true, _) => a.wrapping_rem(b),
-                (false, BinOp::Div) => (unsigned(a, ty) / unsigned(b, ty)) as Val,
-                (false, _) => (unsigned(a, ty) % unsigned(b, ty)) as Val,
-            }
-        }
-        BinOp::And => a & b,
-        BinOp::Or => a | b,
-        BinOp::Xor => a ^ b,
-        BinOp::Shl | BinOp::Shr => {
-            if b < 0 || b >= bits as Val {
-                return None;
-            }
-            match (op, ty.signed) {
-                (BinOp::Shl, _) => a.wrapping_shl(b as u32),
-                (_, true) => a >> b,
-                (_, false) => (unsigned(a, ty) >> b) as Val,
-            }
-        }
-        BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
-            return Some(if ty.signed {
-                cmp(a.cmp(&b))
-            } else {
-                cmp(unsigned(a, ty).cmp(&unsigned(b, ty)))
-            });
-        }
-    };
-    Some(ty.normalize(r))
+    arith::binary(op, a, b, ty).ok()
 }
 
+/// The interpreter's semantics of `op a` at `ty` ([`arith::unary`]).
 pub fn fold_un(op: UnOp, a: Val, ty: Scalar) -> Val {
-    match op {
-        UnOp::Neg => ty.normalize(a.wrapping_neg()),
-        UnOp::BitNot => ty.normalize(!a),
-        UnOp::LogNot => (a == 0) as Val,
-    }
+    arith::unary(op, a, ty)
 }
 
 #[cfg(test)]
