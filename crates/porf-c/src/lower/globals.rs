@@ -188,14 +188,15 @@ impl Cx<'_> {
     pub fn global_cells(&self) -> R<(BTreeMap<i64, Cell>, i64)> {
         let mut cells = BTreeMap::new();
         for g in &self.globals {
-            let Some(addr) = g.addr else {
-                if g.defined {
+            let addr = match (g.addr, g.defined) {
+                (Some(addr), true) => addr,
+                (None, true) => {
                     return self.err(
                         g.span,
                         format!("`{}` has incomplete type `{}`", g.name, self.show(&g.ty)),
                     );
                 }
-                if g.used {
+                (_, false) if g.used => {
                     return self.unsup(
                         g.span,
                         format!(
@@ -204,20 +205,8 @@ impl Cx<'_> {
                         ),
                     );
                 }
-                continue;
+                (_, false) => continue,
             };
-            if !g.defined {
-                if g.used {
-                    return self.unsup(
-                        g.span,
-                        format!(
-                            "`{}` is declared `extern` but not defined in this file",
-                            g.name
-                        ),
-                    );
-                }
-                continue;
-            }
             let mut leaves = Vec::new();
             self.types.leaves(&g.ty, 0, "", &mut leaves);
             for l in leaves {

@@ -339,15 +339,7 @@ impl Cx<'_> {
             let (kind, val) = self.atomic_operand(op, &lt, v, &t, off)?;
             self.at(off);
             let ty = lt.scalar().expect("scalar");
-            let old = self.b.reg();
-            self.b.emit(InstKind::Rmw {
-                dst: old,
-                addr,
-                op: kind,
-                val,
-                ty,
-                ord: MemOrder::SeqCst,
-            });
+            let old = self.seq_cst_rmw(addr, kind, val, ty);
             let new = self.b.bin(op, Operand::Reg(old), val, ty);
             return Ok(Val::R(new, lt.unqual()));
         }
@@ -407,6 +399,27 @@ impl Cx<'_> {
         }
     }
 
+    /// A plain C read-modify-write of an `_Atomic` object (`x += v`, `x++`): one
+    /// seq_cst RMW, as C11 specifies. Returns the register holding the old value.
+    fn seq_cst_rmw(
+        &mut self,
+        addr: Operand,
+        op: RmwKind,
+        val: Operand,
+        ty: Scalar,
+    ) -> crate::ir::Reg {
+        let old = self.b.reg();
+        self.b.emit(InstKind::Rmw {
+            dst: old,
+            addr,
+            op,
+            val,
+            ty,
+            ord: MemOrder::SeqCst,
+        });
+        old
+    }
+
     pub fn incdec(&mut self, x: &Node<Expression>, inc: bool, post: bool, off: usize) -> R<Val> {
         let lv = self.lvalue(x)?;
         let lt = self.val_type(&lv);
@@ -427,15 +440,7 @@ impl Cx<'_> {
                 }
             };
             self.at(off);
-            let old = self.b.reg();
-            self.b.emit(InstKind::Rmw {
-                dst: old,
-                addr,
-                op: kind,
-                val,
-                ty,
-                ord: MemOrder::SeqCst,
-            });
+            let old = self.seq_cst_rmw(addr, kind, val, ty);
             let new = match kind {
                 RmwKind::Xchg => Operand::Const(1),
                 RmwKind::Xor => self.b.bin(BinOp::Xor, Operand::Reg(old), val, ty),
