@@ -147,7 +147,8 @@ pub enum Builtin {
     /// `malloc(size)` / `calloc(n, size)` (args already multiplied by the front end:
     /// one argument, the byte size; calloc'd memory is zero like all fresh heap).
     Malloc,
-    /// `free(ptr)`; `free(NULL)` is a no-op; double free is a memory error.
+    /// `free(ptr)`; `free(NULL)` is a no-op; a pointer that is not the start of a heap
+    /// block is an "invalid free"; the engine checks double frees and use after free.
     Free,
     /// `pthread_self()`: the engine thread id of the caller.
     ThreadSelf,
@@ -252,6 +253,10 @@ pub enum InstKind {
     TryLock { dst: Reg, addr: Operand },
     /// `pthread_mutex_unlock(addr)`.
     Unlock { addr: Operand },
+    /// `pthread_mutex_init(addr, attr)`: the mutex becomes unlocked (a non-atomic write).
+    MutexInit { addr: Operand },
+    /// `pthread_mutex_destroy(addr)`: later locks of it are errors.
+    MutexDestroy { addr: Operand },
     /// `__VERIFIER_assume(cond)`: blocks the execution when `cond` is 0.
     Assume { cond: Operand },
     /// `assert(cond)`: an assertion error with `msg` when `cond` is 0.

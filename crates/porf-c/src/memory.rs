@@ -15,10 +15,10 @@
 //! * Every address is a pure function of the allocating thread's own history (its tid,
 //!   how many blocks it allocated before, how deep its stack is), never of a global
 //!   counter, so replaying a thread from a snapshot yields the same addresses.
-//! * Heap addresses are never reused. Offsets `[0, HEAP_DATA)` of a block hold its
-//!   hidden header (see [`HEAP_LIVE`], [`HEAP_POISON`]); a block's user data starts at
-//!   offset [`HEAP_DATA`], which is the pointer `malloc` returns. User code can never
-//!   address a header: any access at an offset below `HEAP_DATA` is an error.
+//! * Heap addresses are never reused. A block's data starts at offset [`HEAP_DATA`] of
+//!   its slot, which is the pointer `malloc` returns and the block's base for the
+//!   engine ([`block_base`]); offsets below `HEAP_DATA` are a guard: any access there
+//!   is out of bounds.
 //! * Stack offsets are byte offsets into the owning thread's private byte stack.
 
 use crate::ir::{addr, Cell, FuncId, Module, Scalar};
@@ -32,14 +32,10 @@ pub const HEAP_BLOCK_BITS: u32 = 14;
 pub const HEAP_OFFSET_BITS: u32 = 20;
 /// Blocks per thread.
 pub const MAX_HEAP_BLOCKS: u32 = 1 << HEAP_BLOCK_BITS;
-/// Offset of a block's user data (the header occupies `[0, HEAP_DATA)`).
+/// Offset of a block's user data in its slot (`[0, HEAP_DATA)` is a guard).
 pub const HEAP_DATA: u32 = 8;
 /// The largest `malloc` size.
 pub const MAX_MALLOC: u32 = (1 << HEAP_OFFSET_BITS) - HEAP_DATA;
-/// The value `malloc` writes to a block's header.
-pub const HEAP_LIVE: Val = i64::MIN + 0xa110c;
-/// The value `free` writes to a block's header.
-pub const HEAP_POISON: Val = i64::MIN + 0x0f4ee;
 /// Bits of a stack address naming the byte within its thread's stack.
 pub const STACK_OFFSET_BITS: u32 = 32;
 /// The largest private stack of one thread, in bytes.
@@ -100,6 +96,14 @@ pub fn heap_addr(tid: Tid, block: u32, off: u32) -> Val {
         + off as Val
 }
 
+/// The base (data start) of the heap block address `a` lies in, if `a` is a heap address.
+pub fn block_base(a: Val) -> Option<Val> {
+    match classify(a, 0) {
+        Region::Heap { tid, block, .. } => Some(heap_addr(tid, block, HEAP_DATA)),
+        _ => None,
+    }
+}
+
 /// The address of byte `off` of thread `tid`'s private stack (requires `tid < MAX_THREADS`).
 pub fn stack_addr(tid: Tid, off: u32) -> Val {
     debug_assert!(tid < MAX_THREADS);
@@ -112,8 +116,8 @@ pub fn func_addr(f: FuncId) -> Val {
 }
 
 /// A human name for an address, for witnesses: the global cell's C path,
-/// `heap#<tid>.<block>+<offset>` (offset from the pointer `malloc` returned),
-/// `heap#<tid>.<block>.header`, `stack#<tid>+<offset>`, or the raw address.
+/// `heap#<tid>.<block>+<offset>` (offset from the pointer `malloc` returned; negative
+/// in the guard before the data), `stack#<tid>+<offset>`, or the raw address.
 pub fn name_of(m: &Module, a: Val) -> String {
     match classify(a, m.globals_end) {
         Region::Global => match m.cells.range(..=a).next_back() {
@@ -121,10 +125,9 @@ pub fn name_of(m: &Module, a: Val) -> String {
             Some((&start, c)) => format!("{}+{}", c.name, a - start),
             None => format!("{a:#x}"),
         },
-        Region::Heap { tid, block, off } if off < HEAP_DATA => {
-            format!("heap#{tid}.{block}.header")
+        Region::Heap { tid, block, off } => {
+            format!("heap#{tid}.{block}+{}", off as i64 - HEAP_DATA as i64)
         }
-        Region::Heap { tid, block, off } => format!("heap#{tid}.{block}+{}", off - HEAP_DATA),
         Region::Stack { tid, off } => format!("stack#{tid}+{off}"),
         Region::Func(f) => match m.funcs.get(f as usize) {
             Some(func) => format!("&{}", func.name),
@@ -168,15 +171,6 @@ pub fn global_cell(m: &Module, a: Val, size: Option<u8>) -> Result<&Cell, Fault>
             name_of(m, a)
         ))),
     }
-}
-
-/// One heap block allocated by the current thread.
-#[derive(Copy, Clone, PartialEq, Eq, Debug)]
-pub struct HeapBlock {
-    /// The size `malloc` was asked for.
-    pub size: u32,
-    /// Freed by this thread (frees by other threads are not known here).
-    pub freed: bool,
 }
 
 /// Reads a `ty` value at byte `off` of private memory (little-endian), normalised.
@@ -265,7 +259,12 @@ mod tests {
         let e = global_cell(&m, x + 9, Some(4)).unwrap_err();
         assert!(e.msg.ends_with("at y+1"), "{}", e.msg);
         assert_eq!(name_of(&m, heap_addr(2, 5, HEAP_DATA + 4)), "heap#2.5+4");
-        assert_eq!(name_of(&m, heap_addr(2, 5, 0)), "heap#2.5.header");
+        assert_eq!(name_of(&m, heap_addr(2, 5, 0)), "heap#2.5+-8");
+        assert_eq!(
+            block_base(heap_addr(2, 5, 99)),
+            Some(heap_addr(2, 5, HEAP_DATA))
+        );
+        assert_eq!(block_base(x), None);
         assert_eq!(name_of(&m, stack_addr(1, 4)), "stack#1+4");
     }
 

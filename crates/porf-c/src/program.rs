@@ -2,14 +2,14 @@
 
 use crate::interp::CThread;
 use crate::ir::{addr, Builtin, Function, InstKind, Module, Operand, Reg, Terminator};
-use crate::memory::name_of;
+use crate::memory::{block_base, name_of};
 use crate::RunOptions;
 use porf_graph::{Loc, Program, Tid, Val};
 use std::sync::Arc;
 
 /// A lowered C program with its run-time options. Thread 0 runs `main()` (with
-/// `argc = 0, argv = NULL` if it declares them); `pthread_create` starts a thread
-/// running a function with one argument.
+/// `argc = 1` and `argv = {path of the C file, NULL}` if it declares them);
+/// `pthread_create` starts a thread running a function with one argument.
 #[derive(Clone, Debug)]
 pub struct CProgram {
     module: Arc<Module>,
@@ -46,11 +46,16 @@ impl Program for CProgram {
     type Thread = CThread;
 
     fn main_thread(&self) -> CThread {
-        CThread::new(self.module.clone(), &self.run, 0, self.module.main, &[0, 0])
+        let name = self.module.files.first().map_or("program", |f| f.as_str());
+        CThread::main(self.module.clone(), &self.run, name)
     }
 
     fn spawn(&self, tid: Tid, entry: u32, arg: Val) -> CThread {
         CThread::new(self.module.clone(), &self.run, tid, entry, &[arg])
+    }
+
+    fn block_of(&self, loc: Loc) -> Option<Loc> {
+        block_base(loc.0 as i64).map(|b| Loc(b as u64))
     }
 
     fn init_value(&self, loc: Loc) -> Val {
@@ -200,7 +205,10 @@ fn validate_func(m: &Module, f: &Function) -> Result<(), String> {
                 K::Spawn { dst, func: fv, arg } => reg(*dst).and(op(fv)).and(op(arg))?,
                 K::Join { dst, tid } => reg(*dst).and(op(tid))?,
                 K::ThreadExit { val } => op(val)?,
-                K::Lock { addr } | K::Unlock { addr } => op(addr)?,
+                K::Lock { addr }
+                | K::Unlock { addr }
+                | K::MutexInit { addr }
+                | K::MutexDestroy { addr } => op(addr)?,
                 K::TryLock { dst, addr } => reg(*dst).and(op(addr))?,
                 K::Assume { cond } | K::Assert { cond, .. } => op(cond)?,
                 K::Builtin { dst, which, args } => {

@@ -11,7 +11,9 @@
 //! * [`outcome`]: what a maximal graph is (complete, blocked, deadlocked, erroneous),
 //!   defined once for every explorer.
 //! * [`stats`]: counts, errors and their witnesses.
+//! * [`mutex`]: which thread holds a mutex (invalid unlocks, self-deadlocks).
 
+pub mod mutex;
 pub mod optimal;
 pub mod outcome;
 pub mod record;

@@ -21,7 +21,7 @@ use porf_graph::{
     Action, EventId, Graph, LabelKind, Loc, MemOrder, Program, ReadKind, SrcLoc, ThreadMachine,
     Tid, Val, View, WriteKind,
 };
-use porf_models::{atomicity, race, MemoryModel};
+use porf_models::{atomicity, lifetime, race, MemoryModel};
 
 pub fn explore<P: Program>(prog: &P, model: &dyn MemoryModel, cfg: &Config) -> Stats {
     let mut ex = Optimal {
@@ -64,29 +64,39 @@ impl<P: Program> Optimal<'_, '_, P> {
                 Step::Done(e) => match st.g.label(e).kind {
                     LabelKind::Fence { .. } if !self.model.consistent_with(&st.g, e) => return,
                     LabelKind::Error { .. } => self.rec.error_event(&st.g, e),
+                    LabelKind::Free { .. } if self.report_errors(&st.g, e) => return,
                     _ => {}
                 },
                 Step::Access(Access::Read {
                     loc,
+                    bytes,
                     ord,
                     kind,
                     src,
-                }) => return self.read(st, t, loc, ord, kind, src),
+                }) => return self.read(st, t, (loc, bytes), ord, kind, src),
                 Step::Access(Access::Write {
                     loc,
+                    bytes,
                     val,
                     ord,
                     kind,
                     src,
-                }) => return self.write(st, t, loc, val, ord, kind, src),
+                }) => return self.write(st, t, (loc, bytes), val, ord, kind, src),
             }
         }
     }
 
-    /// Reports every race of the just-added access `e`; true if exploration must stop.
-    fn report_races(&mut self, g: &Graph, e: EventId) -> bool {
+    /// Reports every race and lifetime error of the just-added access or free `e`;
+    /// true if exploration must stop.
+    fn report_errors(&mut self, g: &Graph, e: EventId) -> bool {
         for o in race::races_with(g, e) {
             self.rec.race(g, o, e);
+            if self.rec.stop {
+                return true;
+            }
+        }
+        for err in lifetime::errors_with(g, e) {
+            self.rec.lifetime(g, &err);
             if self.rec.stop {
                 return true;
             }
@@ -111,7 +121,7 @@ impl<P: Program> Optimal<'_, '_, P> {
         &mut self,
         st: &mut State<P>,
         t: Tid,
-        loc: Loc,
+        (loc, bytes): (Loc, u8),
         ord: MemOrder,
         kind: ReadKind,
         src: SrcLoc,
@@ -124,6 +134,7 @@ impl<P: Program> Optimal<'_, '_, P> {
             t,
             LabelKind::Read {
                 loc,
+                bytes,
                 ord,
                 kind,
                 rf: None,
@@ -152,18 +163,25 @@ impl<P: Program> Optimal<'_, '_, P> {
 
     /// Goes on after read `r` (its thread's last event, source fixed, no state pushed).
     fn continue_read(&mut self, st: &mut State<P>, r: EventId) {
-        if self.report_races(&st.g, r) {
+        if self.report_errors(&st.g, r) {
             return;
         }
         match step::after_read(st, self.model, r) {
             AfterRead::Continue | AfterRead::Blocked => self.visit(st),
+            AfterRead::Ended => {
+                let e = st.g.last_of(r.tid).unwrap();
+                self.rec.error_event(&st.g, e);
+                if !self.rec.stop {
+                    self.visit(st);
+                }
+            }
             AfterRead::WritePart(val) => {
                 let w = step::add_write_part(st, self.model, r, val);
                 if !self.model.consistent_with(&st.g, w) {
                     return;
                 }
                 let atomic = !atomicity::violated_by(&st.g, w);
-                if atomic && self.report_races(&st.g, w) {
+                if atomic && self.report_errors(&st.g, w) {
                     return;
                 }
                 self.backward_revisits(st, w);
@@ -179,7 +197,7 @@ impl<P: Program> Optimal<'_, '_, P> {
         &mut self,
         st: &mut State<P>,
         t: Tid,
-        loc: Loc,
+        (loc, bytes): (Loc, u8),
         val: Val,
         ord: MemOrder,
         kind: WriteKind,
@@ -192,6 +210,7 @@ impl<P: Program> Optimal<'_, '_, P> {
             t,
             LabelKind::Write {
                 loc,
+                bytes,
                 ord,
                 val,
                 kind,
@@ -209,7 +228,7 @@ impl<P: Program> Optimal<'_, '_, P> {
             st.g.co_remove(w);
         }
         if !ok.is_empty() {
-            self.report_races(&st.g, w);
+            self.report_errors(&st.g, w);
         }
         for (i, &pos) in ok.iter().rev().enumerate() {
             if self.rec.stop {

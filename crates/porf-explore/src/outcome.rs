@@ -7,8 +7,11 @@
 //!   acquire that read a taken lock which a co-later write releases (the acquire read
 //!   "too early": the execution where it waits is explored separately);
 //! * otherwise a **deadlock**: every unfinished thread waits for a lock that is never
-//!   released or for a thread that never finishes.
+//!   released or for a thread that never finishes. A thread that re-locks a mutex it
+//!   already holds waits for itself: porf's mutexes are not recursive, so such a thread
+//!   can never go on and the graph is a deadlock too (GenMC 0.11 counts it as blocked).
 
+use crate::mutex;
 use crate::state::State;
 use porf_graph::{Action, EventId, LabelKind, Program, ReadKind, SrcLoc, ThreadMachine, Tid};
 
@@ -17,15 +20,41 @@ pub enum Outcome {
     Complete,
     Blocked,
     Erroneous,
+    Deadlock(Deadlock),
+}
+
+/// A deadlocked graph.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Deadlock {
     /// The waiting threads' last events (or pending joins) with their source locations.
-    Deadlock(Vec<(EventId, SrcLoc)>),
+    pub waiting: Vec<(EventId, SrcLoc)>,
+    /// The threads among them that wait for a mutex they hold themselves.
+    pub relocks: Vec<Tid>,
+}
+
+impl Deadlock {
+    /// A one-line explanation.
+    pub fn message(&self) -> String {
+        if self.relocks.is_empty() {
+            return "Every unfinished thread waits for a lock that is never released or for a thread that never finishes".into();
+        }
+        let ts: Vec<String> = self.relocks.iter().map(|t| format!("T{t}")).collect();
+        format!(
+            "{} re-lock{} a mutex {} already hold{} (mutexes are not recursive), and no other thread can go on",
+            ts.join(", "),
+            if ts.len() == 1 { "s" } else { "" },
+            if ts.len() == 1 { "it" } else { "they" },
+            if ts.len() == 1 { "s" } else { "" },
+        )
+    }
 }
 
 /// Why a thread that has not finished is stuck.
 enum Stuck {
     Assume,
     StaleLock,
-    HeldLock(EventId, SrcLoc),
+    /// Waits for a lock nobody releases; `true` if the thread holds it itself.
+    HeldLock(EventId, SrcLoc, bool),
     Join(EventId, SrcLoc),
     Error,
 }
@@ -49,7 +78,7 @@ fn stuck<P: Program>(st: &mut State<P>, t: Tid) -> Stuck {
                         return if g.co_next(loc, rf).is_some() {
                             Stuck::StaleLock
                         } else {
-                            Stuck::HeldLock(r, l.src)
+                            Stuck::HeldLock(r, l.src, mutex::holds(g, t, loc, r.idx))
                         };
                     }
                 }
@@ -68,6 +97,7 @@ fn stuck<P: Program>(st: &mut State<P>, t: Tid) -> Stuck {
 pub fn classify<P: Program>(st: &mut State<P>) -> Outcome {
     let mut blocked = false;
     let mut waiting = Vec::new();
+    let mut relocks = Vec::new();
     let mut error = false;
     for t in 0..st.g.num_threads() {
         if !st.g.thread_exists(t) || st.finished(t) {
@@ -76,7 +106,13 @@ pub fn classify<P: Program>(st: &mut State<P>) -> Outcome {
         match stuck(st, t) {
             Stuck::Error => error = true,
             Stuck::Assume | Stuck::StaleLock => blocked = true,
-            Stuck::HeldLock(e, s) | Stuck::Join(e, s) => waiting.push((e, s)),
+            Stuck::HeldLock(e, s, own) => {
+                if own {
+                    relocks.push(t);
+                }
+                waiting.push((e, s))
+            }
+            Stuck::Join(e, s) => waiting.push((e, s)),
         }
     }
     if error {
@@ -86,6 +122,6 @@ pub fn classify<P: Program>(st: &mut State<P>) -> Outcome {
     } else if waiting.is_empty() {
         Outcome::Complete
     } else {
-        Outcome::Deadlock(waiting)
+        Outcome::Deadlock(Deadlock { waiting, relocks })
     }
 }

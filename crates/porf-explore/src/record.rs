@@ -7,6 +7,7 @@ use crate::stats::{ErrorClass, ErrorReport, FinalState, Stats};
 use crate::step::error_class;
 use crate::Config;
 use porf_graph::{EventId, Graph, LabelKind, Program, SrcLoc, ThreadMachine};
+use porf_models::lifetime::LifetimeError;
 use std::time::Instant;
 
 pub struct Recorder<'c> {
@@ -85,6 +86,17 @@ impl<'c> Recorder<'c> {
         );
     }
 
+    /// Records a lifetime error of dynamically allocated memory.
+    pub fn lifetime(&mut self, g: &Graph, err: &LifetimeError) {
+        let events = err.events.iter().map(|&e| (e, g.label(e).src)).collect();
+        self.error(
+            ErrorClass::Memory,
+            err.violation.message().into(),
+            events,
+            g,
+        );
+    }
+
     /// Counts a maximal consistent execution.
     pub fn maximal<P: Program>(&mut self, st: &mut State<P>) {
         self.tick(&st.g);
@@ -105,13 +117,8 @@ impl<'c> Recorder<'c> {
             }
             Outcome::Blocked => self.stats.blocked += 1,
             Outcome::Erroneous => self.stats.erroneous += 1,
-            Outcome::Deadlock(waiting) => {
-                self.error(
-                    ErrorClass::Deadlock,
-                    "Every unfinished thread waits for a lock that is never released or for a thread that never finishes".into(),
-                    waiting,
-                    &st.g,
-                );
+            Outcome::Deadlock(d) => {
+                self.error(ErrorClass::Deadlock, d.message(), d.waiting, &st.g);
             }
         }
         self.check_time();

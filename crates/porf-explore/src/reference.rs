@@ -19,7 +19,7 @@ use crate::state::{State, TidRegistry};
 use crate::step::{self, Access, AfterRead, Step};
 use crate::{Config, Stats};
 use porf_graph::{Action, Graph, LabelKind, Loc, Program, ReadKind, Tid, WriteKind};
-use porf_models::{race, MemoryModel};
+use porf_models::{lifetime, race, MemoryModel};
 use std::collections::{HashMap, HashSet};
 
 pub fn explore<P: Program>(prog: &P, model: &dyn MemoryModel, cfg: &Config) -> Stats {
@@ -63,10 +63,16 @@ fn footprint(a: &Action) -> Footprint {
         | Action::Rmw { loc, .. }
         | Action::Lock { loc, .. }
         | Action::TryLock { loc, .. }
-        | Action::Unlock { loc, .. } => Footprint::Access { loc, write: true },
+        | Action::Unlock { loc, .. }
+        | Action::MutexInit { loc, .. }
+        | Action::MutexDestroy { loc, .. } => Footprint::Access { loc, write: true },
         Action::Join { tid, .. } => Footprint::Join(tid),
         Action::Finish { .. } => Footprint::Finish,
+        // A malloc or free adds an event whatever the order, and the lifetime errors
+        // it takes part in depend only on hb: it commutes with every other thread.
         Action::Spawn { .. }
+        | Action::Malloc { .. }
+        | Action::Free { .. }
         | Action::Fence { .. }
         | Action::Block { .. }
         | Action::Error { .. } => Footprint::Local,
@@ -339,6 +345,7 @@ impl<P: Program> Reference<'_, '_, P> {
                 Step::Done(_) => self.check_and_go(st, &sleep),
                 Step::Access(Access::Read {
                     loc,
+                    bytes,
                     ord,
                     kind,
                     src,
@@ -350,6 +357,7 @@ impl<P: Program> Reference<'_, '_, P> {
                             t,
                             LabelKind::Read {
                                 loc,
+                                bytes,
                                 ord,
                                 kind,
                                 rf: w,
@@ -370,6 +378,7 @@ impl<P: Program> Reference<'_, '_, P> {
                 }
                 Step::Access(Access::Write {
                     loc,
+                    bytes,
                     val,
                     ord,
                     kind,
@@ -383,6 +392,7 @@ impl<P: Program> Reference<'_, '_, P> {
                             t,
                             LabelKind::Write {
                                 loc,
+                                bytes,
                                 ord,
                                 val,
                                 kind,
@@ -427,6 +437,7 @@ impl<P: Program> Reference<'_, '_, P> {
         enum Found {
             Event(porf_graph::EventId),
             Race(porf_graph::EventId, porf_graph::EventId),
+            Lifetime(lifetime::LifetimeError),
         }
         let stamp = |e| st.g.label(e).stamp;
         let mut found: Vec<(u32, Found)> =
@@ -437,11 +448,15 @@ impl<P: Program> Reference<'_, '_, P> {
         for (a, b) in race::all_races(&st.g) {
             found.push((stamp(a).max(stamp(b)), Found::Race(a, b)));
         }
+        for (s, err) in lifetime::all_errors(&st.g) {
+            found.push((s, Found::Lifetime(err)));
+        }
         found.sort_by_key(|(s, _)| *s);
         for (_, f) in found {
             match f {
                 Found::Event(e) => self.rec.error_event(&st.g, e),
                 Found::Race(a, b) => self.rec.race(&st.g, a, b),
+                Found::Lifetime(err) => self.rec.lifetime(&st.g, &err),
             }
         }
         self.rec.maximal(st);
@@ -461,23 +476,34 @@ pub fn graph_key(g: &Graph) -> Vec<i64> {
                     k.push(parent.map_or(-1, |p| ((p.tid as i64) << 32) | p.idx as i64));
                 }
                 LabelKind::Read {
-                    loc, ord, kind, rf, ..
+                    loc,
+                    bytes,
+                    ord,
+                    kind,
+                    rf,
                 } => {
-                    k.extend([2, loc.0 as i64, *ord as i64, read_kind_code(*kind)]);
+                    k.extend([2, loc.0 as i64, *bytes as i64, *ord as i64]);
+                    k.push(read_kind_code(*kind));
                     k.push(rf.map_or(-1, |w| ((w.tid as i64) << 32) | w.idx as i64));
                 }
                 LabelKind::Write {
                     loc,
+                    bytes,
                     ord,
                     val,
                     kind,
-                } => k.extend([3, loc.0 as i64, *ord as i64, *val, write_kind_code(*kind)]),
+                } => {
+                    k.extend([3, loc.0 as i64, *bytes as i64, *ord as i64, *val]);
+                    k.push(write_kind_code(*kind));
+                }
                 LabelKind::Fence { ord } => k.extend([4, *ord as i64]),
                 LabelKind::Spawn { child } => k.extend([5, *child as i64]),
                 LabelKind::Join { child } => k.extend([6, *child as i64]),
                 LabelKind::Finish { ret } => k.extend([7, *ret]),
                 LabelKind::Block => k.push(8),
                 LabelKind::Error { .. } => k.push(9),
+                LabelKind::Malloc { base, size } => k.extend([10, base.0 as i64, *size as i64]),
+                LabelKind::Free { base } => k.extend([11, base.0 as i64]),
             }
         }
     }
@@ -505,5 +531,6 @@ fn write_kind_code(k: WriteKind) -> i64 {
         WriteKind::Plain => 0,
         WriteKind::Exclusive => 1,
         WriteKind::Unlock => 2,
+        WriteKind::MutexDestroy => 3,
     }
 }

@@ -12,6 +12,8 @@ pub enum ErrorClass {
     Memory,
     Race,
     Deadlock,
+    /// A misused mutex (unlock of a mutex the thread does not hold).
+    Lock,
     /// The program used a construct porf does not model (see `ErrorKind::Unsupported`).
     Unsupported,
 }
@@ -25,6 +27,7 @@ impl ErrorClass {
             ErrorClass::Memory => "memory",
             ErrorClass::Race => "race",
             ErrorClass::Deadlock => "deadlock",
+            ErrorClass::Lock => "lock",
             ErrorClass::Unsupported => "unsupported",
         }
     }

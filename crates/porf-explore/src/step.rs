@@ -2,10 +2,11 @@
 //! Choice points (which write a read reads from, where a write goes in co) are the
 //! explorers' business; everything deterministic is here.
 
+use crate::mutex;
 use crate::state::{State, TidRegistry};
 use porf_graph::{
     Action, ErrorKind, EventId, LabelKind, Loc, MemOrder, Program, ReadKind, SrcLoc, Tid, Val,
-    WriteKind,
+    WriteKind, MUTEX_DESTROYED,
 };
 use porf_models::MemoryModel;
 
@@ -14,18 +15,23 @@ use porf_models::MemoryModel;
 pub enum Access {
     Read {
         loc: Loc,
+        bytes: u8,
         ord: MemOrder,
         kind: ReadKind,
         src: SrcLoc,
     },
     Write {
         loc: Loc,
+        bytes: u8,
         val: Val,
         ord: MemOrder,
         kind: WriteKind,
         src: SrcLoc,
     },
 }
+
+/// The width of a mutex's location (mutex operations name its first byte).
+const MUTEX_BYTES: u8 = 1;
 
 /// What performing an action amounts to.
 pub enum Step {
@@ -69,67 +75,107 @@ pub fn perform<P: Program>(
     t: Tid,
     action: Action,
 ) -> Step {
-    let mut access = |loc: Loc, a: Access| {
-        st.g.ensure_loc(loc, prog.init_value(loc));
+    fn register<P: Program>(st: &mut State<P>, prog: &P, loc: Loc, a: Access) -> Step {
+        st.g.ensure_loc(loc, prog.init_value(loc), prog.block_of(loc));
         Step::Access(a)
+    }
+    let mut access = |loc: Loc, a: Access| register(st, prog, loc, a);
+    let read = |loc, bytes, ord, kind, src| Access::Read {
+        loc,
+        bytes,
+        ord,
+        kind,
+        src,
+    };
+    let write = |loc, bytes, val, ord, kind, src| Access::Write {
+        loc,
+        bytes,
+        val,
+        ord,
+        kind,
+        src,
     };
     match action {
-        Action::Load { loc, ord, src } => access(
+        Action::Load {
             loc,
-            Access::Read {
-                loc,
-                ord,
-                kind: ReadKind::Plain,
-                src,
-            },
-        ),
-        Action::Rmw { loc, op, ord, src } => access(
+            bytes,
+            ord,
+            src,
+        } => access(loc, read(loc, bytes, ord, ReadKind::Plain, src)),
+        Action::Rmw {
             loc,
-            Access::Read {
-                loc,
-                ord,
-                kind: ReadKind::Rmw(op),
-                src,
-            },
-        ),
+            bytes,
+            op,
+            ord,
+            src,
+        } => access(loc, read(loc, bytes, ord, ReadKind::Rmw(op), src)),
         Action::Lock { loc, src } => access(
             loc,
-            Access::Read {
-                loc,
-                ord: MemOrder::Acquire,
-                kind: ReadKind::Lock,
-                src,
-            },
+            read(loc, MUTEX_BYTES, MemOrder::Acquire, ReadKind::Lock, src),
         ),
         Action::TryLock { loc, src } => access(
             loc,
-            Access::Read {
-                loc,
-                ord: MemOrder::Acquire,
-                kind: ReadKind::TryLock,
-                src,
-            },
+            read(loc, MUTEX_BYTES, MemOrder::Acquire, ReadKind::TryLock, src),
         ),
-        Action::Store { loc, val, ord, src } => access(
+        Action::Store {
             loc,
-            Access::Write {
+            bytes,
+            val,
+            ord,
+            src,
+        } => access(loc, write(loc, bytes, val, ord, WriteKind::Plain, src)),
+        Action::Unlock { loc, src } => {
+            if !mutex::holds(&st.g, t, loc, st.g.thread_len(t)) {
+                let kind = LabelKind::Error {
+                    kind: ErrorKind::Lock,
+                    msg: "invalid unlock: the thread does not hold the mutex".into(),
+                };
+                let e = add_event(st, model, t, kind, src);
+                st.push_same(t);
+                return Step::Done(e);
+            }
+            let w = write(
                 loc,
-                val,
-                ord,
-                kind: WriteKind::Plain,
+                MUTEX_BYTES,
+                0,
+                MemOrder::Release,
+                WriteKind::Unlock,
                 src,
-            },
-        ),
-        Action::Unlock { loc, src } => access(
-            loc,
-            Access::Write {
+            );
+            register(st, prog, loc, w)
+        }
+        Action::MutexInit { loc, src } => {
+            let w = write(
                 loc,
-                val: 0,
-                ord: MemOrder::Release,
-                kind: WriteKind::Unlock,
+                MUTEX_BYTES,
+                0,
+                MemOrder::NonAtomic,
+                WriteKind::Plain,
                 src,
-            },
-        ),
+            );
+            access(loc, w)
+        }
+        Action::MutexDestroy { loc, src } => {
+            let w = write(
+                loc,
+                MUTEX_BYTES,
+                MUTEX_DESTROYED,
+                MemOrder::NonAtomic,
+                WriteKind::MutexDestroy,
+                src,
+            );
+            access(loc, w)
+        }
+        Action::Malloc { base, size, src } => {
+            let e = add_event(st, model, t, LabelKind::Malloc { base, size }, src);
+            st.push_resumed(t, 0);
+            Step::Done(e)
+        }
+        Action::Free { base, src } => {
+            let e = add_event(st, model, t, LabelKind::Free { base }, src);
+            st.push_resumed(t, 0);
+            Step::Done(e)
+        }
         Action::Fence { ord, src } => {
             let e = add_event(st, model, t, LabelKind::Fence { ord }, src);
             st.push_resumed(t, 0);
@@ -178,15 +224,33 @@ pub enum AfterRead {
     WritePart(Val),
     /// The thread is now blocked (a lock acquire saw a taken lock).
     Blocked,
+    /// The thread ended with an error event (a lock of a destroyed mutex).
+    Ended,
 }
 
 /// Pushes the state of read `r`'s thread after `r` (which must be its thread's last
 /// event, with no state pushed for it yet) and says what follows. A lock acquire that
-/// sees a taken lock gets a `Block` event here.
+/// sees a taken lock gets a `Block` event here, and a lock or trylock that reads a
+/// destroyed mutex an `Error` event.
 pub fn after_read<P: Program>(st: &mut State<P>, model: &dyn MemoryModel, r: EventId) -> AfterRead {
     let kind = st.g.label(r).read_kind().unwrap();
     let val = st.g.read_val(r);
     debug_assert_eq!(st.ts[r.tid as usize].len() as u32, r.idx);
+    let destroyed =
+        st.g.label(r)
+            .rf()
+            .is_some_and(|w| st.g.label(w).write_kind() == Some(WriteKind::MutexDestroy));
+    if matches!(kind, ReadKind::Lock | ReadKind::TryLock) && destroyed {
+        st.push_same(r.tid);
+        let src = st.g.label(r).src;
+        let err = LabelKind::Error {
+            kind: ErrorKind::Memory,
+            msg: "lock of a destroyed mutex (it reads uninitialised memory)".into(),
+        };
+        add_event(st, model, r.tid, err, src);
+        st.push_same(r.tid);
+        return AfterRead::Ended;
+    }
     if kind == ReadKind::Lock && val != 0 {
         st.push_same(r.tid);
         let src = st.g.label(r).src;
@@ -209,8 +273,14 @@ pub fn add_write_part<P: Program>(
     r: EventId,
     val: Val,
 ) -> EventId {
-    let (loc, ord, rf, src) = match st.g.label(r).kind {
-        LabelKind::Read { loc, ord, rf, .. } => (loc, ord, rf, st.g.label(r).src),
+    let (loc, bytes, ord, rf, src) = match st.g.label(r).kind {
+        LabelKind::Read {
+            loc,
+            bytes,
+            ord,
+            rf,
+            ..
+        } => (loc, bytes, ord, rf, st.g.label(r).src),
         _ => unreachable!(),
     };
     let ord = if st.g.label(r).read_kind() == Some(ReadKind::Lock)
@@ -226,6 +296,7 @@ pub fn add_write_part<P: Program>(
         r.tid,
         LabelKind::Write {
             loc,
+            bytes,
             ord,
             val,
             kind: WriteKind::Exclusive,
@@ -244,6 +315,7 @@ pub fn error_class(kind: ErrorKind) -> crate::ErrorClass {
         ErrorKind::Assertion => crate::ErrorClass::Assertion,
         ErrorKind::Abort => crate::ErrorClass::Abort,
         ErrorKind::Memory => crate::ErrorClass::Memory,
+        ErrorKind::Lock => crate::ErrorClass::Lock,
         ErrorKind::Unsupported => crate::ErrorClass::Unsupported,
     }
 }

@@ -3,16 +3,33 @@
 //! of complete and blocked executions, the set of final states and the set of errors.
 //!
 //! `PORF_DIFF_PROGRAMS` overrides the number of programs per model (default 2000).
+//!
+//! The `differential_heap_*` runs use programs with a heap block (malloc, frees, accesses
+//! in and out of bounds) and mutex misuse (stray unlocks, re-locks, destroy, init), of
+//! up to 11 events (malloc, frees and misuse included) over 1–2 ordinary locations plus
+//! the block's 2 cells: the heap and misuse operations take part of the budget and the
+//! cells spread accesses over more locations, so the default 8 events would leave few
+//! conflicting accesses. `PORF_DIFF_HEAP_PROGRAMS` overrides their number of programs
+//! per model (default 2000), `PORF_DIFF_HEAP_EVENTS` and `PORF_DIFF_HEAP_LOCS` the
+//! event bound and the number of ordinary locations. They print how many programs had
+//! each kind of error and, from 100 programs on, check that every kind of lifetime error
+//! and invalid unlocks occurred.
 
-use porf_explore::{explore, Config, Stats, Strategy};
+use std::collections::BTreeMap;
+
+use porf_explore::{explore, Config, ErrorClass, ErrorReport, Stats, Strategy};
 use porf_models::by_name;
 use porf_toy::{random_program, GenConfig};
 
 fn programs_per_model() -> u64 {
-    std::env::var("PORF_DIFF_PROGRAMS")
+    env_count("PORF_DIFF_PROGRAMS", 2000)
+}
+
+fn env_count(var: &str, default: u64) -> u64 {
+    std::env::var(var)
         .ok()
         .and_then(|s| s.parse().ok())
-        .unwrap_or(2000)
+        .unwrap_or(default)
 }
 
 fn compare(model: &str, seed: u64, opt: &Stats, reff: &Stats) -> Result<(), String> {
@@ -104,4 +121,133 @@ fn differential_ra() {
 #[test]
 fn differential_rc11() {
     differential("rc11");
+}
+
+/// The kind of an error for the heap runs' tallies: its class, refined by message for
+/// memory errors.
+fn error_kind(e: &ErrorReport) -> &'static str {
+    let m = e.message.as_str();
+    match e.class {
+        ErrorClass::Memory if m.starts_with("access to freed") => "memory: access to freed",
+        ErrorClass::Memory if m.starts_with("access to non-allocated") => {
+            "memory: access to non-allocated"
+        }
+        ErrorClass::Memory if m.starts_with("out-of-bounds") => "memory: out of bounds",
+        ErrorClass::Memory if m.starts_with("double free") => "memory: double free",
+        ErrorClass::Memory if m.starts_with("free of non-allocated") => {
+            "memory: free of non-allocated"
+        }
+        ErrorClass::Memory if m.starts_with("lock of a destroyed") => {
+            "memory: lock of a destroyed mutex"
+        }
+        ErrorClass::Memory => "memory: other",
+        ErrorClass::Lock if m.starts_with("invalid unlock") => "lock: invalid unlock",
+        ErrorClass::Lock => "lock: other",
+        ErrorClass::Assertion => "assertion",
+        ErrorClass::Abort => "abort",
+        ErrorClass::Race => "race",
+        ErrorClass::Deadlock => "deadlock",
+        ErrorClass::Unsupported => "unsupported",
+    }
+}
+
+/// The error kinds every heap run must exhibit somewhere.
+const REQUIRED_HEAP_KINDS: [&str; 6] = [
+    "memory: access to freed",
+    "memory: access to non-allocated",
+    "memory: out of bounds",
+    "memory: double free",
+    "memory: free of non-allocated",
+    "lock: invalid unlock",
+];
+
+/// The differential comparison on programs with heap blocks and mutex misuse, with a
+/// tally of the programs exhibiting each kind of error (by either explorer: an error
+/// key can carry different messages, e.g. out of bounds and non-allocated on the same
+/// access, and each explorer keeps the first it meets).
+fn differential_heap(model_name: &str) {
+    let model = by_name(model_name).unwrap();
+    let cfg = Config {
+        keep_going: true,
+        collect_final_states: true,
+        ..Config::default()
+    };
+    let gen = GenConfig {
+        heap: true,
+        lock_misuse: true,
+        max_events: env_count("PORF_DIFF_HEAP_EVENTS", 11) as usize,
+        max_locs: env_count("PORF_DIFF_HEAP_LOCS", 2) as usize,
+        ..GenConfig::default()
+    };
+    let n = env_count("PORF_DIFF_HEAP_PROGRAMS", 2000);
+    let mut failures = Vec::new();
+    let (mut complete, mut blocked, mut erroneous) = (0u64, 0u64, 0u64);
+    let mut kinds: BTreeMap<&str, u64> = BTreeMap::new();
+    let start = std::time::Instant::now();
+    for seed in 0..n {
+        let prog = random_program(seed, &gen);
+        let opt = explore(Strategy::Optimal, &prog, model.as_ref(), &cfg);
+        let reff = explore(Strategy::Reference, &prog, model.as_ref(), &cfg);
+        complete += reff.complete;
+        blocked += reff.blocked;
+        erroneous += reff.erroneous;
+        let mut seen: Vec<&str> = opt
+            .errors
+            .iter()
+            .chain(&reff.errors)
+            .map(error_kind)
+            .collect();
+        seen.sort_unstable();
+        seen.dedup();
+        for k in seen {
+            *kinds.entry(k).or_default() += 1;
+        }
+        if let Err(e) = compare(model_name, seed, &opt, &reff) {
+            failures.push(format!("{e}\nprogram:\n{prog}"));
+        }
+    }
+    let tally: Vec<String> = kinds.iter().map(|(k, c)| format!("{k}: {c}")).collect();
+    println!(
+        "differential heap {model_name}: {n} programs in {:.1} s, {} agreed ({complete} complete, {blocked} blocked, {erroneous} erroneous executions); programs with errors by kind: {}",
+        start.elapsed().as_secs_f64(),
+        n - failures.len() as u64,
+        tally.join(", ")
+    );
+    assert!(
+        failures.is_empty(),
+        "{} of {n} programs disagree under {model_name} (heap, lock misuse); first:\n{}",
+        failures.len(),
+        failures[0]
+    );
+    if n >= 100 {
+        let missing: Vec<&str> = REQUIRED_HEAP_KINDS
+            .iter()
+            .copied()
+            .filter(|k| !kinds.contains_key(k))
+            .collect();
+        assert!(
+            missing.is_empty(),
+            "no program had {missing:?} under {model_name}"
+        );
+    }
+}
+
+#[test]
+fn differential_heap_sc() {
+    differential_heap("sc");
+}
+
+#[test]
+fn differential_heap_tso() {
+    differential_heap("tso");
+}
+
+#[test]
+fn differential_heap_ra() {
+    differential_heap("ra");
+}
+
+#[test]
+fn differential_heap_rc11() {
+    differential_heap("rc11");
 }

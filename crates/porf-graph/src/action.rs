@@ -171,8 +171,11 @@ pub enum ErrorKind {
     Assertion,
     /// `abort()` was called.
     Abort,
-    /// A memory-safety error the front end detected (use after free, double free, ...).
+    /// A memory-safety error (null dereference, invalid free, ...; the engine adds
+    /// those that depend on other threads: use after free, double free, ...).
     Memory,
+    /// A misused mutex (unlock of a mutex the thread does not hold).
+    Lock,
     /// The program did something porf does not model (reported to the user as
     /// unsupported input rather than as a bug in the program).
     Unsupported,
@@ -185,23 +188,43 @@ pub enum ErrorKind {
 /// `old == expected`); `Spawn` the child's [`Tid`]; `Join` the child's return value;
 /// `TryLock` the lock's old value (0 means it was acquired); everything else 0.
 /// `Block`, `Error` and `Finish` end the thread: `resume` is never called after them.
+///
+/// Memory accesses name the first byte they touch (`loc`) and their width (`bytes`, 1 to
+/// 8): every location is its own cell (no mixed-size semantics), the width is only
+/// used to check accesses to dynamically allocated blocks against their bounds.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum Action {
     Load {
         loc: Loc,
+        bytes: u8,
         ord: MemOrder,
         src: SrcLoc,
     },
     Store {
         loc: Loc,
+        bytes: u8,
         val: Val,
         ord: MemOrder,
         src: SrcLoc,
     },
     Rmw {
         loc: Loc,
+        bytes: u8,
         op: RmwOp,
         ord: MemOrder,
+        src: SrcLoc,
+    },
+    /// Allocate the block `[base, base + size)`. The program chooses `base` (see
+    /// [`Program::block_of`]) and never allocates the same base twice in one execution.
+    Malloc {
+        base: Loc,
+        size: u64,
+        src: SrcLoc,
+    },
+    /// Free the block allocated at `base`. (A pointer that is not the start of a heap
+    /// block is the program's own "invalid free" error, never a `Free`.)
+    Free {
+        base: Loc,
         src: SrcLoc,
     },
     Fence {
@@ -234,6 +257,17 @@ pub enum Action {
         loc: Loc,
         src: SrcLoc,
     },
+    /// Initialise the mutex at `loc` (a non-atomic write of 0: unlocked).
+    MutexInit {
+        loc: Loc,
+        src: SrcLoc,
+    },
+    /// Destroy the mutex at `loc` (a non-atomic write of [`MUTEX_DESTROYED`]); a later
+    /// lock that reads it is an error.
+    MutexDestroy {
+        loc: Loc,
+        src: SrcLoc,
+    },
     /// A failed assumption: the thread blocks forever and the execution is not counted.
     Block {
         src: SrcLoc,
@@ -256,6 +290,10 @@ impl Action {
             Action::Load { src, .. }
             | Action::Store { src, .. }
             | Action::Rmw { src, .. }
+            | Action::Malloc { src, .. }
+            | Action::Free { src, .. }
+            | Action::MutexInit { src, .. }
+            | Action::MutexDestroy { src, .. }
             | Action::Fence { src, .. }
             | Action::Spawn { src, .. }
             | Action::Join { src, .. }
@@ -268,6 +306,9 @@ impl Action {
         }
     }
 }
+
+/// The value a destroyed mutex holds (a lock that reads it is an error).
+pub const MUTEX_DESTROYED: Val = -1;
 
 /// One thread of a program, as a deterministic machine.
 pub trait ThreadMachine: Clone {
@@ -291,6 +332,13 @@ pub trait Program {
     /// The value of `loc` before any write (the initialisation write's value).
     fn init_value(&self, _loc: Loc) -> Val {
         0
+    }
+    /// The base of the dynamically allocated block `loc` belongs to, if `loc` lies in
+    /// memory that exists only between a [`Action::Malloc`] of that base and its
+    /// [`Action::Free`] (a pure function of the address). `None` for memory that
+    /// always exists (globals).
+    fn block_of(&self, _loc: Loc) -> Option<Loc> {
+        None
     }
     /// A human name for `loc` (a variable name), for witnesses.
     fn loc_name(&self, loc: Loc) -> String {

@@ -8,7 +8,9 @@
 //!   write's `readers` (or the location's `init_readers`) lists the read;
 //! * `LocInfo::co` lists every write of the location exactly once, in coherence order,
 //!   after the (implicit) initialisation write;
-//! * `porf` of every event is its porf-prefix, computed when the event was added.
+//! * `porf` of every event is its porf-prefix, computed when the event was added;
+//! * `blocks[b].malloc` / `.frees` are exactly the graph's `Malloc` / `Free` events of
+//!   block `b`, and `blocks[b].locs` every registered location with `block == Some(b)`.
 
 use crate::action::{Loc, Tid, Val};
 use crate::label::{EventId, Label, LabelKind};
@@ -27,12 +29,26 @@ pub struct LocInfo {
     pub init_val: Val,
     /// Every read and write of the location, in insertion order.
     pub accesses: Vec<EventId>,
+    /// The dynamically allocated block the location belongs to (its base), if any.
+    pub block: Option<Loc>,
+}
+
+/// Per dynamically allocated block, keyed by its base address.
+#[derive(Clone, Debug, Default)]
+pub struct BlockInfo {
+    /// The block's `Malloc` event and size, if this graph allocates it.
+    pub malloc: Option<(EventId, u64)>,
+    /// The block's `Free` events, in insertion order (two or more: a double free).
+    pub frees: Vec<EventId>,
+    /// The registered locations inside the block (accessed in this graph or not).
+    pub locs: Vec<Loc>,
 }
 
 #[derive(Clone, Debug, Default)]
 pub struct Graph {
     threads: Vec<Vec<Label>>,
     locs: HashMap<Loc, LocInfo>,
+    blocks: HashMap<Loc, BlockInfo>,
     order: Vec<EventId>,
 }
 
@@ -90,15 +106,38 @@ impl Graph {
         })
     }
 
-    /// Registers location `loc` with initial value `init` (no-op if known).
-    pub fn ensure_loc(&mut self, loc: Loc, init: Val) {
-        self.locs.entry(loc).or_insert_with(|| LocInfo {
-            init_val: init,
-            ..LocInfo::default()
-        });
+    /// Registers location `loc` with initial value `init`, inside the dynamically
+    /// allocated block at `block` if given (no-op if known).
+    pub fn ensure_loc(&mut self, loc: Loc, init: Val, block: Option<Loc>) {
+        if self.locs.contains_key(&loc) {
+            return;
+        }
+        self.locs.insert(
+            loc,
+            LocInfo {
+                init_val: init,
+                block,
+                ..LocInfo::default()
+            },
+        );
+        if let Some(b) = block {
+            self.blocks.entry(b).or_default().locs.push(loc);
+        }
     }
     pub fn loc_info(&self, loc: Loc) -> &LocInfo {
         &self.locs[&loc]
+    }
+    /// What the graph knows of the dynamically allocated block at `base`.
+    pub fn block(&self, base: Loc) -> Option<&BlockInfo> {
+        self.blocks.get(&base)
+    }
+    /// Every read and write of a location inside the block at `base`.
+    pub fn block_accesses(&self, base: Loc) -> impl Iterator<Item = EventId> + '_ {
+        self.blocks
+            .get(&base)
+            .into_iter()
+            .flat_map(|b| b.locs.iter())
+            .flat_map(|l| self.locs[l].accesses.iter().copied())
     }
     /// The locations some event of this graph accesses. (A location registered by
     /// [`Graph::ensure_loc`] stays registered after truncation; it is not listed here
@@ -203,6 +242,12 @@ impl Graph {
                 let fin = self.last_of(*child).expect("join of a missing thread");
                 porf.join(&self.label(fin).porf);
             }
+            LabelKind::Malloc { base, size } => {
+                let b = self.blocks.entry(*base).or_default();
+                debug_assert!(b.malloc.is_none(), "block {base} allocated twice");
+                b.malloc = Some((e, *size));
+            }
+            LabelKind::Free { base } => self.blocks.entry(*base).or_default().frees.push(e),
             _ => {}
         }
         let stamp = self.order.len() as u32;
@@ -295,6 +340,18 @@ impl Graph {
                 }
                 self.pop_access(loc, e);
             }
+            LabelKind::Malloc { base, .. } => {
+                if let Some(b) = self.blocks.get_mut(&base) {
+                    b.malloc = None;
+                }
+            }
+            LabelKind::Free { base } => {
+                if let Some(b) = self.blocks.get_mut(&base) {
+                    if let Some(i) = b.frees.iter().rposition(|&x| x == e) {
+                        b.frees.remove(i);
+                    }
+                }
+            }
             _ => {}
         }
         while self.threads.last().is_some_and(|v| v.is_empty()) {
@@ -321,6 +378,7 @@ impl Graph {
         let mut g = Graph {
             threads: Vec::with_capacity(self.threads.len()),
             locs: HashMap::with_capacity(self.locs.len()),
+            blocks: HashMap::with_capacity(self.blocks.len()),
             order: Vec::with_capacity(self.order.len()),
         };
         for (t, evs) in self.threads.iter().enumerate() {
@@ -371,6 +429,22 @@ impl Graph {
                         .copied()
                         .filter(|r| keep.contains(*r))
                         .collect(),
+                    block: info.block,
+                },
+            );
+        }
+        for (base, b) in &self.blocks {
+            g.blocks.insert(
+                *base,
+                BlockInfo {
+                    malloc: b.malloc.filter(|(e, _)| keep.contains(*e)),
+                    frees: b
+                        .frees
+                        .iter()
+                        .copied()
+                        .filter(|f| keep.contains(*f))
+                        .collect(),
+                    locs: b.locs.clone(),
                 },
             );
         }
@@ -388,7 +462,9 @@ impl std::fmt::Display for Graph {
                 if lab.revisitable { "" } else { " !rev" }
             );
             let k = match &lab.kind {
-                LabelKind::Read { loc, ord, kind, rf } => {
+                LabelKind::Read {
+                    loc, ord, kind, rf, ..
+                } => {
                     let src = rf.map_or("init".to_string(), |w| w.to_string());
                     format!(
                         "R{kind:?} {loc} {} <- {src} = {}",
@@ -401,6 +477,7 @@ impl std::fmt::Display for Graph {
                     ord,
                     val,
                     kind,
+                    ..
                 } => {
                     format!("W{kind:?} {loc} {} := {val}", ord.short())
                 }
@@ -430,6 +507,7 @@ mod tests {
             t,
             LabelKind::Write {
                 loc: X,
+                bytes: 8,
                 ord: MemOrder::Relaxed,
                 val,
                 kind: WriteKind::Plain,
@@ -444,6 +522,7 @@ mod tests {
             t,
             LabelKind::Read {
                 loc: X,
+                bytes: 8,
                 ord: MemOrder::Relaxed,
                 kind: ReadKind::Plain,
                 rf,
@@ -454,7 +533,7 @@ mod tests {
 
     fn two_threads() -> Graph {
         let mut g = Graph::new();
-        g.ensure_loc(X, 7);
+        g.ensure_loc(X, 7, None);
         g.add(0, LabelKind::Start { parent: None }, SrcLoc::UNKNOWN);
         let s = g.add(0, LabelKind::Spawn { child: 1 }, SrcLoc::UNKNOWN);
         g.add(1, LabelKind::Start { parent: Some(s) }, SrcLoc::UNKNOWN);

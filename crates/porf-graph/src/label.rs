@@ -68,6 +68,9 @@ pub enum WriteKind {
     Exclusive,
     /// A mutex release.
     Unlock,
+    /// `pthread_mutex_destroy`: a non-atomic write of
+    /// [`MUTEX_DESTROYED`](crate::action::MUTEX_DESTROYED); a lock reading it is an error.
+    MutexDestroy,
 }
 
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -76,18 +79,31 @@ pub enum LabelKind {
     Start {
         parent: Option<EventId>,
     },
-    /// A read; `rf` is the write it reads from (`None` = the location's initialisation).
+    /// A read of `bytes` bytes at `loc`; `rf` is the write it reads from (`None` = the
+    /// location's initialisation).
     Read {
         loc: Loc,
+        bytes: u8,
         ord: MemOrder,
         kind: ReadKind,
         rf: Option<EventId>,
     },
+    /// A write of `bytes` bytes at `loc`.
     Write {
         loc: Loc,
+        bytes: u8,
         ord: MemOrder,
         val: Val,
         kind: WriteKind,
+    },
+    /// The allocation of the block `[base, base + size)`.
+    Malloc {
+        base: Loc,
+        size: u64,
+    },
+    /// The deallocation of the block allocated at `base`.
+    Free {
+        base: Loc,
     },
     Fence {
         ord: MemOrder,
@@ -137,6 +153,20 @@ impl Label {
     pub fn loc(&self) -> Option<Loc> {
         match self.kind {
             LabelKind::Read { loc, .. } | LabelKind::Write { loc, .. } => Some(loc),
+            _ => None,
+        }
+    }
+    /// The width in bytes of a read or write.
+    pub fn bytes(&self) -> Option<u8> {
+        match self.kind {
+            LabelKind::Read { bytes, .. } | LabelKind::Write { bytes, .. } => Some(bytes),
+            _ => None,
+        }
+    }
+    /// The block a malloc or free is about.
+    pub fn block(&self) -> Option<Loc> {
+        match self.kind {
+            LabelKind::Malloc { base, .. } | LabelKind::Free { base } => Some(base),
             _ => None,
         }
     }

@@ -14,7 +14,8 @@ pub mod view;
 
 pub use action::{
     Action, ErrorKind, Loc, MemOrder, Program, RmwOp, SrcLoc, ThreadMachine, Tid, Val, Wrap,
+    MUTEX_DESTROYED,
 };
-pub use graph::{Graph, LocInfo};
+pub use graph::{BlockInfo, Graph, LocInfo};
 pub use label::{EventId, Label, LabelKind, ReadKind, WriteKind};
 pub use view::View;

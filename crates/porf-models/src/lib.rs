@@ -7,9 +7,11 @@
 //! Adding a model never touches an explorer: explorers only see `dyn MemoryModel`.
 //!
 //! Atomicity of RMWs (no two exclusive writes read the same write) is common to every
-//! model and lives in [`atomicity`]; data races in [`race`].
+//! model and lives in [`atomicity`]; data races in [`race`]; use-after-free and other
+//! errors of dynamically allocated memory in [`lifetime`].
 
 pub mod atomicity;
+pub mod lifetime;
 pub mod ra;
 pub mod race;
 pub mod rc11;

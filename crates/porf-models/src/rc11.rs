@@ -295,6 +295,7 @@ mod tests {
             2,
             LabelKind::Write {
                 loc: Y,
+                bytes: 8,
                 ord: Relaxed,
                 val: 2,
                 kind: WriteKind::Exclusive,

@@ -3,8 +3,10 @@
 //! Invariants the builder maintains (and checks, panicking on misuse):
 //! * Registers are created by the thread that uses them, numbered from 0 in creation
 //!   order; an expression may only mention registers of its own thread.
-//! * Locations are numbered `Loc(1)`, `Loc(2)`, ... in declaration order; only declared
-//!   locations can be accessed.
+//! * Locations are numbered `Loc(1)`, `Loc(2)`, ... in declaration order; heap blocks
+//!   are placed in declaration order from [`BLOCK_BASE`], [`BLOCK_STRIDE`] apart. Only
+//!   locations and block cells declared before a thread can be accessed by it, and only
+//!   blocks declared before it can be allocated or freed.
 //! * Every instruction that can produce an action gets a distinct [`SrcLoc`]: file 0 and
 //!   a line number that runs over the whole program (threads first, then main).
 //! * Structured control flow is flattened with forward jumps only, so programs are
@@ -15,12 +17,15 @@ use std::sync::Arc;
 use porf_graph::{Loc, MemOrder, SrcLoc, Val};
 
 use crate::expr::{eq, Expr, Reg};
-use crate::interp::{Instr, LocDecl, RmwKind, ThreadCode, ToyProgram};
+use crate::interp::{
+    BlockDecl, Instr, LocDecl, RmwKind, ThreadCode, ToyBlock, ToyProgram, BLOCK_BASE, BLOCK_STRIDE,
+};
 
 /// Builds a [`ToyProgram`]: declare locations, then threads, then [`ProgramBuilder::build`].
 #[derive(Debug)]
 pub struct ProgramBuilder {
     locs: Vec<LocDecl>,
+    blocks: Vec<BlockDecl>,
     threads: Vec<ThreadCode>,
     next_line: u32,
     join: bool,
@@ -36,6 +41,7 @@ impl ProgramBuilder {
     pub fn new() -> ProgramBuilder {
         ProgramBuilder {
             locs: Vec::new(),
+            blocks: Vec::new(),
             threads: Vec::new(),
             next_line: 1,
             join: true,
@@ -58,6 +64,20 @@ impl ProgramBuilder {
         loc
     }
 
+    /// Declares a heap block of `cells` one-byte cells (1 to [`BLOCK_STRIDE`]), each
+    /// initially 0, named `name[i]` in listings. Its cells can be accessed like any
+    /// location, but they exist only between a [`ThreadBuilder::malloc`] and a
+    /// [`ThreadBuilder::free`] of the block; a program must allocate each block at most
+    /// once per execution.
+    pub fn block(&mut self, name: &str, cells: u32) -> ToyBlock {
+        let block = ToyBlock::new(self.blocks.len(), cells);
+        self.blocks.push(BlockDecl {
+            block,
+            name: name.to_string(),
+        });
+        block
+    }
+
     /// Makes main finish right after spawning the threads, without joining them.
     pub fn no_join(&mut self) -> &mut Self {
         self.join = false;
@@ -74,6 +94,7 @@ impl ProgramBuilder {
             num_regs: 0,
             next_line: self.next_line,
             num_locs: self.locs.len() as u64,
+            blocks: self.blocks.iter().map(|b| b.block).collect(),
         };
         body(&mut t);
         self.next_line = t.next_line;
@@ -117,8 +138,13 @@ impl ProgramBuilder {
             num_regs: n,
             observable: false,
         };
+        assert!(
+            (self.locs.len() as u64) < BLOCK_BASE,
+            "too many locations: they would reach the block region"
+        );
         ToyProgram {
             locs: self.locs,
+            blocks: self.blocks,
             threads: self.threads.into_iter().map(Arc::new).collect(),
             main: Arc::new(main),
         }
@@ -133,6 +159,8 @@ pub struct ThreadBuilder {
     num_regs: u32,
     next_line: u32,
     num_locs: u64,
+    /// The blocks declared before this thread.
+    blocks: Vec<ToyBlock>,
 }
 
 impl ThreadBuilder {
@@ -160,11 +188,25 @@ impl ThreadBuilder {
     }
 
     fn check_loc(&self, loc: Loc) -> Loc {
+        let cell = || {
+            let k = (loc.0.checked_sub(BLOCK_BASE)? / BLOCK_STRIDE) as usize;
+            let b = self.blocks.get(k)?;
+            (loc.0 - b.base().0 < b.cells() as u64).then_some(())
+        };
         assert!(
-            (1..=self.num_locs).contains(&loc.0),
-            "{loc} is not a location declared before this thread"
+            (1..=self.num_locs).contains(&loc.0) || cell().is_some(),
+            "{loc} is not a location or block cell declared before this thread"
         );
         loc
+    }
+
+    fn check_block(&self, block: ToyBlock) -> ToyBlock {
+        assert!(
+            self.blocks.contains(&block),
+            "block at {} is not declared before this thread",
+            block.base()
+        );
+        block
     }
 
     fn expr(&self, e: impl Into<Expr>) -> Expr {
@@ -274,6 +316,34 @@ impl ThreadBuilder {
     pub fn unlock(&mut self, loc: Loc) {
         let (loc, src) = (self.check_loc(loc), self.src());
         self.instrs.push(Instr::Unlock { loc, src });
+    }
+
+    /// `mutex_init(loc)`: (re)initialises the mutex at `loc` to unlocked, a non-atomic
+    /// write of 0.
+    pub fn mutex_init(&mut self, loc: Loc) {
+        let (loc, src) = (self.check_loc(loc), self.src());
+        self.instrs.push(Instr::MutexInit { loc, src });
+    }
+
+    /// `mutex_destroy(loc)`: a non-atomic write of the destroyed value; a later lock or
+    /// trylock that reads it is an error.
+    pub fn mutex_destroy(&mut self, loc: Loc) {
+        let (loc, src) = (self.check_loc(loc), self.src());
+        self.instrs.push(Instr::MutexDestroy { loc, src });
+    }
+
+    /// `malloc(block, size)`: allocates `block` with `size` bytes, so its cells
+    /// `0..size` are in bounds (`size` may differ from the declared number of cells).
+    /// Must run at most once per execution.
+    pub fn malloc(&mut self, block: ToyBlock, size: u64) {
+        let (base, src) = (self.check_block(block).base(), self.src());
+        self.instrs.push(Instr::Malloc { base, size, src });
+    }
+
+    /// `free(block)`.
+    pub fn free(&mut self, block: ToyBlock) {
+        let (base, src) = (self.check_block(block).base(), self.src());
+        self.instrs.push(Instr::Free { base, src });
     }
 
     /// Blocks the thread (the execution is discarded) unless `cond` is non-zero.

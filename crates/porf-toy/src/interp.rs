@@ -5,6 +5,8 @@
 //! * Every jump target of a [`ThreadCode`] is at most `instrs.len()` (the end).
 //! * Every register an instruction mentions belongs to that thread and has
 //!   `index < num_regs`.
+//! * Heap block `k` of a [`ToyProgram`] starts at `BLOCK_BASE + k * BLOCK_STRIDE`;
+//!   [`Program::block_of`] maps every address of that stride to the block's base.
 //! * A [`ToyThread`]'s `pc` always points at the instruction whose action `peek` returns
 //!   (or past the end, meaning `Finish`); `peek` only runs pure instructions (jumps, true
 //!   assumptions and assertions), so calling it repeatedly yields the same action.
@@ -15,6 +17,19 @@ use std::sync::Arc;
 use porf_graph::{Action, ErrorKind, Loc, MemOrder, Program, RmwOp, SrcLoc, ThreadMachine, Val};
 
 use crate::expr::{Expr, Reg};
+
+/// The width of every toy location: each is a one-byte cell (so the cells of a heap
+/// block are consecutive addresses).
+pub const CELL_BYTES: u8 = 1;
+
+/// The first address of the heap-block region: block `k` (in declaration order) covers
+/// `BLOCK_BASE + k * BLOCK_STRIDE ..` up to the next block; ordinary locations are
+/// numbered from 1 and stay far below.
+pub const BLOCK_BASE: u64 = 1 << 20;
+
+/// The address distance between consecutive blocks, and so the most cells a block can
+/// have.
+pub const BLOCK_STRIDE: u64 = 256;
 
 /// The non-compare-exchange read-modify-write operations.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
@@ -106,6 +121,27 @@ pub enum Instr {
         loc: Loc,
         src: SrcLoc,
     },
+    /// Initialises the mutex at `loc` (a non-atomic write of 0).
+    MutexInit {
+        loc: Loc,
+        src: SrcLoc,
+    },
+    /// Destroys the mutex at `loc` (a later lock of it is an error).
+    MutexDestroy {
+        loc: Loc,
+        src: SrcLoc,
+    },
+    /// Allocates the heap block starting at `base` with `size` bytes (cells).
+    Malloc {
+        base: Loc,
+        size: u64,
+        src: SrcLoc,
+    },
+    /// Frees the heap block starting at `base`.
+    Free {
+        base: Loc,
+        src: SrcLoc,
+    },
     /// Blocks the thread when `cond` is 0.
     Assume {
         cond: Expr,
@@ -151,8 +187,8 @@ impl Instr {
         }
     }
 
-    /// Whether the instruction is a memory event (an access, fence or mutex operation)
-    /// for the event bound of random programs.
+    /// Whether the instruction is a memory event (an access, fence, mutex operation,
+    /// allocation or free) for the event bound of random programs.
     pub fn is_memory_event(&self) -> bool {
         matches!(
             self,
@@ -164,7 +200,35 @@ impl Instr {
                 | Instr::Lock { .. }
                 | Instr::TryLock { .. }
                 | Instr::Unlock { .. }
+                | Instr::MutexInit { .. }
+                | Instr::MutexDestroy { .. }
+                | Instr::Malloc { .. }
+                | Instr::Free { .. }
         )
+    }
+
+    /// The source location of an instruction that can produce an action (`None` for
+    /// jumps).
+    pub fn src(&self) -> Option<SrcLoc> {
+        match self {
+            Instr::BranchIfZero { .. } | Instr::Jump { .. } => None,
+            Instr::Load { src, .. }
+            | Instr::Store { src, .. }
+            | Instr::Rmw { src, .. }
+            | Instr::Cas { src, .. }
+            | Instr::Fence { src, .. }
+            | Instr::Lock { src, .. }
+            | Instr::TryLock { src, .. }
+            | Instr::Unlock { src, .. }
+            | Instr::MutexInit { src, .. }
+            | Instr::MutexDestroy { src, .. }
+            | Instr::Malloc { src, .. }
+            | Instr::Free { src, .. }
+            | Instr::Assume { src, .. }
+            | Instr::Assert { src, .. }
+            | Instr::Spawn { src, .. }
+            | Instr::Join { src, .. } => Some(*src),
+        }
     }
 
     /// The access order of a memory instruction (the success order for a CAS).
@@ -200,19 +264,78 @@ pub struct LocDecl {
     pub init: Val,
 }
 
-/// A toy program: declared locations, thread functions (entry `i` is the `i`-th declared
-/// thread) and a generated main thread that spawns (and normally joins) them in order.
+/// A declared heap block: `cells` one-byte cells at consecutive addresses from `base`
+/// (a multiple of [`BLOCK_STRIDE`] from [`BLOCK_BASE`]), each initially 0. The cells
+/// exist only between a `malloc` and a `free` of the block (see
+/// [`Program::block_of`]); accessing them otherwise is a lifetime error the explorers
+/// report.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub struct ToyBlock {
+    base: Loc,
+    cells: u32,
+}
+
+impl ToyBlock {
+    /// The block `index` (in declaration order) with `cells` cells.
+    pub(crate) fn new(index: usize, cells: u32) -> ToyBlock {
+        assert!(
+            (1..=BLOCK_STRIDE).contains(&(cells as u64)),
+            "a block has 1 to {BLOCK_STRIDE} cells, not {cells}"
+        );
+        ToyBlock {
+            base: Loc(BLOCK_BASE + index as u64 * BLOCK_STRIDE),
+            cells,
+        }
+    }
+    /// The block's first address (what `malloc` and `free` name).
+    pub fn base(self) -> Loc {
+        self.base
+    }
+    /// The number of declared cells.
+    pub fn cells(self) -> u32 {
+        self.cells
+    }
+    /// The address of cell `i` (`i < cells`).
+    pub fn cell(self, i: u32) -> Loc {
+        assert!(
+            i < self.cells,
+            "cell {i} of a block of {} cells",
+            self.cells
+        );
+        Loc(self.base.0 + i as u64)
+    }
+    /// The index of the block in declaration order.
+    pub fn index(self) -> usize {
+        ((self.base.0 - BLOCK_BASE) / BLOCK_STRIDE) as usize
+    }
+}
+
+/// A declared heap block with its name.
+#[derive(Clone, Debug)]
+pub struct BlockDecl {
+    pub block: ToyBlock,
+    pub name: String,
+}
+
+/// A toy program: declared locations and heap blocks, thread functions (entry `i` is the
+/// `i`-th declared thread) and a generated main thread that spawns (and normally joins)
+/// them in order.
 #[derive(Clone, Debug)]
 pub struct ToyProgram {
     pub(crate) locs: Vec<LocDecl>,
+    pub(crate) blocks: Vec<BlockDecl>,
     pub(crate) threads: Vec<Arc<ThreadCode>>,
     pub(crate) main: Arc<ThreadCode>,
 }
 
 impl ToyProgram {
-    /// The declared locations, in declaration order.
+    /// The declared locations, in declaration order (heap blocks not included).
     pub fn locations(&self) -> &[LocDecl] {
         &self.locs
+    }
+    /// The declared heap blocks, in declaration order.
+    pub fn blocks(&self) -> &[BlockDecl] {
+        &self.blocks
     }
     /// The number of thread functions (not counting main).
     pub fn num_threads(&self) -> usize {
@@ -240,6 +363,12 @@ impl ToyProgram {
         let i = usize::try_from(loc.0).ok()?.checked_sub(1)?;
         self.locs.get(i).filter(|d| d.loc == loc)
     }
+
+    /// The declared block whose address range contains `loc`.
+    fn block_decl(&self, loc: Loc) -> Option<&BlockDecl> {
+        let k = loc.0.checked_sub(BLOCK_BASE)? / BLOCK_STRIDE;
+        self.blocks.get(usize::try_from(k).ok()?)
+    }
 }
 
 impl Program for ToyProgram {
@@ -262,9 +391,21 @@ impl Program for ToyProgram {
         self.decl(loc).map_or(0, |d| d.init)
     }
 
+    /// The base of the declared block whose address range (its [`BLOCK_STRIDE`]
+    /// addresses, not only its declared cells) contains `loc`.
+    fn block_of(&self, loc: Loc) -> Option<Loc> {
+        self.block_decl(loc).map(|b| b.block.base)
+    }
+
+    /// A location's name; a block's cell `i` is `name[i]`.
     fn loc_name(&self, loc: Loc) -> String {
-        self.decl(loc)
-            .map_or_else(|| loc.to_string(), |d| d.name.clone())
+        if let Some(d) = self.decl(loc) {
+            return d.name.clone();
+        }
+        match self.block_decl(loc) {
+            Some(b) => format!("{}[{}]", b.name, loc.0 - b.block.base.0),
+            None => loc.to_string(),
+        }
     }
 }
 
@@ -326,6 +467,7 @@ impl ThreadMachine for ToyThread {
                 }
                 Instr::Load { loc, ord, src, .. } => Action::Load {
                     loc: *loc,
+                    bytes: CELL_BYTES,
                     ord: *ord,
                     src: *src,
                 },
@@ -336,6 +478,7 @@ impl ThreadMachine for ToyThread {
                     src,
                 } => Action::Store {
                     loc: *loc,
+                    bytes: CELL_BYTES,
                     val: val(v),
                     ord: *ord,
                     src: *src,
@@ -349,6 +492,7 @@ impl ThreadMachine for ToyThread {
                     ..
                 } => Action::Rmw {
                     loc: *loc,
+                    bytes: CELL_BYTES,
                     op: kind.op(val(operand)),
                     ord: *ord,
                     src: *src,
@@ -363,6 +507,7 @@ impl ThreadMachine for ToyThread {
                     ..
                 } => Action::Rmw {
                     loc: *loc,
+                    bytes: CELL_BYTES,
                     op: RmwOp::Cas {
                         expected: val(expected),
                         new: val(new),
@@ -385,6 +530,23 @@ impl ThreadMachine for ToyThread {
                 },
                 Instr::Unlock { loc, src } => Action::Unlock {
                     loc: *loc,
+                    src: *src,
+                },
+                Instr::MutexInit { loc, src } => Action::MutexInit {
+                    loc: *loc,
+                    src: *src,
+                },
+                Instr::MutexDestroy { loc, src } => Action::MutexDestroy {
+                    loc: *loc,
+                    src: *src,
+                },
+                Instr::Malloc { base, size, src } => Action::Malloc {
+                    base: *base,
+                    size: *size,
+                    src: *src,
+                },
+                Instr::Free { base, src } => Action::Free {
+                    base: *base,
                     src: *src,
                 },
                 Instr::Spawn { entry, src, .. } => Action::Spawn {
@@ -434,6 +596,11 @@ impl ThreadMachine for ToyThread {
 /// Writes `instr` with location names from `prog`.
 fn fmt_instr(prog: &ToyProgram, instr: &Instr, f: &mut fmt::Formatter<'_>) -> fmt::Result {
     let n = |l: &Loc| prog.loc_name(*l);
+    let block = |l: &Loc| {
+        prog.block_decl(*l)
+            .filter(|b| b.block.base == *l)
+            .map_or_else(|| l.to_string(), |b| b.name.clone())
+    };
     match instr {
         Instr::Load { dst, loc, ord, .. } => write!(f, "{dst} = load({}, {})", n(loc), ord.short()),
         Instr::Store { loc, val, ord, .. } => {
@@ -472,6 +639,10 @@ fn fmt_instr(prog: &ToyProgram, instr: &Instr, f: &mut fmt::Formatter<'_>) -> fm
         Instr::Lock { loc, .. } => write!(f, "lock({})", n(loc)),
         Instr::TryLock { dst, loc, .. } => write!(f, "{dst} = trylock({})", n(loc)),
         Instr::Unlock { loc, .. } => write!(f, "unlock({})", n(loc)),
+        Instr::MutexInit { loc, .. } => write!(f, "mutex_init({})", n(loc)),
+        Instr::MutexDestroy { loc, .. } => write!(f, "mutex_destroy({})", n(loc)),
+        Instr::Malloc { base, size, .. } => write!(f, "malloc({}, {size})", block(base)),
+        Instr::Free { base, .. } => write!(f, "free({})", block(base)),
         Instr::Assume { cond, .. } => write!(f, "assume({cond})"),
         Instr::Assert { cond, .. } => write!(f, "assert({cond})"),
         Instr::Spawn { dst, entry, .. } => {
@@ -491,24 +662,19 @@ impl fmt::Display for ToyProgram {
             write!(f, " {}={}", d.name, d.init)?;
         }
         writeln!(f)?;
+        if !self.blocks.is_empty() {
+            write!(f, "blocks:")?;
+            for b in &self.blocks {
+                write!(f, " {}[{}]", b.name, b.block.cells)?;
+            }
+            writeln!(f)?;
+        }
         for code in std::iter::once(&self.main).chain(&self.threads) {
             writeln!(f, "{}:", code.name)?;
             for (i, instr) in code.instrs.iter().enumerate() {
-                let line = match instr {
-                    Instr::BranchIfZero { .. } | Instr::Jump { .. } => String::new(),
-                    Instr::Load { src, .. }
-                    | Instr::Store { src, .. }
-                    | Instr::Rmw { src, .. }
-                    | Instr::Cas { src, .. }
-                    | Instr::Fence { src, .. }
-                    | Instr::Lock { src, .. }
-                    | Instr::TryLock { src, .. }
-                    | Instr::Unlock { src, .. }
-                    | Instr::Assume { src, .. }
-                    | Instr::Assert { src, .. }
-                    | Instr::Spawn { src, .. }
-                    | Instr::Join { src, .. } => format!("L{}", src.line),
-                };
+                let line = instr
+                    .src()
+                    .map_or_else(String::new, |src| format!("L{}", src.line));
                 write!(f, "  {i:>3} {line:>4}  ")?;
                 fmt_instr(self, instr, f)?;
                 writeln!(f)?;

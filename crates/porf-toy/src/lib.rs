@@ -12,6 +12,13 @@
 //! declaration order (entry `i` is the `i`-th declared thread), then joins them all
 //! (unless [`ProgramBuilder::no_join`]) and finishes.
 //!
+//! Memory is one-byte cells ([`CELL_BYTES`]): ordinary locations `Loc(1)`, `Loc(2)`, ...
+//! which always exist, and the cells of heap blocks ([`ProgramBuilder::block`]), placed
+//! from [`BLOCK_BASE`], which exist only between a [`ThreadBuilder::malloc`] and a
+//! [`ThreadBuilder::free`] of their block ([`porf_graph::Program::block_of`] tells the
+//! explorers which block an address is in). Mutexes are ordinary locations used by
+//! `lock`/`trylock`/`unlock`, `mutex_init` and `mutex_destroy`.
+//!
 //! ```
 //! use porf_graph::MemOrder::Relaxed as Rlx;
 //! use porf_toy::ProgramBuilder;
@@ -39,7 +46,10 @@ pub mod random;
 
 pub use builder::{ProgramBuilder, ThreadBuilder};
 pub use expr::{add, and, eq, lt, ne, not, or, sub, Expr, Reg};
-pub use interp::{Instr, LocDecl, RmwKind, ThreadCode, ToyProgram, ToyThread};
+pub use interp::{
+    BlockDecl, Instr, LocDecl, RmwKind, ThreadCode, ToyBlock, ToyProgram, ToyThread, BLOCK_BASE,
+    BLOCK_STRIDE, CELL_BYTES,
+};
 pub use random::{random_program, GenConfig};
 
 #[cfg(test)]

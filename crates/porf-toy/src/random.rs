@@ -4,12 +4,16 @@
 //! * The same seed and config give the same program (a [`StdRng`] seeded with
 //!   `seed_from_u64`; the `Cargo.lock` pins the generator).
 //! * The thread functions hold at most `max_events` memory-event instructions in total,
-//!   counting both arms of every branch (an RMW, a fence, a lock and an unlock count one
-//!   each); see [`ToyProgram::event_count`].
+//!   counting both arms of every branch (an RMW, a fence, a lock, an unlock, a malloc, a
+//!   free, a mutex init or destroy count one each); see [`ToyProgram::event_count`].
 //! * Programs are loop-free. Mutex sections are `lock(m); 1–2 accesses; unlock(m)` in
 //!   straight-line code (never split by a branch), and the mutex location is used for
-//!   nothing else.
-//! * Features switched off in [`GenConfig`] never appear.
+//!   nothing else — unless [`GenConfig::lock_misuse`] adds stray operations on `m`.
+//! * With [`GenConfig::heap`], the block `b` (2 cells) is allocated by exactly one
+//!   `malloc`, at the top level of one thread (so at most once per execution).
+//! * Features switched off in [`GenConfig`] never appear, and with `heap` and
+//!   `lock_misuse` off the generator draws exactly the random numbers it drew before
+//!   they existed, so every seed gives the same program as then.
 
 use porf_graph::{Loc, MemOrder, Val};
 use rand::rngs::StdRng;
@@ -17,7 +21,7 @@ use rand::{Rng, SeedableRng};
 
 use crate::builder::{ProgramBuilder, ThreadBuilder};
 use crate::expr::{eq, ne, or, Expr, Reg};
-use crate::interp::ToyProgram;
+use crate::interp::{ToyBlock, ToyProgram};
 
 use MemOrder::{AcqRel, Acquire, NonAtomic, Relaxed, Release, SeqCst};
 
@@ -39,6 +43,17 @@ pub struct GenConfig {
     pub rmws: bool,
     pub fences: bool,
     pub branches: bool,
+    /// Dynamic memory: one heap block `b` of 2 cells whose cells join the locations
+    /// accesses pick from, one top-level `malloc(b, 1 or 2)` in a random thread at a
+    /// random position (size 1 makes `b[1]` out of bounds) and 0–2 `free(b)` anywhere
+    /// (top level or inside branches, in any threads). The malloc and frees count in
+    /// `max_events` (needs `max_events >= 1`).
+    pub heap: bool,
+    /// Mutex misuse (needs `mutexes`; only in programs that declare the mutex): now and
+    /// then a stray `unlock(m)`, a re-lock `lock(m); lock(m)` or a `mutex_destroy(m)`
+    /// anywhere, and maybe a `mutex_init(m)` at the start of a thread. These count in
+    /// `max_events`.
+    pub lock_misuse: bool,
 }
 
 impl Default for GenConfig {
@@ -56,9 +71,14 @@ impl Default for GenConfig {
             rmws: true,
             fences: true,
             branches: true,
+            heap: false,
+            lock_misuse: false,
         }
     }
 }
+
+/// The name and cell count of the heap block of [`GenConfig::heap`].
+const HEAP_BLOCK: (&str, u32) = ("b", 2);
 
 /// A random program; deterministic in `seed` and `cfg`.
 pub fn random_program(seed: u64, cfg: &GenConfig) -> ToyProgram {
@@ -71,24 +91,58 @@ pub fn random_program(seed: u64, cfg: &GenConfig) -> ToyProgram {
     // The builder numbers locations Loc(1), Loc(2), ... in declaration order; the
     // mutex (declared only if some thread uses it) comes after the ordinary ones.
     let locs: Vec<Loc> = (1..=nlocs as u64).map(Loc).collect();
-    let mutex = (cfg.mutexes && rng.random_bool(0.35)).then_some(Loc(nlocs as u64 + 1));
+    let p_mutex = if cfg.lock_misuse { 0.5 } else { 0.35 };
+    let mutex = (cfg.mutexes && rng.random_bool(p_mutex)).then_some(Loc(nlocs as u64 + 1));
+
+    // Events reserved for the heap and misuse operations, placed once the threads'
+    // bodies exist. (No random numbers are drawn here when both switches are off.)
+    let heap = (cfg.heap && nthreads > 0 && cfg.max_events >= 1).then(|| {
+        let size = rng.random_range(1..=2u64);
+        let frees = rng.random_range(0..=2usize).min(cfg.max_events - 1);
+        (ToyBlock::new(0, HEAP_BLOCK.1), size, frees)
+    });
+    let mut reserved = heap.map_or(0, |(_, _, frees)| 1 + frees);
+    let mut misuse = Vec::new();
+    if cfg.lock_misuse && nthreads > 0 && mutex.is_some() {
+        if rng.random_bool(0.7) {
+            misuse.push(match rng.random_range(0..3) {
+                0 => Misuse::StrayUnlock,
+                1 => Misuse::Relock,
+                _ => Misuse::Destroy,
+            });
+        }
+        if rng.random_bool(0.3) {
+            misuse.push(Misuse::Init);
+        }
+        misuse.retain(|op| {
+            let fits = reserved + op.cost() <= cfg.max_events;
+            reserved += if fits { op.cost() } else { 0 };
+            fits
+        });
+    }
+    let avail = cfg.max_events - reserved;
 
     // Usually the whole budget; every thread gets one event when possible, the rest is
     // spread at random.
     let total = if rng.random_bool(0.6) {
-        cfg.max_events
+        avail
     } else {
-        rng.random_range(nthreads.min(cfg.max_events)..=cfg.max_events)
+        rng.random_range(nthreads.min(avail)..=avail)
     };
     let mut budgets: Vec<usize> = (0..nthreads).map(|i| usize::from(i < total)).collect();
     for _ in nthreads.min(total)..total {
         budgets[rng.random_range(0..nthreads)] += 1;
     }
 
+    // Accesses pick among the ordinary locations and the heap block's cells.
+    let mut pool = locs.clone();
+    if let Some((block, _, _)) = heap {
+        pool.extend((0..block.cells()).map(|i| block.cell(i)));
+    }
     let mut g = Gen {
         rng,
         cfg,
-        locs,
+        locs: pool,
         mutex,
     };
     let mut bodies = Vec::with_capacity(nthreads);
@@ -112,8 +166,39 @@ pub fn random_program(seed: u64, cfg: &GenConfig) -> ToyProgram {
         bodies.push(body);
     }
 
+    if let Some((block, size, frees)) = heap {
+        // Often first, so that the thread's own accesses are mostly allocated (and
+        // others can be, through synchronisation).
+        let t = g.rng.random_range(0..nthreads);
+        let at = if g.rng.random_bool(0.5) {
+            0
+        } else {
+            g.rng.random_range(0..=bodies[t].len())
+        };
+        bodies[t].insert(at, Stmt::Malloc(block, size));
+        for _ in 0..frees {
+            g.insert_anywhere(&mut bodies, &[Stmt::Free(block)], 0.5);
+        }
+    }
+    if let Some(m) = mutex.filter(|_| !misuse.is_empty()) {
+        uses_mutex = true;
+        for op in misuse {
+            match op {
+                Misuse::StrayUnlock => g.insert_anywhere(&mut bodies, &[Stmt::Unlock(m)], 0.0),
+                Misuse::Relock => {
+                    g.insert_anywhere(&mut bodies, &[Stmt::Lock(m), Stmt::Lock(m)], 0.0)
+                }
+                Misuse::Destroy => g.insert_anywhere(&mut bodies, &[Stmt::MutexDestroy(m)], 0.0),
+                Misuse::Init => {
+                    let t = g.rng.random_range(0..nthreads);
+                    bodies[t].insert(0, Stmt::MutexInit(m));
+                }
+            }
+        }
+    }
+
     let mut p = ProgramBuilder::new();
-    for (i, &l) in g.locs.iter().enumerate() {
+    for (i, &l) in locs.iter().enumerate() {
         let declared = p.loc(NAMES.get(i).copied().unwrap_or("v"));
         debug_assert_eq!(declared, l);
     }
@@ -121,10 +206,37 @@ pub fn random_program(seed: u64, cfg: &GenConfig) -> ToyProgram {
         let declared = p.loc("m");
         debug_assert_eq!(Some(declared), g.mutex);
     }
+    if let Some((block, _, _)) = heap {
+        let declared = p.block(HEAP_BLOCK.0, HEAP_BLOCK.1);
+        debug_assert_eq!(declared, block);
+    }
     for body in &bodies {
         p.thread(|t| lower(t, body));
     }
     p.build()
+}
+
+/// A misuse of the mutex ([`GenConfig::lock_misuse`]).
+#[derive(Copy, Clone, Debug)]
+enum Misuse {
+    /// `unlock(m)` anywhere (usually without holding `m`).
+    StrayUnlock,
+    /// `lock(m); lock(m)` anywhere: the thread gets stuck on its own mutex.
+    Relock,
+    /// `mutex_destroy(m)` anywhere.
+    Destroy,
+    /// `mutex_init(m)` at the start of a thread.
+    Init,
+}
+
+impl Misuse {
+    /// Memory events.
+    fn cost(self) -> usize {
+        match self {
+            Misuse::Relock => 2,
+            _ => 1,
+        }
+    }
 }
 
 /// A generated statement; registers are numbered as the builder will number them.
@@ -138,6 +250,10 @@ enum Stmt {
     Fence(MemOrder),
     Lock(Loc),
     Unlock(Loc),
+    MutexInit(Loc),
+    MutexDestroy(Loc),
+    Malloc(ToyBlock, u64),
+    Free(ToyBlock),
     IfEq(Reg, Val, Vec<Stmt>, Vec<Stmt>),
     Assume(Expr),
     Assert(Expr),
@@ -164,6 +280,22 @@ fn lower(t: &mut ThreadBuilder, stmts: &[Stmt]) {
             }
             Stmt::Unlock(l) => {
                 t.unlock(*l);
+                None
+            }
+            Stmt::MutexInit(l) => {
+                t.mutex_init(*l);
+                None
+            }
+            Stmt::MutexDestroy(l) => {
+                t.mutex_destroy(*l);
+                None
+            }
+            Stmt::Malloc(b, size) => {
+                t.malloc(*b, *size);
+                None
+            }
+            Stmt::Free(b) => {
+                t.free(*b);
                 None
             }
             Stmt::IfEq(r, c, a, b) => {
@@ -238,6 +370,46 @@ impl Gen<'_> {
         let l = self.pick(&locs);
         self.locs = locs;
         l
+    }
+
+    /// Inserts `stmts` (which create no registers) in a random thread at a random point:
+    /// uniformly among the positions of its statement lists, branch arms included, or
+    /// with `p_nested` only among those inside branch arms (if it has any).
+    fn insert_anywhere(&mut self, bodies: &mut [Vec<Stmt>], stmts: &[Stmt], p_nested: f64) {
+        fn points(list: &[Stmt]) -> usize {
+            let nested: usize = list
+                .iter()
+                .map(|s| match s {
+                    Stmt::IfEq(_, _, a, b) => points(a) + points(b),
+                    _ => 0,
+                })
+                .sum();
+            list.len() + 1 + nested
+        }
+        /// Inserts at point `k` (< `points(list)`); returns the rest of `k` otherwise.
+        fn insert(list: &mut Vec<Stmt>, mut k: usize, stmts: &[Stmt]) -> Option<usize> {
+            if k <= list.len() {
+                list.splice(k..k, stmts.iter().cloned());
+                return None;
+            }
+            k -= list.len() + 1;
+            for s in list.iter_mut() {
+                if let Stmt::IfEq(_, _, a, b) = s {
+                    k = insert(a, k, stmts)?;
+                    k = insert(b, k, stmts)?;
+                }
+            }
+            Some(k)
+        }
+        let t = self.rng.random_range(0..bodies.len());
+        let (top, all) = (bodies[t].len() + 1, points(&bodies[t]));
+        let k = if all > top && self.rng.random_bool(p_nested) {
+            self.rng.random_range(top..all)
+        } else {
+            self.rng.random_range(0..all)
+        };
+        let rest = insert(&mut bodies[t], k, stmts);
+        debug_assert!(rest.is_none());
     }
 
     fn reg(&mut self, th: &ThreadGen) -> Reg {
@@ -568,6 +740,19 @@ mod tests {
             }
         )));
 
+        // The heap and misuse switches are off by default.
+        for s in 0..500 {
+            let p = random_program(s, &cfg);
+            assert!(p.blocks().is_empty());
+            assert!(!all_instrs(&p).any(|i| matches!(
+                i,
+                Instr::Malloc { .. }
+                    | Instr::Free { .. }
+                    | Instr::MutexInit { .. }
+                    | Instr::MutexDestroy { .. }
+            )));
+        }
+
         let off = GenConfig {
             mutexes: false,
             assumes: false,
@@ -588,6 +773,167 @@ mod tests {
                 assert!(i.ord().unwrap().is_atomic());
             }
             assert!(p.locations().iter().all(|d| d.name != "m"));
+        }
+    }
+
+    fn heap_and_misuse() -> GenConfig {
+        GenConfig {
+            heap: true,
+            lock_misuse: true,
+            ..GenConfig::default()
+        }
+    }
+
+    /// Whether instruction `i` of `code` runs unconditionally (no forward jump skips it).
+    fn top_level(code: &[Instr], i: usize) -> bool {
+        code[..i].iter().all(|x| match x {
+            Instr::BranchIfZero { target, .. } | Instr::Jump { target } => *target <= i,
+            _ => true,
+        })
+    }
+
+    #[test]
+    fn heap_switch_allocates_once_at_top_level() {
+        let cfg = GenConfig {
+            heap: true,
+            ..GenConfig::default()
+        };
+        let (mut sizes, mut frees_per_prog) = (std::collections::BTreeSet::new(), [0; 3]);
+        let (mut nested_free, mut foreign_free, mut oob_cell) = (0, 0, 0);
+        for seed in 0..1000 {
+            let p = random_program(seed, &cfg);
+            assert!(p.event_count() <= cfg.max_events, "seed {seed}:\n{p}");
+            assert_eq!(p.blocks().len(), 1);
+            let b = p.blocks()[0].block;
+            assert_eq!((p.blocks()[0].name.as_str(), b.cells()), ("b", 2));
+            let mut mallocs = Vec::new();
+            let mut frees = Vec::new();
+            for e in 0..p.num_threads() as u32 {
+                let code = &p.thread_code(e).instrs;
+                for (i, instr) in code.iter().enumerate() {
+                    match instr {
+                        Instr::Malloc { base, size, .. } => {
+                            assert_eq!(*base, b.base());
+                            assert!(top_level(code, i), "seed {seed}:\n{p}");
+                            sizes.insert(*size);
+                            mallocs.push((e, *size));
+                        }
+                        Instr::Free { base, .. } => {
+                            assert_eq!(*base, b.base());
+                            frees.push((e, top_level(code, i)));
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            assert_eq!(mallocs.len(), 1, "seed {seed}:\n{p}");
+            assert!(frees.len() <= 2, "seed {seed}:\n{p}");
+            frees_per_prog[frees.len()] += 1;
+            nested_free += frees.iter().filter(|f| !f.1).count();
+            foreign_free += frees.iter().filter(|f| f.0 != mallocs[0].0).count();
+            if mallocs[0].1 == 1 {
+                let touches_cell1 = all_instrs(&p).any(|i| {
+                    matches!(i, Instr::Load { loc, .. } | Instr::Store { loc, .. }
+                        | Instr::Rmw { loc, .. } | Instr::Cas { loc, .. } if *loc == b.cell(1))
+                });
+                oob_cell += usize::from(touches_cell1);
+            }
+        }
+        assert_eq!(sizes.into_iter().collect::<Vec<_>>(), vec![1, 2]);
+        assert!(
+            frees_per_prog.iter().all(|&n| n > 100),
+            "{frees_per_prog:?}"
+        );
+        assert!(
+            nested_free > 50 && foreign_free > 200 && oob_cell > 100,
+            "{nested_free} {foreign_free} {oob_cell}"
+        );
+    }
+
+    /// Dynamically: along any path, the malloc runs at most once (in the one thread
+    /// that has it), whatever the read values.
+    #[test]
+    fn heap_malloc_runs_at_most_once_on_every_path() {
+        let cfg = heap_and_misuse();
+        let mut rng = StdRng::seed_from_u64(11);
+        for seed in 0..300 {
+            let p = random_program(seed, &cfg);
+            for e in 0..p.num_threads() as u32 {
+                for _ in 0..4 {
+                    let mut t: ToyThread = p.spawn(1, e, 0);
+                    let mut mallocs = 0;
+                    loop {
+                        match t.peek() {
+                            Action::Malloc { .. } => mallocs += 1,
+                            Action::Finish { .. } | Action::Block { .. } | Action::Error { .. } => {
+                                break
+                            }
+                            _ => {}
+                        }
+                        t.resume(rng.random_range(0..=3));
+                    }
+                    assert!(mallocs <= 1, "seed {seed}:\n{p}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn lock_misuse_switch_generates_each_misuse() {
+        let cfg = heap_and_misuse();
+        let (mut stray, mut relock, mut destroy, mut init) = (0, 0, 0, 0);
+        for seed in 0..1000 {
+            let p = random_program(seed, &cfg);
+            assert!(p.event_count() <= cfg.max_events, "seed {seed}:\n{p}");
+            let m = p.locations().iter().find(|d| d.name == "m").map(|d| d.loc);
+            for e in 0..p.num_threads() as u32 {
+                let code = &p.thread_code(e).instrs;
+                let (mut locks, mut unlocks) = (0, 0);
+                for (i, instr) in code.iter().enumerate() {
+                    match instr {
+                        Instr::MutexInit { loc, .. } => {
+                            assert_eq!(Some(*loc), m);
+                            assert_eq!(i, 0, "init not first, seed {seed}:\n{p}");
+                            init += 1;
+                        }
+                        Instr::MutexDestroy { loc, .. } => {
+                            assert_eq!(Some(*loc), m);
+                            destroy += 1;
+                        }
+                        Instr::Lock { .. } => {
+                            locks += 1;
+                            relock +=
+                                usize::from(matches!(code.get(i + 1), Some(Instr::Lock { .. })));
+                        }
+                        Instr::Unlock { .. } => unlocks += 1,
+                        _ => {}
+                    }
+                }
+                stray += usize::from(unlocks > locks);
+            }
+        }
+        assert!(
+            stray > 30 && relock > 30 && destroy > 30 && init > 30,
+            "{stray} {relock} {destroy} {init}"
+        );
+    }
+
+    #[test]
+    fn switches_respect_small_budgets_and_are_deterministic() {
+        for max_events in 0..=4 {
+            let cfg = GenConfig {
+                max_events,
+                ..heap_and_misuse()
+            };
+            for seed in 0..300 {
+                let p = random_program(seed, &cfg);
+                assert!(p.event_count() <= max_events, "seed {seed}:\n{p}");
+                let mallocs = all_instrs(&p)
+                    .filter(|i| matches!(i, Instr::Malloc { .. }))
+                    .count();
+                assert_eq!(mallocs, usize::from(max_events > 0), "seed {seed}:\n{p}");
+                assert_eq!(p.to_string(), random_program(seed, &cfg).to_string());
+            }
         }
     }
 }

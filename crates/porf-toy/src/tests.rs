@@ -3,11 +3,14 @@
 use porf_graph::MemOrder::{Acquire, NonAtomic, Relaxed as Rlx, Release, SeqCst};
 use porf_graph::{Action, ErrorKind, Loc, Program, RmwOp, SrcLoc, ThreadMachine, Val};
 
-use crate::{and, eq, lt, ne, ProgramBuilder, ToyProgram, ToyThread};
+use crate::{
+    and, eq, lt, ne, ProgramBuilder, ToyProgram, ToyThread, BLOCK_BASE, BLOCK_STRIDE, CELL_BYTES,
+};
 
 fn load(loc: Loc, ord: porf_graph::MemOrder, line: u32) -> Action {
     Action::Load {
         loc,
+        bytes: CELL_BYTES,
         ord,
         src: SrcLoc::line(line),
     }
@@ -16,6 +19,7 @@ fn load(loc: Loc, ord: porf_graph::MemOrder, line: u32) -> Action {
 fn store(loc: Loc, val: Val, ord: porf_graph::MemOrder, line: u32) -> Action {
     Action::Store {
         loc,
+        bytes: CELL_BYTES,
         val,
         ord,
         src: SrcLoc::line(line),
@@ -165,6 +169,7 @@ fn rmws_and_cas_return_old_values() {
     let mut t = p.spawn(1, 0, 0);
     let rmw = |op, ord, line| Action::Rmw {
         loc: x,
+        bytes: CELL_BYTES,
         op,
         ord,
         src: SrcLoc::line(line),
@@ -387,4 +392,200 @@ fn foreign_registers_are_rejected() {
     p.thread(|t| leaked = Some(t.load(x, Rlx)));
     let r = leaked.unwrap();
     p.thread(|t| t.store(x, r, Rlx));
+}
+
+/// A program with two heap blocks (declared around an ordinary location) and a mutex
+/// that is initialised and destroyed.
+fn heap_and_mutex() -> (ToyProgram, crate::ToyBlock, crate::ToyBlock, Loc, Loc) {
+    let mut p = ProgramBuilder::new();
+    let b = p.block("b", 2);
+    let x = p.loc("x");
+    let c = p.block("c", 3);
+    let m = p.loc("m");
+    p.thread(|t| {
+        t.mutex_init(m); // 1
+        t.malloc(b, 1); // 2
+        t.store(b.cell(0), 4, NonAtomic); // 3
+        let r = t.load(b.cell(1), Rlx); // 4
+        t.if_eq(r, 0, |t| t.free(b), |_| {}); // 5
+        t.mutex_destroy(m); // 6
+    });
+    p.thread(|t| {
+        t.malloc(c, 3); // 7
+        t.fetch_add(c.cell(2), 1, Rlx); // 8
+        t.free(c); // 9
+        t.store(x, 1, Rlx); // 10
+    });
+    (p.build(), b, c, x, m)
+}
+
+#[test]
+fn blocks_are_placed_in_their_region() {
+    let (p, b, c, x, m) = heap_and_mutex();
+    assert_eq!((x, m), (Loc(1), Loc(2)));
+    assert_eq!(b.base(), Loc(BLOCK_BASE));
+    assert_eq!(c.base(), Loc(BLOCK_BASE + BLOCK_STRIDE));
+    assert_eq!((b.cells(), c.cells()), (2, 3));
+    assert_eq!(b.cell(1), Loc(BLOCK_BASE + 1));
+    assert_eq!(c.cell(2), Loc(BLOCK_BASE + BLOCK_STRIDE + 2));
+    assert_eq!((b.index(), c.index()), (0, 1));
+    assert_eq!(p.blocks().len(), 2);
+    assert_eq!(p.locations().len(), 2);
+
+    // block_of: a pure function of the address, over each block's whole region.
+    assert_eq!(p.block_of(b.cell(0)), Some(b.base()));
+    assert_eq!(p.block_of(b.cell(1)), Some(b.base()));
+    assert_eq!(p.block_of(Loc(BLOCK_BASE + 7)), Some(b.base()));
+    assert_eq!(p.block_of(c.cell(2)), Some(c.base()));
+    assert_eq!(p.block_of(Loc(BLOCK_BASE + 2 * BLOCK_STRIDE)), None);
+    assert_eq!(p.block_of(x), None);
+    assert_eq!(p.block_of(m), None);
+    assert_eq!(p.block_of(Loc(BLOCK_BASE - 1)), None);
+
+    assert_eq!(p.loc_name(b.cell(1)), "b[1]");
+    assert_eq!(p.loc_name(c.cell(0)), "c[0]");
+    assert_eq!(p.loc_name(x), "x");
+    assert_eq!(p.init_value(c.cell(2)), 0);
+    // Every instruction but the branch's jumps is a memory event.
+    assert_eq!(p.event_count(), 10);
+}
+
+#[test]
+fn heap_and_mutex_instructions_yield_their_actions() {
+    let (p, b, c, x, m) = heap_and_mutex();
+    let src = SrcLoc::line;
+    let t0 = p.spawn(1, 0, 0);
+    let mut t = t0.clone();
+    step(
+        &mut t,
+        Action::MutexInit {
+            loc: m,
+            src: src(1),
+        },
+        0,
+    );
+    step(
+        &mut t,
+        Action::Malloc {
+            base: b.base(),
+            size: 1,
+            src: src(2),
+        },
+        0,
+    );
+    step(&mut t, store(b.cell(0), 4, NonAtomic, 3), 0);
+    let after_store = t.clone();
+    step(&mut t, load(b.cell(1), Rlx, 4), 0);
+    step(
+        &mut t,
+        Action::Free {
+            base: b.base(),
+            src: src(5),
+        },
+        0,
+    );
+    step(
+        &mut t,
+        Action::MutexDestroy {
+            loc: m,
+            src: src(6),
+        },
+        0,
+    );
+    assert_eq!(t.peek(), Action::Finish { ret: 0 });
+    // The other arm skips the free.
+    let mut t = after_store;
+    step(&mut t, load(b.cell(1), Rlx, 4), 3);
+    step(
+        &mut t,
+        Action::MutexDestroy {
+            loc: m,
+            src: src(6),
+        },
+        0,
+    );
+    assert_eq!(t.peek(), Action::Finish { ret: 0 });
+    assert_eq!(t.registers(), vec![3]);
+
+    let mut t = p.spawn(2, 1, 0);
+    step(
+        &mut t,
+        Action::Malloc {
+            base: c.base(),
+            size: 3,
+            src: src(7),
+        },
+        0,
+    );
+    step(
+        &mut t,
+        Action::Rmw {
+            loc: c.cell(2),
+            bytes: CELL_BYTES,
+            op: RmwOp::Add(1, porf_graph::Wrap::NONE),
+            ord: Rlx,
+            src: src(8),
+        },
+        0,
+    );
+    step(
+        &mut t,
+        Action::Free {
+            base: c.base(),
+            src: src(9),
+        },
+        0,
+    );
+    step(&mut t, store(x, 1, Rlx, 10), 0);
+    assert_eq!(t.peek(), Action::Finish { ret: 0 });
+}
+
+#[test]
+fn display_lists_blocks_and_heap_instructions() {
+    let (p, _, _, _, _) = heap_and_mutex();
+    let s = p.to_string();
+    for needle in [
+        "locations: x=0 m=0\n",
+        "blocks: b[2] c[3]\n",
+        "mutex_init(m)",
+        "malloc(b, 1)",
+        "store(b[0], 4, na)",
+        "r0 = load(b[1], rlx)",
+        "free(b)",
+        "mutex_destroy(m)",
+        "malloc(c, 3)",
+        "r0 = fetch_add(c[2], 1, rlx)",
+        "free(c)",
+    ] {
+        assert!(s.contains(needle), "missing {needle:?} in\n{s}");
+    }
+    // Programs without blocks have no blocks line.
+    let (p, _, _) = sb_with_branch();
+    assert!(!p.to_string().contains("blocks:"));
+}
+
+#[test]
+#[should_panic(expected = "not a location or block cell declared")]
+fn cells_beyond_a_block_are_rejected() {
+    let mut p = ProgramBuilder::new();
+    let b = p.block("b", 2);
+    p.thread(|t| t.store(porf_graph::Loc(b.base().0 + 2), 1, Rlx));
+}
+
+#[test]
+#[should_panic(expected = "cell 2 of a block of 2 cells")]
+fn cell_index_is_checked() {
+    let mut p = ProgramBuilder::new();
+    p.block("b", 2).cell(2);
+}
+
+#[test]
+#[should_panic(expected = "is not declared before this thread")]
+fn blocks_declared_later_are_rejected() {
+    let mut p = ProgramBuilder::new();
+    p.block("b", 1);
+    let mut other = ProgramBuilder::new();
+    other.block("a", 1);
+    let second = other.block("b", 1);
+    p.thread(|t| t.free(second));
 }

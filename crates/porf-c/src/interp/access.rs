@@ -7,7 +7,7 @@ use crate::ir::{Module, Reg, RmwKind, Scalar};
 use crate::memory::{
     classify, global_cell, name_of, read_private, write_private, Fault, Region, HEAP_DATA,
 };
-use porf_graph::{Action, Loc, MemOrder, RmwOp, SrcLoc, Tid, Val};
+use porf_graph::{Action, Loc, MemOrder, RmwOp, SrcLoc, Val};
 
 /// Where a checked access goes.
 enum Target {
@@ -28,8 +28,8 @@ impl Machine {
                 global_cell(code, a, size)?;
                 Ok(Target::Shared(Loc(a as u64)))
             }
-            Region::Heap { tid, block, off } => {
-                self.check_heap(code, a, tid, block, off, size.unwrap_or(1))?;
+            Region::Heap { off, .. } => {
+                self.check_heap(code, a, off, size.unwrap_or(1))?;
                 Ok(Target::Shared(Loc(a as u64)))
             }
             Region::Stack { tid, off } => {
@@ -49,18 +49,11 @@ impl Machine {
         }
     }
 
-    /// Checks a heap access of `size` bytes (a power of two) at byte `off` of block `block` of `tid`.
-    /// Bounds and frees are known only for this thread's own blocks (and for foreign
-    /// blocks this thread freed itself).
-    fn check_heap(
-        &self,
-        code: &Module,
-        a: Val,
-        tid: Tid,
-        block: u32,
-        off: u32,
-        size: u8,
-    ) -> Result<(), Fault> {
+    /// Checks what the address alone says of a heap access of `size` bytes (a power of
+    /// two) at byte `off` of a block: not before the block's data, aligned. Whether the
+    /// block is allocated, not freed and large enough depends on other threads: the
+    /// engine checks it (`porf_models::lifetime`).
+    fn check_heap(&self, code: &Module, a: Val, off: u32, size: u8) -> Result<(), Fault> {
         if off < HEAP_DATA {
             return Err(Fault::memory("out-of-bounds heap access"));
         }
@@ -69,19 +62,6 @@ impl Machine {
                 "misaligned access to heap memory at {}",
                 name_of(code, a)
             )));
-        }
-        if tid == self.tid {
-            let Some(b) = self.heap.get(block as usize) else {
-                return Err(Fault::memory("invalid address"));
-            };
-            if b.freed {
-                return Err(Fault::memory("use after free"));
-            }
-            if off - HEAP_DATA + size as u32 > b.size {
-                return Err(Fault::memory("out-of-bounds heap access"));
-            }
-        } else if self.freed_foreign.contains(&(tid, block)) {
-            return Err(Fault::memory("use after free"));
         }
         Ok(())
     }
@@ -115,7 +95,14 @@ impl Machine {
                     dst: Some(dst),
                     ty: Some(ty),
                 };
-                Ok(Some(Pending::new(Action::Load { loc, ord, src }, cont)))
+                let bytes = ty.size;
+                let action = Action::Load {
+                    loc,
+                    bytes,
+                    ord,
+                    src,
+                };
+                Ok(Some(Pending::new(action, cont)))
             }
         }
     }
@@ -138,6 +125,7 @@ impl Machine {
             }
             Target::Shared(loc) => Ok(Some(Pending::plain(Action::Store {
                 loc,
+                bytes: ty.size,
                 val: v,
                 ord,
                 src,
@@ -170,7 +158,14 @@ impl Machine {
                     dst: Some(dst),
                     ty: Some(ty),
                 };
-                Ok(Some(Pending::new(Action::Rmw { loc, op, ord, src }, cont)))
+                let action = Action::Rmw {
+                    loc,
+                    bytes: ty.size,
+                    op,
+                    ord,
+                    src,
+                };
+                Ok(Some(Pending::new(action, cont)))
             }
         }
     }
@@ -200,7 +195,14 @@ impl Machine {
                     dst: Some(dst),
                     ty: Some(ty),
                 };
-                Ok(Some(Pending::new(Action::Rmw { loc, op, ord, src }, cont)))
+                let action = Action::Rmw {
+                    loc,
+                    bytes: ty.size,
+                    op,
+                    ord,
+                    src,
+                };
+                Ok(Some(Pending::new(action, cont)))
             }
         }
     }

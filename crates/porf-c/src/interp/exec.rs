@@ -4,10 +4,9 @@
 use super::{arith, Cont, Frame, Machine, Pending, EBUSY, LOCAL_STEP_LIMIT, MAX_CALL_DEPTH};
 use crate::ir::{Builtin, FuncId, Inst, InstKind, Module, Operand, Reg, Terminator};
 use crate::memory::{
-    classify, func_addr, heap_addr, stack_addr, Fault, HeapBlock, Region, HEAP_DATA, HEAP_LIVE,
-    HEAP_POISON, MAX_STACK, MAX_THREADS,
+    classify, func_addr, heap_addr, stack_addr, Fault, Region, HEAP_DATA, MAX_STACK, MAX_THREADS,
 };
-use porf_graph::{Action, ErrorKind, Loc, MemOrder, RmwOp, SrcLoc, Tid, Val};
+use porf_graph::{Action, ErrorKind, RmwOp, SrcLoc, Tid, Val};
 
 /// What executing one instruction did.
 type Step = Result<Option<Pending>, Fault>;
@@ -209,6 +208,14 @@ impl Machine {
                 let loc = self.mutex(code, val(addr))?;
                 Ok(Some(Pending::plain(Action::Unlock { loc, src })))
             }
+            InstKind::MutexInit { addr } => {
+                let loc = self.mutex(code, val(addr))?;
+                Ok(Some(Pending::plain(Action::MutexInit { loc, src })))
+            }
+            InstKind::MutexDestroy { addr } => {
+                let loc = self.mutex(code, val(addr))?;
+                Ok(Some(Pending::plain(Action::MutexDestroy { loc, src })))
+            }
             InstKind::Assume { cond } => {
                 if val(cond) == 0 {
                     return Ok(Some(Pending::end(Action::Block { src })));
@@ -386,9 +393,9 @@ impl Machine {
         }
     }
 
-    /// Applies the engine's answer `ret` to the pending action's continuation; returns
-    /// the next pending action when the operation needs another event.
-    pub(super) fn resume(&mut self, code: &Module, cont: Cont, ret: Val) -> Option<Pending> {
+    /// Applies the engine's answer `ret` to the pending action's continuation and moves
+    /// past the instruction.
+    pub(super) fn resume(&mut self, cont: Cont, ret: Val) {
         match cont {
             Cont::End => unreachable!("ending actions are kept pending"),
             Cont::Value { dst, ty } => {
@@ -401,39 +408,15 @@ impl Machine {
                 self.joined.push(tid);
                 self.set(dst, ret);
             }
-            Cont::Malloc { dst, size } => {
-                let block = self.heap.len() as u32;
-                self.heap.push(HeapBlock { size, freed: false });
+            Cont::Malloc { dst } => {
+                let block = self.heap_blocks;
+                self.heap_blocks += 1;
                 if let Some(d) = dst {
                     self.set(d, heap_addr(self.tid, block, HEAP_DATA));
                 }
             }
-            Cont::FreeHeader { tid, block } => {
-                let src = self.cur_src(code);
-                return Some(match ret {
-                    HEAP_LIVE => Pending::new(
-                        Action::Store {
-                            loc: Loc(heap_addr(tid, block, 0) as u64),
-                            val: HEAP_POISON,
-                            ord: MemOrder::NonAtomic,
-                            src,
-                        },
-                        Cont::FreeDone { tid, block },
-                    ),
-                    HEAP_POISON => Pending::fault(Fault::memory("double free"), src),
-                    _ => Pending::fault(Fault::memory("invalid free"), src),
-                });
-            }
-            Cont::FreeDone { tid, block } => {
-                if tid == self.tid {
-                    self.heap[block as usize].freed = true;
-                } else {
-                    self.freed_foreign.push((tid, block));
-                }
-            }
         }
         self.advance();
-        None
     }
 }
 

@@ -20,39 +20,30 @@
 //!   memory are normalised to the access type (see [`crate::memory`] for addresses).
 //!
 //! Snapshot cost: the engine clones a thread after every event. A clone copies an `Arc`,
-//! a 224-byte struct, and up to six `Vec`s of which usually only two are non-empty
-//! (frames and the flat register file); private stack bytes, heap blocks, freed foreign
-//! blocks and joined threads are empty for most threads and then cost nothing to clone
-//! (about 60 ns per clone of a one-frame thread, release build).
+//! a small struct, and up to four `Vec`s of which usually only two are non-empty
+//! (frames and the flat register file); private stack bytes and joined threads are
+//! empty for most threads and then cost nothing to clone (about 60 ns per clone of a
+//! one-frame thread, release build).
 //!
 //! # Errors the interpreter raises
 //!
 //! Memory errors (`ErrorKind::Memory`): null dereference (any address below
-//! `GLOBAL_BASE`), invalid address (between regions, function addresses, a heap block
-//! the accessing thread never allocated in its own range), access to a local of a
-//! function that returned (beyond the live stack; a dangling pointer into a *re-used*
-//! stack range is not detected), division or remainder by zero and out-of-range shift
-//! counts, calls and `pthread_create` through a non-function pointer, join of an
-//! invalid thread (not `0..MAX_THREADS`, the caller itself, or already joined by the
-//! caller; a thread id nobody ever spawns is left to the engine, which reports the
-//! waiting thread as a deadlock), and the heap errors below.
+//! `GLOBAL_BASE`), invalid address (between regions, function addresses), access to a
+//! local of a function that returned (beyond the live stack; a dangling pointer into a
+//! *re-used* stack range is not detected), division or remainder by zero and
+//! out-of-range shift counts, calls and `pthread_create` through a non-function
+//! pointer, join of an invalid thread (not `0..MAX_THREADS`, the caller itself, or
+//! already joined by the caller; a thread id nobody ever spawns is left to the engine,
+//! which reports the waiting thread as a deadlock), `free` of a pointer that is not the
+//! start of a heap block ("invalid free"), and accesses before a block's data (the
+//! guard below `HEAP_DATA`).
 //!
-//! Heap (`malloc` writes a header event, `free` reads and poisons it; see `heap`):
-//! * detected for every thread: `free` of a non-heap pointer or of an interior pointer
-//!   ("invalid free"), of a never-allocated block ("invalid free": its header reads 0),
-//!   double free when the second `free` happens after the first in the engine's order
-//!   (it reads the poison: "double free") — and two unordered frees race on the header
-//!   (a data race report);
-//! * detected only for the thread's own history: use after free by a thread of a block
-//!   *it* freed, double free by the same thread (no event needed), out-of-bounds
-//!   accesses to blocks the thread allocated itself, accesses at a block's header
-//!   offsets (below the data start) for any block;
-//! * not detected: a thread using a block that *another* thread freed, out-of-bounds
-//!   accesses to another thread's block (within the block's 1 MiB address range),
-//!   mixed-size accesses to heap cells (each byte address is its own location; accesses
-//!   must be aligned to their width), leaks. A `free` of a block whose `malloc` is not
-//!   happens-before it (pointer published with relaxed atomics only) races with the
-//!   header write and may read 0 ("invalid free").
+//! Everything else about the heap is the engine's (`porf_models::lifetime`): `malloc`
+//! and `free` are [`Action::Malloc`] and [`Action::Free`] events, and every access to a
+//! heap block, by any thread, is checked against them with happens-before: access to
+//! freed or non-allocated memory, out-of-bounds accesses, double frees, frees of
+//! non-allocated memory. Not detected: mixed-size accesses to heap cells (each byte
+//! address is its own location; accesses must be aligned to their width), leaks.
 //!
 //! Unsupported input (`ErrorKind::Unsupported`): mixed-size or misaligned global
 //! accesses, misaligned heap accesses, another thread's private memory, mutexes in
@@ -60,11 +51,8 @@
 //! more than `MAX_THREADS` threads, call depth beyond [`MAX_CALL_DEPTH`], and
 //! [`LOCAL_STEP_LIMIT`] local instructions without an action ("no progress").
 //!
-//! Known limitation (engine side): the engine computes `fetch_add`/`fetch_sub` on 64
-//! bits, so a narrower result that crosses the type's range stays unnormalised in
-//! memory. Loads and RMW results are re-normalised here, but a later compare-exchange
-//! compares raw values and may fail wrongly; `arith::engine_rmw` keeps deltas small so
-//! only genuine wrap-arounds are affected.
+//! Engine RMWs wrap to the location's type (`arith::engine_rmw` passes the width as a
+//! `porf_graph::Wrap`), so memory always holds normalised values.
 
 mod access;
 pub(crate) mod arith;
@@ -77,7 +65,7 @@ pub(crate) mod build;
 mod tests;
 
 use crate::ir::{BlockId, FuncId, Module, Reg, Scalar};
-use crate::memory::{Fault, HeapBlock, MAX_THREADS};
+use crate::memory::{stack_addr, Fault, MAX_THREADS};
 use crate::RunOptions;
 use porf_graph::{Action, SrcLoc, ThreadMachine, Tid, Val};
 use std::sync::Arc;
@@ -111,10 +99,8 @@ struct Machine {
     /// Private memory (address-taken locals), frame by frame: a frame owns
     /// `stack[sp .. sp + frame_size]`, zeroed on entry, dropped on return.
     stack: Vec<u8>,
-    /// Heap blocks this thread allocated, by block number.
-    heap: Vec<HeapBlock>,
-    /// Blocks of other threads that this thread freed, as (owner tid, block).
-    freed_foreign: Vec<(Tid, u32)>,
+    /// Number of heap blocks this thread allocated (the next block's number).
+    heap_blocks: u32,
     /// Threads this thread joined.
     joined: Vec<Tid>,
 }
@@ -155,12 +141,8 @@ enum Cont {
     TryLock { dst: Reg },
     /// `pthread_join` of `tid`: remember it, write the return value.
     Join { dst: Reg, tid: Tid },
-    /// `malloc`'s header write is done: record block `heap.len()` of `size` bytes.
-    Malloc { dst: Option<Reg>, size: u32 },
-    /// `free`'s header read returned the answer: check it, then poison the header.
-    FreeHeader { tid: Tid, block: u32 },
-    /// `free`'s poison write is done: remember the block is freed.
-    FreeDone { tid: Tid, block: u32 },
+    /// `malloc` allocated block number `heap_blocks`: count it, return its address.
+    Malloc { dst: Option<Reg> },
 }
 
 impl Pending {
@@ -194,10 +176,10 @@ pub const EBUSY: Val = 16;
 
 impl CThread {
     /// Thread `tid` about to run function `func` with arguments `args` (missing
-    /// parameters are 0, extra arguments are ignored: used for `main(argc, argv)` and
-    /// thread entry points). Requires a module satisfying
-    /// [`crate::program::validate`]; a thread that cannot start (unknown function, too
-    /// many threads) starts with an "unsupported" error pending.
+    /// parameters are 0, extra arguments are ignored: used for thread entry points).
+    /// Requires a module satisfying [`crate::program::validate`]; a thread that cannot
+    /// start (unknown function, too many threads) starts with an "unsupported" error
+    /// pending.
     pub fn new(
         code: Arc<Module>,
         run: &RunOptions,
@@ -205,14 +187,40 @@ impl CThread {
         func: FuncId,
         args: &[Val],
     ) -> CThread {
+        CThread::start(code, run, tid, func, args, &[])
+    }
+
+    /// Thread 0 about to run `main(argc, argv)` with `argc = 1` and
+    /// `argv = {argv0, NULL}`, both in the thread's private memory below main's frame
+    /// (`argv0` is the NUL-terminated `name`).
+    pub fn main(code: Arc<Module>, run: &RunOptions, name: &str) -> CThread {
+        let argv = stack_addr(0, 0);
+        let mut bytes = Vec::new();
+        bytes.extend_from_slice(&stack_addr(0, 16).to_le_bytes());
+        bytes.extend_from_slice(&0i64.to_le_bytes());
+        bytes.extend_from_slice(name.as_bytes());
+        bytes.push(0);
+        bytes.resize(bytes.len().div_ceil(8) * 8, 0);
+        let main = code.main;
+        CThread::start(code, run, 0, main, &[1, argv], &bytes)
+    }
+
+    /// A thread whose private memory starts with `stack` (below the entry frame).
+    fn start(
+        code: Arc<Module>,
+        run: &RunOptions,
+        tid: Tid,
+        func: FuncId,
+        args: &[Val],
+        stack: &[u8],
+    ) -> CThread {
         let mut m = Machine {
             tid,
             unroll: run.unroll.unwrap_or(u32::MAX),
             frames: Vec::new(),
             vals: Vec::new(),
-            stack: Vec::new(),
-            heap: Vec::new(),
-            freed_foreign: Vec::new(),
+            stack: stack.to_vec(),
+            heap_blocks: 0,
             joined: Vec::new(),
         };
         let pending = if tid >= MAX_THREADS {
@@ -262,7 +270,10 @@ impl ThreadMachine for CThread {
         };
         self.pending = match p.cont {
             Cont::End => Some(p),
-            cont => self.m.resume(&self.code, cont, ret),
+            cont => {
+                self.m.resume(cont, ret);
+                None
+            }
         };
     }
 }

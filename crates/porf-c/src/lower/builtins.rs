@@ -352,11 +352,24 @@ impl Cx<'_> {
                 }
                 int(Operand::Const(0))
             }
-            _ => {
-                // Initialisation and destruction of mutexes and attributes: a
-                // zero-initialised mutex is unlocked, attributes are ignored.
+            "pthread_mutex_init" | "pthread_mutex_destroy" => {
                 let n = if name == "pthread_mutex_init" { 2 } else { 1 };
                 self.argc(name, args, n, off)?;
+                let (addr, _) = self.pointer_arg(&args[0], name)?;
+                for a in &args[1..] {
+                    self.rvalue(a)?;
+                }
+                self.at(off);
+                self.b.emit(if n == 2 {
+                    InstKind::MutexInit { addr }
+                } else {
+                    InstKind::MutexDestroy { addr }
+                });
+                int(Operand::Const(0))
+            }
+            _ => {
+                // Mutex attributes: ignored.
+                self.argc(name, args, 1, off)?;
                 for a in args {
                     self.rvalue(a)?;
                 }

@@ -287,7 +287,7 @@ impl<'a> Cx<'a> {
         for calls in &self.calls {
             for &(g, off, nargs) in calls {
                 let want = bodies[g as usize].nparams as usize;
-                if nargs != want && g != self.def_ids["main"] {
+                if nargs != want {
                     let name = self.name_of(g);
                     return self.err(
                         off,

@@ -141,7 +141,7 @@ impl Cx<'_> {
             self.funcs[fi].sig = sig.clone();
         }
         let is_main = name == "main";
-        let nparams = if is_main { 0 } else { params.len() as u32 };
+        let nparams = params.len() as u32;
         let mut taken = AddrTaken(HashSet::new());
         taken.visit_statement(&fd.node.statement.node, &fd.node.statement.span);
         let mut shared = SpawnArgs(HashSet::new());
@@ -160,7 +160,7 @@ impl Cx<'_> {
         self.at(off);
         let src = self.b.loc;
         self.push_scope();
-        let r = self.function_body(fd, &params, is_main);
+        let r = self.function_body(fd, &params);
         self.pop_scope();
         r?;
         if let Some((l, (_, _, o))) = self.f.labels.iter().find(|(_, v)| !v.1) {
@@ -181,19 +181,11 @@ impl Cx<'_> {
         &mut self,
         fd: &Node<FunctionDefinition>,
         params: &[super::decl::Param],
-        is_main: bool,
     ) -> R<()> {
+        // Parameters are registers 0..n; `main(argc, argv)` gets them from the
+        // interpreter (`CThread::main`).
         for (i, p) in params.iter().enumerate() {
-            let reg = if is_main {
-                let r = self.b.reg();
-                self.b.emit(InstKind::Copy {
-                    dst: r,
-                    src: Operand::Const(0),
-                });
-                r
-            } else {
-                i as u32
-            };
+            let reg = i as u32;
             let Some(pname) = &p.name else { continue };
             if self.lookup_here(pname).is_some() {
                 return self.err(p.off, format!("redefinition of parameter `{pname}`"));

@@ -92,6 +92,7 @@ fn describe(c: ErrorClass) -> &'static str {
         Memory => "Memory error",
         Race => "Non-atomic race",
         Deadlock => "Deadlock",
+        Lock => "Invalid unlock() operation",
         Unsupported => "Unsupported construct",
     }
 }

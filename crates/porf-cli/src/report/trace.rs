@@ -89,11 +89,13 @@ pub fn describe<P: Program>(prog: &P, g: &Graph, e: EventId) -> (String, Option<
             ord,
             val,
             kind,
+            ..
         } => {
             let what = match kind {
                 WriteKind::Plain => "W",
                 WriteKind::Exclusive => "RMW-W",
                 WriteKind::Unlock => "unlock-W",
+                WriteKind::MutexDestroy => "destroy-W",
             };
             let name = prog.loc_name(*loc);
             (format!("{what} {name} {}", ord.short()), Some(*val))
@@ -104,6 +106,11 @@ pub fn describe<P: Program>(prog: &P, g: &Graph, e: EventId) -> (String, Option<
         LabelKind::Finish { ret } => ("finish".into(), Some(*ret)),
         LabelKind::Block => ("blocked".into(), None),
         LabelKind::Error { msg, .. } => (format!("error: {msg}"), None),
+        LabelKind::Malloc { base, size } => (
+            format!("malloc {} ({size} bytes)", prog.loc_name(*base)),
+            None,
+        ),
+        LabelKind::Free { base } => (format!("free {}", prog.loc_name(*base)), None),
     }
 }
 

@@ -38,7 +38,7 @@ impl<'m> Lit<'m> {
             last: EventId::new(0, 0),
         };
         for loc in [X, Y, Z] {
-            l.g.ensure_loc(loc, 0);
+            l.g.ensure_loc(loc, 0, None);
         }
         l.push(0, LabelKind::Start { parent: None });
         let spawns: Vec<_> = (1..=children)
@@ -73,6 +73,7 @@ impl<'m> Lit<'m> {
     pub fn write_at(&mut self, t: Tid, loc: Loc, ord: MemOrder, pos: usize) -> EventId {
         let kind = LabelKind::Write {
             loc,
+            bytes: 8,
             ord,
             val: 1,
             kind: WriteKind::Plain,
@@ -85,7 +86,16 @@ impl<'m> Lit<'m> {
     }
     pub fn read(&mut self, t: Tid, loc: Loc, ord: MemOrder, rf: Option<EventId>) -> EventId {
         let kind = ReadKind::Plain;
-        self.push(t, LabelKind::Read { loc, ord, kind, rf })
+        self.push(
+            t,
+            LabelKind::Read {
+                loc,
+                bytes: 8,
+                ord,
+                kind,
+                rf,
+            },
+        )
     }
     pub fn fence(&mut self, t: Tid, ord: MemOrder) -> EventId {
         self.push(t, LabelKind::Fence { ord })
@@ -408,9 +418,16 @@ fn steps(p: &Prog) -> Vec<Vec<Step>> {
 
 fn step_kind(s: Step, rf: Option<EventId>) -> LabelKind {
     match s {
-        Step::Read(loc, ord, kind) => LabelKind::Read { loc, ord, kind, rf },
+        Step::Read(loc, ord, kind) => LabelKind::Read {
+            loc,
+            bytes: 8,
+            ord,
+            kind,
+            rf,
+        },
         Step::Write(loc, ord, kind) => LabelKind::Write {
             loc,
+            bytes: 8,
             ord,
             val: 1,
             kind,

@@ -1,0 +1,30 @@
+// Fixed publish_relaxed.c: release/acquire publication.
+// porf-expect sc tso ra rc11: safe
+#include <stdlib.h>
+#include <pthread.h>
+#include <stdatomic.h>
+
+_Atomic(int *) p;
+
+void *producer(void *arg)
+{
+	int *q = malloc(sizeof(int));
+	atomic_store_explicit(&p, q, memory_order_release);
+	return NULL;
+}
+
+void *consumer(void *arg)
+{
+	int *q = atomic_load_explicit(&p, memory_order_acquire);
+	if (q)
+		*q = 7;
+	return NULL;
+}
+
+int main(void)
+{
+	pthread_t t1, t2;
+	pthread_create(&t1, NULL, producer, NULL);
+	pthread_create(&t2, NULL, consumer, NULL);
+	return 0;
+}

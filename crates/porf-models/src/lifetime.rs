@@ -1,0 +1,252 @@
+//! Lifetime errors of dynamically allocated memory: every access and every free of a
+//! block is checked against the block's `Malloc` and `Free` events and the model's
+//! happens-before (the hb views stored in the graph).
+//!
+//! For a block `b` with malloc `m` (absent if the graph has none):
+//! * an access `a` of `b` with `m ∉ hb(a)` is an access to non-allocated memory (the
+//!   allocation is not visible to the accessing thread);
+//! * an access `a` with `m ∈ hb(a)` that reaches beyond the block's size is out of bounds;
+//! * an access `a` and a free `f` of `b` with `a ∉ hb(f)` (the access is hb-after the
+//!   free or unordered with it) is an access to freed memory;
+//! * a free `f` with `m ∉ hb(f)` is a free of non-allocated memory;
+//! * two frees of `b` are a double free (ordered or not).
+//!
+//! Every condition is a function of the events involved and their hb views, so an
+//! explorer can check each one when the later of its events is added
+//! ([`errors_with`]) and get the same set as checking a whole graph ([`all_errors`]).
+
+use porf_graph::{EventId, Graph, LabelKind, Loc};
+
+/// What went wrong.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum Violation {
+    AccessNonAllocated,
+    OutOfBounds,
+    AccessFreed,
+    FreeNonAllocated,
+    DoubleFree,
+}
+
+impl Violation {
+    /// The message reported to the user.
+    pub fn message(self) -> &'static str {
+        match self {
+            Violation::AccessNonAllocated => {
+                "access to non-allocated memory: the block's malloc does not happen-before the access"
+            }
+            Violation::OutOfBounds => "out-of-bounds heap access",
+            Violation::AccessFreed => "access to freed memory",
+            Violation::FreeNonAllocated => {
+                "free of non-allocated memory: the block's malloc does not happen-before the free"
+            }
+            Violation::DoubleFree => "double free",
+        }
+    }
+}
+
+/// One lifetime error: the violation and the events involved (the access or free at
+/// fault first; for `AccessFreed` the access then the free; for `DoubleFree` both frees).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct LifetimeError {
+    pub violation: Violation,
+    pub events: Vec<EventId>,
+}
+
+fn err(violation: Violation, events: Vec<EventId>) -> LifetimeError {
+    LifetimeError { violation, events }
+}
+
+/// The block the event is about: an access's location's block, or a malloc's or free's.
+fn block_of(g: &Graph, e: EventId) -> Option<Loc> {
+    let lab = g.label(e);
+    match lab.loc() {
+        Some(loc) => g.loc_info(loc).block,
+        None => lab.block(),
+    }
+}
+
+/// The unary conditions of access or free `e` (non-allocated, out of bounds).
+fn unary(g: &Graph, e: EventId, base: Loc, out: &mut Vec<LifetimeError>) {
+    let lab = g.label(e);
+    let info = g.block(base);
+    let malloc = info.and_then(|b| b.malloc);
+    let visible = malloc.is_some_and(|(m, _)| lab.hb.contains(m));
+    match lab.kind {
+        LabelKind::Free { .. } if !visible => out.push(err(Violation::FreeNonAllocated, vec![e])),
+        LabelKind::Read { loc, bytes, .. } | LabelKind::Write { loc, bytes, .. } => {
+            if !visible {
+                out.push(err(Violation::AccessNonAllocated, vec![e]));
+            } else if let Some((_, size)) = malloc {
+                let end = (loc.0 - base.0).saturating_add(bytes as u64);
+                if loc.0 < base.0 || end > size {
+                    out.push(err(Violation::OutOfBounds, vec![e]));
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Every lifetime error involving `e`, the newest event of `g` (its hb view filled in;
+/// no other event has `e` in its hb view).
+pub fn errors_with(g: &Graph, e: EventId) -> Vec<LifetimeError> {
+    let mut out = Vec::new();
+    let Some(base) = block_of(g, e) else {
+        return out;
+    };
+    let lab = g.label(e);
+    if matches!(lab.kind, LabelKind::Malloc { .. }) {
+        return out;
+    }
+    unary(g, e, base, &mut out);
+    let frees = g.block(base).map_or(&[][..], |b| b.frees.as_slice());
+    if lab.is_access() {
+        for &f in frees {
+            if !g.label(f).hb.contains(e) {
+                out.push(err(Violation::AccessFreed, vec![e, f]));
+            }
+        }
+    } else {
+        for &f in frees.iter().filter(|&&f| f != e) {
+            out.push(err(Violation::DoubleFree, vec![e, f]));
+        }
+        for a in g.block_accesses(base) {
+            if !lab.hb.contains(a) {
+                out.push(err(Violation::AccessFreed, vec![a, e]));
+            }
+        }
+    }
+    out
+}
+
+/// Every lifetime error of the graph, each with the stamp of its newest event (when
+/// an explorer adding events in insertion order meets it).
+pub fn all_errors(g: &Graph) -> Vec<(u32, LifetimeError)> {
+    let mut out = Vec::new();
+    for (e, lab) in g.events() {
+        let Some(base) = block_of(g, e) else {
+            continue;
+        };
+        if matches!(lab.kind, LabelKind::Malloc { .. }) {
+            continue;
+        }
+        let mut mine = Vec::new();
+        unary(g, e, base, &mut mine);
+        if lab.is_access() {
+            for &f in &g.block(base).unwrap().frees {
+                if !g.label(f).hb.contains(e) {
+                    mine.push(err(Violation::AccessFreed, vec![e, f]));
+                }
+            }
+        } else {
+            for &f in &g.block(base).unwrap().frees {
+                // Each unordered pair once: from the later-added free.
+                if f != e && g.label(f).stamp < lab.stamp {
+                    mine.push(err(Violation::DoubleFree, vec![e, f]));
+                }
+            }
+        }
+        for x in mine {
+            let stamp = x.events.iter().map(|&e| g.label(e).stamp).max().unwrap();
+            out.push((stamp, x));
+        }
+    }
+    out.sort_by_key(|(s, _)| *s);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use porf_graph::{MemOrder, SrcLoc, View, WriteKind};
+
+    const B: Loc = Loc(1000);
+
+    /// main (thread 0) mallocs 8 bytes at B and spawns thread 1; hb = po plus spawn.
+    fn base_graph() -> Graph {
+        let mut g = Graph::new();
+        g.ensure_loc(B, 0, Some(B));
+        g.ensure_loc(Loc(1004), 0, Some(B));
+        add(&mut g, 0, LabelKind::Start { parent: None });
+        add(&mut g, 0, LabelKind::Malloc { base: B, size: 8 });
+        let s = add(&mut g, 0, LabelKind::Spawn { child: 1 });
+        add(&mut g, 1, LabelKind::Start { parent: Some(s) });
+        g
+    }
+
+    /// Adds an event with hb = porf (enough for these tests).
+    fn add(g: &mut Graph, t: u32, kind: LabelKind) -> EventId {
+        let e = g.add(t, kind, SrcLoc::UNKNOWN);
+        let v: View = g.label(e).porf.clone();
+        g.label_mut(e).hb = v;
+        e
+    }
+
+    fn write(g: &mut Graph, t: u32, loc: Loc, bytes: u8) -> EventId {
+        let w = add(
+            g,
+            t,
+            LabelKind::Write {
+                loc,
+                bytes,
+                ord: MemOrder::NonAtomic,
+                val: 1,
+                kind: WriteKind::Plain,
+            },
+        );
+        let n = g.co(loc).len();
+        g.co_insert(w, n + 1);
+        w
+    }
+
+    fn kinds(v: &[LifetimeError]) -> Vec<Violation> {
+        v.iter().map(|e| e.violation).collect()
+    }
+
+    #[test]
+    fn free_unordered_with_an_access_is_access_to_freed_memory() {
+        let mut g = base_graph();
+        let w = write(&mut g, 1, B, 4);
+        assert!(errors_with(&g, w).is_empty());
+        let f = add(&mut g, 0, LabelKind::Free { base: B });
+        let found = errors_with(&g, f);
+        assert_eq!(kinds(&found), vec![Violation::AccessFreed]);
+        assert_eq!(found[0].events, vec![w, f]);
+        assert_eq!(all_errors(&g).len(), 1);
+    }
+
+    #[test]
+    fn access_after_free_and_double_free() {
+        let mut g = base_graph();
+        let f = add(&mut g, 0, LabelKind::Free { base: B });
+        let w = write(&mut g, 0, Loc(1004), 4);
+        assert_eq!(kinds(&errors_with(&g, w)), vec![Violation::AccessFreed]);
+        let f2 = add(&mut g, 1, LabelKind::Free { base: B });
+        let found = errors_with(&g, f2);
+        assert!(found.contains(&err(Violation::DoubleFree, vec![f2, f])));
+        assert!(found.contains(&err(Violation::AccessFreed, vec![w, f2])));
+        let all: Vec<_> = all_errors(&g).into_iter().map(|(_, e)| e).collect();
+        assert_eq!(all.len(), 3, "{all:?}");
+    }
+
+    #[test]
+    fn bounds_and_invisible_malloc() {
+        let mut g = Graph::new();
+        g.ensure_loc(Loc(1004), 0, Some(B));
+        add(&mut g, 0, LabelKind::Start { parent: None });
+        let s = add(&mut g, 0, LabelKind::Spawn { child: 1 });
+        add(&mut g, 1, LabelKind::Start { parent: Some(s) });
+        let early = write(&mut g, 1, Loc(1004), 4);
+        assert_eq!(
+            kinds(&errors_with(&g, early)),
+            vec![Violation::AccessNonAllocated]
+        );
+        add(&mut g, 0, LabelKind::Malloc { base: B, size: 6 });
+        let oob = write(&mut g, 0, Loc(1004), 4);
+        assert_eq!(kinds(&errors_with(&g, oob)), vec![Violation::OutOfBounds]);
+        let ok = write(&mut g, 0, Loc(1004), 2);
+        assert!(errors_with(&g, ok).is_empty());
+        let f = add(&mut g, 1, LabelKind::Free { base: B });
+        assert!(kinds(&errors_with(&g, f)).contains(&Violation::FreeNonAllocated));
+    }
+}
