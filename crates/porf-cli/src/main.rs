@@ -8,7 +8,7 @@ mod verify;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use porf_explore::{Config, Strategy};
 use std::process::ExitCode;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 #[derive(Parser)]
 #[command(
@@ -61,6 +61,8 @@ impl ExploreArgs {
             keep_going: self.keep_going,
             max_executions: self.max_executions,
             timeout: self.timeout.map(Duration::from_secs_f64),
+            // The time limit covers everything from here: compiling and exploring.
+            clock_start: Some(Instant::now()),
             collect_final_states: false,
         })
     }

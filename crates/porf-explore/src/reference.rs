@@ -257,7 +257,7 @@ impl<P: Program> Reference<'_, '_, P> {
 
     /// Explores the current node (the last of `self.nodes`).
     fn dfs(&mut self, st: &mut State<P>) {
-        if self.rec.stop {
+        if self.rec.stopped() {
             return;
         }
         let enabled: Vec<Tid> = (0..st.g.num_threads())
@@ -311,6 +311,9 @@ impl<P: Program> Reference<'_, '_, P> {
             }
         }
         loop {
+            if self.rec.stopped() {
+                break;
+            }
             let node = &self.nodes[k];
             let next = node.backtrack.iter().copied().find(|&t| {
                 !node.done.iter().any(|(d, _)| *d == t) && !node.sleep.iter().any(|(s, _)| *s == t)
@@ -409,6 +412,9 @@ impl<P: Program> Reference<'_, '_, P> {
     }
 
     fn check_and_go(&mut self, st: &mut State<P>, sleep: &[(Tid, Footprint)]) {
+        if self.rec.stopped() {
+            return;
+        }
         if self.model.is_consistent(&st.g) {
             self.nodes.push(Node {
                 sleep: sleep.to_vec(),

@@ -1,8 +1,9 @@
 //! The `--json` result: one object per run.
 //!
-//! `{"verdict", "complete", "blocked", "partial", "errors": [{"kind", "message",
-//! "location", "trace": [{"thread", "event", "value", "location"}]}], "time_s",
-//! "model", "equiv"}`.
+//! `{"verdict", "complete", "blocked", "partial", "stopped_by", "errors": [{"kind",
+//! "message", "location", "trace": [{"thread", "event", "value", "location"}]}],
+//! "time_s", "model", "equiv"}`. `partial` is true exactly when `stopped_by` (`timeout`
+//! or `max-executions`) is not null.
 
 use super::trace;
 use porf_explore::Stats;
@@ -34,7 +35,8 @@ pub fn to_json<P: Program>(s: &Stats, prog: &P, model: &str, equiv: &str) -> Val
         "verdict": super::verdict(s),
         "complete": s.complete,
         "blocked": s.blocked,
-        "partial": s.partial,
+        "partial": s.partial(),
+        "stopped_by": s.stopped_by.map(|r| r.name()),
         "errors": errors,
         "time_s": (s.elapsed.as_secs_f64() * 1e4).round() / 1e4,
         "model": model,

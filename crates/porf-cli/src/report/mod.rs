@@ -63,10 +63,10 @@ pub fn human<P: Program>(s: &Stats, prog: &P, stats: bool) -> String {
             );
         }
     }
-    if s.partial {
+    if let Some(r) = s.stopped_by {
         let _ = writeln!(
             o,
-            "Exploration stopped early (limit reached): the counts below are partial."
+            "Exploration stopped early by {r}: the counts below are partial."
         );
     }
     let _ = writeln!(o, "Number of complete executions explored: {}", s.complete);
