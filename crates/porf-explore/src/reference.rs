@@ -37,7 +37,16 @@ pub fn explore<P: Program>(prog: &P, model: &dyn MemoryModel, cfg: &Config) -> S
     let mut st = State::new(prog, model);
     ex.nodes.push(Node::default());
     ex.dfs(&mut st);
-    ex.rec.finish()
+    let stats = ex.rec.finish();
+    if stats.partial() {
+        // The caches of a long run hold hundreds of MB whose freeing would delay the
+        // answer past the limit: free them off the caller's path.
+        let caches = (ex.seen, ex.cache);
+        let _ = std::thread::Builder::new()
+            .name("porf-free".into())
+            .spawn(move || drop(caches));
+    }
+    stats
 }
 
 /// What a step touches, for deciding whether two steps of different threads commute.
