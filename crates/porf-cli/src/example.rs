@@ -43,6 +43,7 @@ pub fn run(a: ExampleArgs) -> u8 {
     };
     let model = porf_models::by_name(&a.explore.model).expect("clap checked the model name");
     let result = porf_explore::explore(a.explore.strategy(), &prog, model.as_ref(), &cfg);
+    report::print_warnings(&result, None);
     report::print_human(&result, &prog, a.stats);
     report::exit_code(&result)
 }

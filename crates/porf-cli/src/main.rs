@@ -8,7 +8,7 @@ mod verify;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use porf_explore::{Config, Strategy};
 use std::process::ExitCode;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 #[derive(Parser)]
 #[command(
@@ -41,10 +41,12 @@ pub struct ExploreArgs {
     /// Keep exploring after an error: count everything, collect every distinct error.
     #[arg(long)]
     keep_going: bool,
-    /// Stop after this many complete executions (the result is then partial).
+    /// Stop after this many complete executions. If no error was found by then, the
+    /// result is "incomplete" (exit code 4): not a proof.
     #[arg(long, value_name = "N")]
     max_executions: Option<u64>,
-    /// Stop after this many seconds (the result is then partial).
+    /// Stop after this many seconds of wall time (compiling included). If no error was
+    /// found by then, the result is "incomplete" (exit code 4): not a proof.
     #[arg(long, value_name = "SECONDS")]
     timeout: Option<f64>,
 }
@@ -52,15 +54,21 @@ pub struct ExploreArgs {
 impl ExploreArgs {
     /// The explorer configuration, or a usage error message.
     fn config(&self) -> Result<Config, String> {
-        if let Some(t) = self.timeout {
-            if !(t.is_finite() && t > 0.0) {
-                return Err("--timeout must be a positive number of seconds".into());
-            }
-        }
+        let timeout = match self.timeout {
+            Some(t) if t.is_finite() && t > 0.0 => match Duration::try_from_secs_f64(t) {
+                Ok(d) if !d.is_zero() => Some(d),
+                Ok(_) => return Err("--timeout must be at least a nanosecond".into()),
+                Err(_) => return Err(format!("--timeout {t} is too large")),
+            },
+            Some(_) => return Err("--timeout must be a positive number of seconds".into()),
+            None => None,
+        };
         Ok(Config {
             keep_going: self.keep_going,
             max_executions: self.max_executions,
-            timeout: self.timeout.map(Duration::from_secs_f64),
+            timeout,
+            // The time limit covers everything from here: compiling and exploring.
+            clock_start: Some(Instant::now()),
             collect_final_states: false,
         })
     }
@@ -76,8 +84,10 @@ impl ExploreArgs {
 #[derive(Subcommand)]
 enum Command {
     /// Verify a C program (pthreads and C11 atomics), as GenMC does.
+    #[command(after_help = report::EXIT_CODES_HELP)]
     Verify(verify::VerifyArgs),
     /// Explore one of porf's bundled Rust-built example programs (see --list).
+    #[command(after_help = report::EXIT_CODES_HELP)]
     Example(example::ExampleArgs),
     /// Run herd C11 litmus tests and print herd7's verdicts.
     Litmus(litmus::LitmusArgs),

@@ -89,10 +89,12 @@ pub fn run(a: VerifyArgs) -> u8 {
             ),
         }
     }
+    report::print_warnings(&result, a.unroll);
     if a.json {
+        let warnings = report::warnings(&result, a.unroll);
         println!(
             "{}",
-            report::json::to_json(&result, &prog, &a.explore.model, &a.equiv)
+            report::json::to_json(&result, &prog, &a.explore.model, &a.equiv, &warnings)
         );
     } else {
         report::print_human(&result, &prog, a.stats);

@@ -32,10 +32,17 @@ fn reference_explorer_agrees_on_an_example() {
 }
 
 #[test]
-fn limits_mark_the_result_partial() {
+fn limits_mark_the_result_incomplete() {
     let (code, out, _) = porf(&["example", "nw1r", "-n", "5", "--max-executions", "10"]);
-    assert_eq!(code, 0);
-    assert!(out.contains("partial"), "{out}");
+    assert_eq!(code, 4, "{out}");
+    assert!(
+        out.contains("Exploration incomplete: stopped by --max-executions 10 after 10"),
+        "{out}"
+    );
+    assert!(
+        out.contains("No errors were detected in the executions explored (incomplete)."),
+        "{out}"
+    );
     assert!(
         out.contains("Number of complete executions explored: 10"),
         "{out}"

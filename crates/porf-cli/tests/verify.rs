@@ -88,7 +88,15 @@ fn json_has_every_field() {
     assert_eq!(code, 42);
     assert_eq!(v["verdict"], "assertion");
     for k in [
-        "complete", "blocked", "partial", "errors", "time_s", "model", "equiv",
+        "complete",
+        "blocked",
+        "partial",
+        "stopped_by",
+        "errors",
+        "warnings",
+        "time_s",
+        "model",
+        "equiv",
     ] {
         assert!(v.get(k).is_some(), "missing {k} in {v}");
     }
@@ -105,6 +113,7 @@ fn json_has_every_field() {
     assert_eq!(code, 0);
     assert_eq!(v["verdict"], "safe");
     assert_eq!(v["partial"], false);
+    assert_eq!(v["stopped_by"], serde_json::Value::Null);
 }
 
 #[test]
@@ -158,11 +167,13 @@ fn unroll_bounds_spin_loops() {
 }
 
 #[test]
-fn limits_make_the_result_partial() {
+fn limits_make_the_result_incomplete() {
     let path = file("examples/lock_counter.c");
     let (code, v) = json(&["-D", "N=4", "--max-executions", "5", &path]);
-    assert_eq!(code, 0);
+    assert_eq!(code, 4, "{v}");
+    assert_eq!(v["verdict"], "incomplete");
     assert_eq!(v["partial"], true);
+    assert_eq!(v["stopped_by"], "max-executions");
     assert_eq!(v["complete"], 5);
 }
 

@@ -1,5 +1,7 @@
-//! Debug aid: `cargo run --release -p porf-explore --example diff_seed -- MODEL SEED`
-//! prints a random program and where the optimal and reference explorers disagree.
+//! Debug aid: `cargo run --release -p porf-explore --example diff_seed -- MODEL SEED
+//! [heap]` prints a random program and where the optimal and reference explorers
+//! disagree (`heap`: the generator settings of the `differential_heap_*` tests, with
+//! their default event and location bounds).
 
 use porf_explore::{explore, Config, Strategy};
 use porf_toy::{random_program, GenConfig};
@@ -8,7 +10,18 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     let model = porf_models::by_name(&args[1]).expect("model");
     let seed: u64 = args[2].parse().expect("seed");
-    let prog = random_program(seed, &GenConfig::default());
+    let gen = if args.get(3).is_some_and(|a| a == "heap") {
+        GenConfig {
+            heap: true,
+            lock_misuse: true,
+            max_events: 11,
+            max_locs: 2,
+            ..GenConfig::default()
+        }
+    } else {
+        GenConfig::default()
+    };
+    let prog = random_program(seed, &gen);
     println!("{prog}");
     let cfg = Config {
         keep_going: true,

@@ -10,9 +10,13 @@
 //! * [`state`]: a graph plus the thread machines' states (shared by both).
 //! * [`outcome`]: what a maximal graph is (complete, blocked, deadlocked, erroneous),
 //!   defined once for every explorer.
-//! * [`stats`]: counts, errors and their witnesses.
+//! * [`stats`]: counts, errors and their witnesses, and which limit cut the
+//!   exploration ([`StopReason`]).
+//! * [`record`]: the bookkeeping every explorer shares (counting, limits);
+//!   [`deadline`]: the time limit as a flag set by a watchdog thread.
 //! * [`mutex`]: which thread holds a mutex (invalid unlocks, self-deadlocks).
 
+pub mod deadline;
 pub mod mutex;
 pub mod optimal;
 pub mod outcome;
@@ -23,19 +27,26 @@ pub mod stats;
 pub mod step;
 
 pub use outcome::Outcome;
-pub use stats::{ErrorClass, ErrorReport, FinalState, Stats};
+pub use stats::{ErrorClass, ErrorReport, FinalState, Stats, StopReason};
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Limits and switches common to every explorer.
 #[derive(Clone, Debug, Default)]
 pub struct Config {
     /// Keep exploring after an error (and collect every distinct error).
     pub keep_going: bool,
-    /// Stop after this many complete executions (the result is then partial).
+    /// Stop after this many complete executions (the result is then partial, and
+    /// [`Stats::stopped_by`] says so).
     pub max_executions: Option<u64>,
-    /// Stop after this much wall time (the result is then partial).
+    /// Stop after this much wall time, counted from `clock_start` (the result is then
+    /// partial, and [`Stats::stopped_by`] says so). The explorers poll it before every
+    /// consistency check, so they stop within one check of it.
     pub timeout: Option<Duration>,
+    /// When `timeout` starts counting; `None`: when the exploration starts. Front ends
+    /// pass the instant the command started, so that the limit also covers compiling
+    /// the program.
+    pub clock_start: Option<Instant>,
     /// Record the final state of every complete execution.
     pub collect_final_states: bool,
 }

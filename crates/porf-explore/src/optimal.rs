@@ -47,7 +47,7 @@ impl<P: Program> Optimal<'_, '_, P> {
     /// Leaves events behind: callers restore their state by truncation.
     fn visit(&mut self, st: &mut State<P>) {
         loop {
-            if self.rec.stop {
+            if self.rec.stopped() {
                 return;
             }
             self.rec.tick(&st.g);
@@ -91,13 +91,13 @@ impl<P: Program> Optimal<'_, '_, P> {
     fn report_errors(&mut self, g: &Graph, e: EventId) -> bool {
         for o in race::races_with(g, e) {
             self.rec.race(g, o, e);
-            if self.rec.stop {
+            if self.rec.stopped() {
                 return true;
             }
         }
         for err in lifetime::errors_with(g, e) {
             self.rec.lifetime(g, &err);
-            if self.rec.stop {
+            if self.rec.stopped() {
                 return true;
             }
         }
@@ -143,13 +143,16 @@ impl<P: Program> Optimal<'_, '_, P> {
         );
         let mut ok = Vec::new();
         for w in cands {
+            if self.rec.stopped() {
+                break;
+            }
             self.set_source(&mut st.g, r, w, ord);
             if self.model.consistent_with(&st.g, r) {
                 ok.push(w);
             }
         }
         for (i, &w) in ok.iter().rev().enumerate() {
-            if self.rec.stop {
+            if self.rec.stopped() {
                 break;
             }
             self.set_source(&mut st.g, r, w, ord);
@@ -171,7 +174,7 @@ impl<P: Program> Optimal<'_, '_, P> {
             AfterRead::Ended => {
                 let e = st.g.last_of(r.tid).unwrap();
                 self.rec.error_event(&st.g, e);
-                if !self.rec.stop {
+                if !self.rec.stopped() {
                     self.visit(st);
                 }
             }
@@ -221,6 +224,9 @@ impl<P: Program> Optimal<'_, '_, P> {
         let n = st.g.co(loc).len();
         let mut ok = Vec::new();
         for pos in 1..=n + 1 {
+            if self.rec.stopped() {
+                break;
+            }
             st.g.co_insert(w, pos);
             if !atomicity::splits_rmw(&st.g, w) && self.model.consistent_with(&st.g, w) {
                 ok.push(pos);
@@ -231,13 +237,13 @@ impl<P: Program> Optimal<'_, '_, P> {
             self.report_errors(&st.g, w);
         }
         for (i, &pos) in ok.iter().rev().enumerate() {
-            if self.rec.stop {
+            if self.rec.stopped() {
                 break;
             }
             st.g.co_insert(w, pos);
             st.g.label_mut(w).added_max = i == 0;
             self.backward_revisits(st, w);
-            if !self.rec.stop {
+            if !self.rec.stopped() {
                 self.visit(st);
             }
             st.truncate(stamp + 1);
@@ -264,7 +270,7 @@ impl<P: Program> Optimal<'_, '_, P> {
             .collect();
         reads.sort_by_key(|&r| std::cmp::Reverse(g.label(r).stamp));
         for r in reads {
-            if self.rec.stop {
+            if self.rec.stopped() {
                 return;
             }
             let keep = revisit_view(&st.g, r, w);

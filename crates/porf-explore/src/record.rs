@@ -1,51 +1,77 @@
 //! Bookkeeping shared by the explorers: counting maximal executions, collecting errors,
 //! enforcing limits.
 
+use crate::deadline::Deadline;
 use crate::outcome::{classify, Outcome};
 use crate::state::State;
-use crate::stats::{ErrorClass, ErrorReport, FinalState, Stats};
+use crate::stats::{ErrorClass, ErrorReport, FinalState, Stats, StopReason};
 use crate::step::error_class;
 use crate::Config;
 use porf_graph::{EventId, Graph, LabelKind, Program, SrcLoc, ThreadMachine};
 use porf_models::lifetime::LifetimeError;
 use std::time::Instant;
 
+/// Counts, errors and limits of one exploration.
+///
+/// Contract with the explorers: they call [`Recorder::stopped`] before every piece of
+/// work they would skip if it returned true — at the top of every loop over
+/// candidates, sources, positions, revisits and steps — and return at once when it
+/// does. The time limit is a flag set by a watchdog thread ([`Deadline`]), so polling
+/// costs one relaxed load and the granularity of the time limit is one consistency
+/// check.
 pub struct Recorder<'c> {
     pub stats: Stats,
     cfg: &'c Config,
     start: Instant,
-    /// Set when the exploration must end (an error without keep-going, or a limit).
-    pub stop: bool,
-    ticks: u32,
+    /// Set when an error ends the exploration (no keep-going).
+    error_stop: bool,
+    /// Set when `max_executions` complete executions have been counted.
+    count_reached: bool,
+    deadline: Option<Deadline>,
 }
 
 impl<'c> Recorder<'c> {
     pub fn new(cfg: &'c Config) -> Recorder<'c> {
+        let start = Instant::now();
+        // A deadline too far away for `Instant` to represent never passes.
+        let from = cfg.clock_start.unwrap_or(start);
+        let deadline = cfg
+            .timeout
+            .and_then(|t| from.checked_add(t))
+            .map(Deadline::start);
         Recorder {
             stats: Stats::default(),
             cfg,
-            start: Instant::now(),
-            stop: false,
-            ticks: 0,
+            start,
+            error_stop: false,
+            count_reached: cfg.max_executions == Some(0),
+            deadline,
         }
     }
 
-    /// Notes the size of a graph and checks the time limit now and then.
+    /// Notes the size of a graph.
     pub fn tick(&mut self, g: &Graph) {
         self.stats.peak_graph_size = self.stats.peak_graph_size.max(g.len());
-        self.ticks = self.ticks.wrapping_add(1);
-        if self.ticks.is_multiple_of(256) {
-            self.check_time();
-        }
     }
 
-    fn check_time(&mut self) {
-        if let Some(t) = self.cfg.timeout {
-            if self.start.elapsed() >= t {
-                self.stats.partial = true;
-                self.stop = true;
-            }
+    /// True when the exploration must end: an error without keep-going, or a limit.
+    /// The first time a limit is seen here it is recorded in [`Stats::stopped_by`]:
+    /// callers skip work when this returns true, so `stopped_by` is set only when some
+    /// of the exploration was actually cut.
+    #[inline]
+    pub fn stopped(&mut self) -> bool {
+        if self.error_stop || self.stats.stopped_by.is_some() {
+            return true;
         }
+        let reason = if self.count_reached {
+            self.cfg.max_executions.map(StopReason::MaxExecutions)
+        } else if self.deadline.as_ref().is_some_and(Deadline::passed) {
+            self.cfg.timeout.map(StopReason::Timeout)
+        } else {
+            None
+        };
+        self.stats.stopped_by = reason;
+        reason.is_some()
     }
 
     /// Records an error; stops the exploration unless keep-going.
@@ -63,7 +89,7 @@ impl<'c> Recorder<'c> {
             witness: g.clone(),
         });
         if !self.cfg.keep_going {
-            self.stop = true;
+            self.error_stop = true;
         }
     }
 
@@ -111,8 +137,7 @@ impl<'c> Recorder<'c> {
                     .max_executions
                     .is_some_and(|m| self.stats.complete >= m)
                 {
-                    self.stats.partial = true;
-                    self.stop = true;
+                    self.count_reached = true;
                 }
             }
             Outcome::Blocked => self.stats.blocked += 1,
@@ -121,10 +146,11 @@ impl<'c> Recorder<'c> {
                 self.error(ErrorClass::Deadlock, d.message(), d.waiting, &st.g);
             }
         }
-        self.check_time();
     }
 
+    /// The result; stops the watchdog.
     pub fn finish(mut self) -> Stats {
+        self.deadline = None;
         self.stats.elapsed = self.start.elapsed();
         self.stats
     }

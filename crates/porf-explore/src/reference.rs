@@ -37,7 +37,16 @@ pub fn explore<P: Program>(prog: &P, model: &dyn MemoryModel, cfg: &Config) -> S
     let mut st = State::new(prog, model);
     ex.nodes.push(Node::default());
     ex.dfs(&mut st);
-    ex.rec.finish()
+    let stats = ex.rec.finish();
+    if stats.partial() {
+        // The caches of a long run hold hundreds of MB whose freeing would delay the
+        // answer past the limit: free them off the caller's path.
+        let caches = (ex.seen, ex.cache);
+        let _ = std::thread::Builder::new()
+            .name("porf-free".into())
+            .spawn(move || drop(caches));
+    }
+    stats
 }
 
 /// What a step touches, for deciding whether two steps of different threads commute.
@@ -263,7 +272,7 @@ impl<P: Program> Reference<'_, '_, P> {
 
     /// Explores the current node (the last of `self.nodes`).
     fn dfs(&mut self, st: &mut State<P>) {
-        if self.rec.stop {
+        if self.rec.stopped() {
             return;
         }
         let enabled: Vec<Tid> = (0..st.g.num_threads())
@@ -317,6 +326,9 @@ impl<P: Program> Reference<'_, '_, P> {
             }
         }
         loop {
+            if self.rec.stopped() {
+                break;
+            }
             let node = &self.nodes[k];
             let next = node.backtrack.iter().copied().find(|&t| {
                 !node.done.iter().any(|(d, _)| *d == t) && !node.sleep.iter().any(|(s, _)| *s == t)
@@ -419,6 +431,9 @@ impl<P: Program> Reference<'_, '_, P> {
     }
 
     fn check_and_go(&mut self, st: &mut State<P>, sleep: &[(Tid, Footprint)]) {
+        if self.rec.stopped() {
+            return;
+        }
         if self.model.is_consistent(&st.g) {
             self.nodes.push(Node {
                 sleep: sleep.to_vec(),

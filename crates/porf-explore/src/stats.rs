@@ -46,13 +46,18 @@ pub struct ErrorReport {
 }
 
 impl ErrorReport {
-    /// What identifies an error across executions and explorers: its class and the
-    /// source locations involved.
-    pub fn key(&self) -> (ErrorClass, Vec<SrcLoc>) {
+    /// What identifies an error across executions and explorers: its class, the
+    /// source locations involved and, except for races and deadlocks (whose messages
+    /// name the events and threads of one witness), its message.
+    pub fn key(&self) -> (ErrorClass, Vec<SrcLoc>, &str) {
         let mut locs: Vec<SrcLoc> = self.events.iter().map(|(_, s)| *s).collect();
         locs.sort_by_key(|s| (s.file, s.line, s.col));
         locs.dedup();
-        (self.class, locs)
+        let msg = match self.class {
+            ErrorClass::Race | ErrorClass::Deadlock => "",
+            _ => self.message.as_str(),
+        };
+        (self.class, locs, msg)
     }
 }
 
@@ -64,8 +69,9 @@ pub struct FinalState {
     pub memory: Vec<(u64, Val)>,
 }
 
-/// An error's class and the (file, line, column) of the events involved.
-pub type ErrorKey = (ErrorClass, Vec<(u32, u32, u32)>);
+/// An error's class, the (file, line, column) of the events involved and its message
+/// (empty for races and deadlocks), as in [`ErrorReport::key`].
+pub type ErrorKey = (ErrorClass, Vec<(u32, u32, u32)>, String);
 
 /// The result of an exploration.
 #[derive(Clone, Debug, Default)]
@@ -81,13 +87,54 @@ pub struct Stats {
     pub elapsed: Duration,
     /// The largest number of events any explored graph had.
     pub peak_graph_size: usize,
-    /// True when a limit (executions, time) stopped the exploration early.
-    pub partial: bool,
+    /// Which limit stopped the exploration before it had explored everything, if one
+    /// did. `Some` means the counts are a lower bound and the absence of errors proves
+    /// nothing; an error found is still definitive.
+    pub stopped_by: Option<StopReason>,
     /// Final states of complete executions, if requested.
     pub final_states: BTreeSet<FinalState>,
 }
 
+/// Why an exploration ended before it had explored every execution.
+///
+/// Invariant: an explorer records a reason only when it actually skipped work because
+/// of the limit (see [`crate::record::Recorder::stopped`]); stopping at an error
+/// without keep-going is not a limit and records none.
+#[derive(Copy, Clone, PartialEq, Debug)]
+pub enum StopReason {
+    /// The time limit ([`crate::Config::timeout`], carried here) passed.
+    Timeout(Duration),
+    /// The given number of complete executions ([`crate::Config::max_executions`]) was
+    /// reached.
+    MaxExecutions(u64),
+}
+
+impl StopReason {
+    /// The limit's name in JSON: `timeout` or `max-executions`.
+    pub fn name(self) -> &'static str {
+        match self {
+            StopReason::Timeout(_) => "timeout",
+            StopReason::MaxExecutions(_) => "max-executions",
+        }
+    }
+}
+
+impl std::fmt::Display for StopReason {
+    /// The command-line flag that set the limit: `--timeout 5`, `--max-executions 100`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StopReason::Timeout(d) => write!(f, "--timeout {}", d.as_secs_f64()),
+            StopReason::MaxExecutions(n) => write!(f, "--max-executions {n}"),
+        }
+    }
+}
+
 impl Stats {
+    /// True when a limit stopped the exploration early: the counts are partial.
+    pub fn partial(&self) -> bool {
+        self.stopped_by.is_some()
+    }
+
     /// Records `err` unless an error with the same key is already known. Returns true if new.
     pub fn add_error(&mut self, err: ErrorReport) -> bool {
         let k = err.key();
@@ -102,8 +149,9 @@ impl Stats {
         self.errors
             .iter()
             .map(|e| {
-                let (c, l) = e.key();
-                (c, l.iter().map(|s| (s.file, s.line, s.col)).collect())
+                let (c, l, m) = e.key();
+                let l = l.iter().map(|s| (s.file, s.line, s.col)).collect();
+                (c, l, m.to_string())
             })
             .collect()
     }

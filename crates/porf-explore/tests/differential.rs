@@ -46,6 +46,12 @@ fn compare(model: &str, seed: u64, opt: &Stats, reff: &Stats) -> Result<(), Stri
             opt.blocked, reff.blocked
         ));
     }
+    if opt.erroneous != reff.erroneous {
+        diffs.push(format!(
+            "erroneous: optimal {} vs reference {}",
+            opt.erroneous, reff.erroneous
+        ));
+    }
     if opt.final_states != reff.final_states {
         diffs.push(format!(
             "final states differ: optimal {:?}\n reference {:?}",

@@ -1,8 +1,12 @@
 //! The `--json` result: one object per run.
 //!
-//! `{"verdict", "complete", "blocked", "partial", "errors": [{"kind", "message",
-//! "location", "trace": [{"thread", "event", "value", "location"}]}], "time_s",
-//! "model", "equiv"}`.
+//! `{"verdict", "complete", "blocked", "partial", "stopped_by", "errors": [{"kind",
+//! "message", "location", "trace": [{"thread", "event", "value", "location"}]}],
+//! "warnings", "time_s", "model", "equiv"}`.
+//!
+//! `verdict` is an error class, `incomplete` (no error found, but `stopped_by` a
+//! limit: `timeout` or `max-executions`) or `safe`; `partial` is true exactly when
+//! `stopped_by` is not null; `warnings` holds the lines `porf` also prints on stderr.
 
 use super::trace;
 use porf_explore::Stats;
@@ -10,7 +14,13 @@ use porf_graph::Program;
 use serde_json::{json, Value};
 
 /// The JSON object describing `s`.
-pub fn to_json<P: Program>(s: &Stats, prog: &P, model: &str, equiv: &str) -> Value {
+pub fn to_json<P: Program>(
+    s: &Stats,
+    prog: &P,
+    model: &str,
+    equiv: &str,
+    warnings: &[String],
+) -> Value {
     let errors: Vec<Value> = s
         .errors
         .iter()
@@ -34,8 +44,10 @@ pub fn to_json<P: Program>(s: &Stats, prog: &P, model: &str, equiv: &str) -> Val
         "verdict": super::verdict(s),
         "complete": s.complete,
         "blocked": s.blocked,
-        "partial": s.partial,
+        "partial": s.partial(),
+        "stopped_by": s.stopped_by.map(|r| r.name()),
         "errors": errors,
+        "warnings": warnings,
         "time_s": (s.elapsed.as_secs_f64() * 1e4).round() / 1e4,
         "model": model,
         "equiv": equiv,

@@ -8,21 +8,87 @@ pub mod trace;
 use porf_explore::{ErrorClass, Stats};
 use porf_graph::Program;
 
-/// 0 when no error was found, 3 when the program did something porf does not model
-/// (no verdict is possible), 42 (as GenMC) when an error was found.
+/// Exit code of a run that found no error but was cut by `--timeout` or
+/// `--max-executions`: not a proof, so not 0.
+pub const EXIT_INCOMPLETE: u8 = 4;
+
+/// The exit codes, as `--help` shows them (keep in sync with [`exit_code`] and the
+/// README).
+pub const EXIT_CODES_HELP: &str = "Exit codes:
+  0   no error found, every execution explored
+  4   no error found, but --timeout or --max-executions stopped the exploration
+      (incomplete: not a proof)
+  42  an error was found (as GenMC), also when a limit stopped the exploration later
+  2   usage error
+  3   unsupported or malformed input";
+
+/// 3 when the program did something porf does not model (no verdict is possible),
+/// 42 (as GenMC) when an error was found (errors are definitive, limit or not),
+/// [`EXIT_INCOMPLETE`] when none was found but a limit cut the exploration, 0 when
+/// none was found in a complete exploration.
 pub fn exit_code(s: &Stats) -> u8 {
     if s.errors.iter().any(|e| e.class == ErrorClass::Unsupported) {
         3
-    } else if s.errors.is_empty() {
-        0
-    } else {
+    } else if !s.errors.is_empty() {
         42
+    } else if s.partial() {
+        EXIT_INCOMPLETE
+    } else {
+        0
     }
 }
 
-/// The verdict word: `safe`, or the class of the first error.
+/// The verdict word: the class of the first error; else `incomplete` if a limit cut
+/// the exploration; else `safe`.
 pub fn verdict(s: &Stats) -> &'static str {
-    s.errors.first().map_or("safe", |e| e.class.verdict())
+    match s.errors.first() {
+        Some(e) => e.class.verdict(),
+        None if s.partial() => "incomplete",
+        None => "safe",
+    }
+}
+
+/// Warnings about a result that looks better than it is: no execution ran to its end
+/// (every one blocked, or the limit came first). `unroll` is the loop bound given, if
+/// any (it blocks executions too).
+pub fn warnings(s: &Stats, unroll: Option<u32>) -> Vec<String> {
+    let mut w = Vec::new();
+    if s.complete == 0 && s.errors.is_empty() {
+        let why = if s.blocked > 0 {
+            let by = match unroll {
+                Some(n) => format!("by failed assumes or by the --unroll {n} loop bound"),
+                None => "by failed assumes".to_string(),
+            };
+            let all = match s.blocked {
+                1 => "the only execution explored was".to_string(),
+                n => format!("all {n} executions explored were"),
+            };
+            format!("{all} blocked ({by})")
+        } else if let Some(r) = s.stopped_by {
+            format!("{r} stopped the exploration before any execution ended")
+        } else {
+            "the exploration found no execution".to_string()
+        };
+        w.push(format!(
+            "no complete execution: {why}; the program never ran to its end"
+        ));
+    }
+    w
+}
+
+/// Prints each of [`warnings`] on stderr.
+pub fn print_warnings(s: &Stats, unroll: Option<u32>) {
+    for w in warnings(s, unroll) {
+        eprintln!("warning: {w}");
+    }
+}
+
+fn plural(n: u64, one: &'static str, many: &'static str) -> &'static str {
+    if n == 1 {
+        one
+    } else {
+        many
+    }
 }
 
 /// Writes `text` to stdout; a closed pipe (`porf ... | head`) is not an error.
@@ -42,7 +108,14 @@ pub fn human<P: Program>(s: &Stats, prog: &P, stats: bool) -> String {
     use std::fmt::Write;
     let mut o = String::new();
     if s.errors.is_empty() {
-        let _ = writeln!(o, "No errors were detected.");
+        if s.partial() {
+            let _ = writeln!(
+                o,
+                "No errors were detected in the executions explored (incomplete)."
+            );
+        } else {
+            let _ = writeln!(o, "No errors were detected.");
+        }
     }
     for err in &s.errors {
         let _ = writeln!(o, "Error: {}!", describe(err.class));
@@ -63,10 +136,17 @@ pub fn human<P: Program>(s: &Stats, prog: &P, stats: bool) -> String {
             );
         }
     }
-    if s.partial {
+    if let Some(r) = s.stopped_by {
+        let so = if s.errors.is_empty() {
+            "this is not a proof that the program is correct"
+        } else {
+            "the errors above are real, but others may have been missed"
+        };
         let _ = writeln!(
             o,
-            "Exploration stopped early (limit reached): the counts below are partial."
+            "Exploration incomplete: stopped by {r} after {} complete {}; {so}.",
+            s.complete,
+            plural(s.complete, "execution", "executions")
         );
     }
     let _ = writeln!(o, "Number of complete executions explored: {}", s.complete);
