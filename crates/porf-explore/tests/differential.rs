@@ -105,3 +105,8 @@ fn differential_ra() {
 fn differential_rc11() {
     differential("rc11");
 }
+
+#[test]
+fn differential_rc11_genmc() {
+    differential("rc11-genmc");
+}
