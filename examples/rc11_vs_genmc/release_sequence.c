@@ -3,8 +3,10 @@
  * synchronises with the release store of 1 and `data` is read without a race.
  * GenMC 0.11 follows C++20, where only RMWs continue a release sequence: there
  * the read of `data` races with its write.
- * rc11.cat: 3 executions, no race. GenMC 0.11: a data race (4 executions with
- * -disable-race-detection). See README.md, "Where porf differs from GenMC 0.11". */
+ * rc11.cat: 3 executions, no race, the assertion holds. GenMC 0.11: a data race
+ * (and with -disable-race-detection, 4 executions, one failing the assertion).
+ * See README.md, "Where porf differs from GenMC 0.11". */
+#include <assert.h>
 #include <pthread.h>
 #include <stdatomic.h>
 
@@ -22,7 +24,7 @@ void *producer(void *arg)
 void *consumer(void *arg)
 {
 	if (atomic_load_explicit(&flag, memory_order_acquire) == 2)
-		(void)data;
+		assert(data == 1);
 	return NULL;
 }
 
