@@ -20,7 +20,7 @@ pub struct VerifyArgs {
     /// Add a directory to the include path.
     #[arg(short = 'I', value_name = "DIR")]
     include: Vec<PathBuf>,
-    /// Block executions in which a loop would start its (N+1)th iteration.
+    /// A loop body about to start its (N+1)th run blocks the execution (blocked, not complete).
     #[arg(long, value_name = "N")]
     unroll: Option<u32>,
     /// Print one JSON object instead of GenMC's lines.

@@ -50,3 +50,34 @@ fn reference_explorer_matches_genmc_on_small_co_rows() {
     ]);
     assert!(!last.starts_with("0 passed"), "{last}");
 }
+
+/// `--model rc11-genmc` is RC11 as GenMC 0.11 checks it, so it must match GenMC on
+/// every rc11 row too: the rc11 rows of the shared table, relabelled rc11-genmc.
+#[test]
+fn genmc_rc11_variant_matches_genmc_on_every_rc11_row() {
+    let dir = shared().join("conformance");
+    let table = std::fs::read_to_string(dir.join("expected.tsv")).expect("expected.tsv");
+    let mut rows = 0;
+    let mut out = String::new();
+    for (i, line) in table.lines().enumerate() {
+        let cols: Vec<&str> = line.split('\t').collect();
+        if i == 0 {
+            assert_eq!(cols.get(2), Some(&"model"), "unexpected header: {line}");
+            out.push_str(line);
+            out.push('\n');
+        } else if cols.get(2) == Some(&"rc11") && cols.get(8) == Some(&"genmc-0.11") {
+            let mut c = cols.clone();
+            c[2] = "rc11-genmc";
+            out.push_str(&c.join("\t"));
+            out.push('\n');
+            rows += 1;
+        }
+    }
+    assert!(rows > 0, "no rc11 rows from GenMC 0.11 in the shared table");
+    let path = std::env::temp_dir().join(format!("porf-rc11-genmc-{}.tsv", std::process::id()));
+    std::fs::write(&path, out).expect("cannot write the relabelled table");
+    let (d, t) = (dir.display().to_string(), path.display().to_string());
+    let last = run(&["--dir", &d, "--table", &t, "--model", "rc11-genmc"]);
+    let _ = std::fs::remove_file(&path);
+    assert!(last.starts_with(&format!("{rows} passed")), "{last}");
+}

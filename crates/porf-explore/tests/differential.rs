@@ -257,3 +257,8 @@ fn differential_heap_ra() {
 fn differential_heap_rc11() {
     differential_heap("rc11");
 }
+
+#[test]
+fn differential_rc11_genmc() {
+    differential("rc11-genmc");
+}

@@ -15,6 +15,7 @@ pub mod lifetime;
 pub mod ra;
 pub mod race;
 pub mod rc11;
+pub mod rc11_genmc;
 pub mod relation;
 pub mod sc;
 pub mod tso;
@@ -27,7 +28,7 @@ use porf_graph::{EventId, Graph, View};
 /// its porf-prefix), `g` without `e`'s incident edges is consistent, and the hb views of
 /// every other event are already filled in.
 pub trait MemoryModel: Sync + Send {
-    /// Short name (`sc`, `tso`, `ra`, `rc11`).
+    /// Short name (`sc`, `tso`, `ra`, `rc11`, `rc11-genmc`).
     fn name(&self) -> &'static str;
 
     /// The happens-before prefix of `e` (reflexive): the events whose effects `e` is
@@ -51,9 +52,10 @@ pub fn by_name(name: &str) -> Option<Box<dyn MemoryModel>> {
         "tso" => Box::new(tso::Tso),
         "ra" => Box::new(ra::Ra),
         "rc11" => Box::new(rc11::Rc11),
+        "rc11-genmc" => Box::new(rc11_genmc::Rc11Genmc),
         _ => return None,
     })
 }
 
 /// Names accepted by [`by_name`].
-pub const MODEL_NAMES: &[&str] = &["sc", "tso", "ra", "rc11"];
+pub const MODEL_NAMES: &[&str] = &["sc", "tso", "ra", "rc11", "rc11-genmc"];

@@ -15,7 +15,7 @@
 //! [`coherent`]), which only depend on hb.
 
 use crate::atomicity;
-use crate::rc11::{hb_relation, Rc11};
+use crate::rc11::{hb_relation, Flavor, Rc11};
 use crate::relation::{Base, Relation};
 use crate::MemoryModel;
 use porf_graph::{EventId, Graph, LabelKind, View};
@@ -40,7 +40,7 @@ impl MemoryModel for Ra {
             return false;
         }
         let b = Base::new(g);
-        b.porf().is_acyclic() && coherent(&hb_relation(g, &b), &b.eco())
+        b.porf().is_acyclic() && coherent(&hb_relation(g, &b, Flavor::Herd), &b.eco())
     }
 }
 

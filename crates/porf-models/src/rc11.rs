@@ -10,17 +10,51 @@
 //! Incrementally, sw is computed with *message views* ([`msg_view`]): what a write
 //! releases to whoever acquires it. psc has no cheap incremental form: it is checked
 //! on the whole graph (with the stored hb views) whenever the graph has an SC event.
+//!
+//! These are the definitions of herd7's `rc11.cat`. GenMC 0.11's variant
+//! ([`crate::rc11_genmc`]) shares this code through [`Flavor`].
 
 use crate::atomicity;
 use crate::ra::{coherent, coherent_with};
 use crate::relation::{Base, Relation};
 use crate::sc::po_sync_view;
 use crate::MemoryModel;
-use porf_graph::{EventId, Graph, LabelKind, MemOrder, View, WriteKind};
+use porf_graph::{EventId, Graph, Label, LabelKind, MemOrder, View, WriteKind};
 
 /// RC11.
 #[derive(Copy, Clone, Debug, Default)]
 pub struct Rc11;
+
+/// Which definition of RC11 the shared code follows.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Flavor {
+    /// herd7's `rc11.cat` (Lahav et al., PLDI 2017): porf's `rc11`.
+    Herd,
+    /// GenMC 0.11's checker: C++20 release sequences and its own psc (`rc11-genmc`);
+    /// a spawn is also a release fence and a join an acquire fence (GenMC's
+    /// `ThreadCreate` is release, its `ThreadJoin` acquire, and its `sw` has
+    /// `[F|TC]` and `[F|TJ]` where C11 has `[F]`).
+    Genmc,
+}
+
+impl Flavor {
+    /// Does `lab` act as a release fence (`[F⊒rel]`, and in GenMC's flavour a spawn)?
+    fn release_fence(self, lab: &Label) -> bool {
+        match lab.kind {
+            LabelKind::Fence { ord } => ord.is_release(),
+            LabelKind::Spawn { .. } => self == Flavor::Genmc,
+            _ => false,
+        }
+    }
+    /// Does `lab` act as an acquire fence (`[F⊒acq]`, and in GenMC's flavour a join)?
+    fn acquire_fence(self, lab: &Label) -> bool {
+        match lab.kind {
+            LabelKind::Fence { ord } => ord.is_acquire(),
+            LabelKind::Join { .. } => self == Flavor::Genmc,
+            _ => false,
+        }
+    }
+}
 
 impl MemoryModel for Rc11 {
     fn name(&self) -> &'static str {
@@ -31,59 +65,77 @@ impl MemoryModel for Rc11 {
     /// acquire fence gets the message views of the sources of all po-earlier atomic
     /// reads (scanning back to the previous acquire fence, which already has the rest).
     fn hb_view(&self, g: &Graph, e: EventId) -> View {
-        let mut v = po_sync_view(g, e);
-        match g.label(e).kind {
-            LabelKind::Read {
-                ord, rf: Some(w), ..
-            } if ord.is_acquire() => {
-                v.join(&msg_view(g, w));
-            }
-            LabelKind::Fence { ord } if ord.is_acquire() => {
-                // Reads before an earlier acquire fence are already in its hb view.
-                for lab in g.thread(e.tid)[..e.idx as usize].iter().rev() {
-                    match lab.kind {
-                        LabelKind::Fence { ord } if ord.is_acquire() => break,
-                        LabelKind::Read {
-                            ord, rf: Some(w), ..
-                        } if ord.is_atomic() => v.join(&msg_view(g, w)),
-                        _ => {}
-                    }
-                }
-            }
-            _ => {}
-        }
-        v
+        hb_view(g, e, Flavor::Herd)
     }
 
     fn consistent_with(&self, g: &Graph, e: EventId) -> bool {
-        let hb_e = self.hb_view(g, e);
-        if !coherent_with(g, e, &hb_e) {
-            return false;
-        }
-        if !has_sc(g) {
-            return true;
-        }
-        let b = Base::new(g);
-        let hb = Relation::from_fn(b.len(), |x, y| {
-            let (a, c) = (b.idx.event(x), b.idx.event(y));
-            let view = if c == e { &hb_e } else { &g.label(c).hb };
-            a != c && view.contains(a)
-        });
-        psc_acyclic(g, &b, &hb, &eco_direct(g, &b))
+        consistent_with(g, e, Flavor::Herd)
     }
 
     fn is_consistent(&self, g: &Graph) -> bool {
-        if !atomicity::holds(g) {
-            return false;
-        }
-        let b = Base::new(g);
-        if !b.porf().is_acyclic() {
-            return false;
-        }
-        let hb = hb_relation(g, &b);
-        let eco = b.eco();
-        coherent(&hb, &eco) && (!has_sc(g) || psc_acyclic(g, &b, &hb, &eco))
+        is_consistent(g, Flavor::Herd)
     }
+}
+
+/// [`MemoryModel::hb_view`] of RC11 in flavour `f`. With [`Flavor::Genmc`], an
+/// acquire fence also acquires through po-earlier non-atomic reads, as GenMC's
+/// `rf; po; [F]` does.
+pub(crate) fn hb_view(g: &Graph, e: EventId, f: Flavor) -> View {
+    let mut v = po_sync_view(g, e);
+    let lab = g.label(e);
+    match lab.kind {
+        LabelKind::Read {
+            ord, rf: Some(w), ..
+        } if ord.is_acquire() => {
+            v.join(&msg_view(g, w, f));
+        }
+        _ if f.acquire_fence(lab) => {
+            // Reads before an earlier acquire fence are already in its hb view.
+            for lab in g.thread(e.tid)[..e.idx as usize].iter().rev() {
+                match lab.kind {
+                    _ if f.acquire_fence(lab) => break,
+                    LabelKind::Read {
+                        ord, rf: Some(w), ..
+                    } if ord.is_atomic() || f == Flavor::Genmc => v.join(&msg_view(g, w, f)),
+                    _ => {}
+                }
+            }
+        }
+        _ => {}
+    }
+    v
+}
+
+/// [`MemoryModel::consistent_with`] of RC11 in flavour `f`.
+pub(crate) fn consistent_with(g: &Graph, e: EventId, f: Flavor) -> bool {
+    let hb_e = hb_view(g, e, f);
+    if !coherent_with(g, e, &hb_e) {
+        return false;
+    }
+    if !has_sc(g) {
+        return true;
+    }
+    let b = Base::new(g);
+    let hb = Relation::from_fn(b.len(), |x, y| {
+        let (a, c) = (b.idx.event(x), b.idx.event(y));
+        let view = if c == e { &hb_e } else { &g.label(c).hb };
+        a != c && view.contains(a)
+    });
+    psc_acyclic(g, &b, &hb, &eco_direct(g, &b), f)
+}
+
+/// [`MemoryModel::is_consistent`] of RC11 in flavour `f`.
+pub(crate) fn is_consistent(g: &Graph, f: Flavor) -> bool {
+    if !atomicity::holds(g) {
+        return false;
+    }
+    let b = Base::new(g);
+    if !b.porf().is_acyclic() {
+        return false;
+    }
+    let hb = hb_relation(g, &b, f);
+    let eco = b.eco();
+    coherent(&hb, &eco) && (!has_sc(g) || psc_acyclic(g, &b, &hb, &eco, f))
 }
 
 /// The message view of write `w`: the union of hb(`a`) over the release events `a`
@@ -92,17 +144,22 @@ impl MemoryModel for Rc11 {
 /// po-latest release fence before `w`, and, if `w` is an RMW's write part, the
 /// message view of its read part's source (release sequences through RMW chains).
 /// Empty for a non-atomic `w`. Uses the hb views stored in `g`.
-pub(crate) fn msg_view(g: &Graph, w: EventId) -> View {
+///
+/// [`Flavor::Genmc`] (C++20 release sequences, `[W⊒rel]; ([F]; po)?; (rf; rmw)*`): the
+/// release write must be `w` itself, not a po-earlier write, and a non-atomic `w`
+/// still releases what its po-earlier release fence does.
+pub(crate) fn msg_view(g: &Graph, w: EventId, f: Flavor) -> View {
     let mut v = View::new();
     let mut cur = Some(w);
     while let Some(w) = cur {
         let LabelKind::Write { loc, ord, kind, .. } = g.label(w).kind else {
             panic!("message view of a non-write {w}");
         };
-        if !ord.is_atomic() {
+        if !ord.is_atomic() && f == Flavor::Herd {
             break;
         }
-        let (mut found_write, mut found_fence) = (false, false);
+        // GenMC: only `w` itself may be the release write.
+        let (mut found_write, mut found_fence) = (f == Flavor::Genmc && !ord.is_release(), false);
         for lab in g.thread(w.tid)[..=w.idx as usize].iter().rev() {
             match lab.kind {
                 LabelKind::Write { loc: l, ord: o, .. }
@@ -111,7 +168,7 @@ pub(crate) fn msg_view(g: &Graph, w: EventId) -> View {
                     found_write = true;
                     v.join(&lab.hb);
                 }
-                LabelKind::Fence { ord: o } if !found_fence && o.is_release() => {
+                _ if !found_fence && f.release_fence(lab) => {
                     found_fence = true;
                     v.join(&lab.hb);
                 }
@@ -134,33 +191,42 @@ fn has_sc(g: &Graph) -> bool {
     g.events().any(|(_, l)| l.ord() == Some(MemOrder::SeqCst))
 }
 
-/// The declarative hb: `(po ∪ sync ∪ sw)⁺`, straight from the definitions.
-pub(crate) fn hb_relation(g: &Graph, b: &Base) -> Relation {
+/// The declarative hb: `(po ∪ sync ∪ sw)⁺`, straight from the definitions. With
+/// [`Flavor::Genmc`]: `rs = [W]; (rf; rmw)*` and `sw = [E⊒rel]; ([F]; po)?; rs; rf;
+/// ([R⊒acq] ∪ po; [F⊒acq])` (GenMC 0.11's `relseq`, `sw_to_r` and `sw_to_f`).
+pub(crate) fn hb_relation(g: &Graph, b: &Base, f: Flavor) -> Relation {
     let n = b.len();
     let lab = |i: usize| b.idx.label(g, i);
     let ord = |i: usize| lab(i).ord();
     let is_w = |i: usize| lab(i).is_write();
-    let is_f = |i: usize| matches!(lab(i).kind, LabelKind::Fence { .. });
+    let rel_f = |i: usize| f.release_fence(lab(i));
+    let acq_f = |i: usize| f.acquire_fence(lab(i));
     let atomic = |i: usize| ord(i).is_some_and(|o| o.is_atomic());
     let rel = |i: usize| ord(i).is_some_and(|o| o.is_release());
     let acq = |i: usize| ord(i).is_some_and(|o| o.is_acquire());
-    let po_loc =
-        b.po.filter(|x, y| lab(x).loc().is_some() && lab(x).loc() == lab(y).loc());
-    // rs = [W]; po|loc?; [W⊒rlx]; (rf; rmw)*
-    let rs = po_loc
-        .reflexive()
-        .restrict(is_w, |y| is_w(y) && atomic(y))
-        .compose(&b.rf.compose(&b.rmw).star());
+    // rs = [W]; po|loc?; [W⊒rlx]; (rf; rmw)*  (GenMC: [W]; (rf; rmw)*)
+    let head = match f {
+        Flavor::Herd => {
+            b.po.filter(|x, y| lab(x).loc().is_some() && lab(x).loc() == lab(y).loc())
+                .reflexive()
+                .restrict(is_w, |y| is_w(y) && atomic(y))
+        }
+        Flavor::Genmc => Relation::identity(n, is_w),
+    };
+    let rs = head.compose(&b.rf.compose(&b.rmw).star());
     // sw = [E⊒rel]; ([F]; po)?; rs; rf; [R⊒rlx]; (po; [F])?; [E⊒acq]
     let f_po =
-        b.po.restrict(is_f, |_| true)
+        b.po.restrict(rel_f, |_| true)
             .reflexive()
-            .restrict(rel, |_| true);
+            .restrict(|i| rel(i) || rel_f(i), |_| true);
     let po_f =
-        b.po.restrict(|_| true, is_f)
+        b.po.restrict(|_| true, acq_f)
             .reflexive()
-            .restrict(|_| true, acq);
-    let rf_rlx = b.rf.restrict(|_| true, atomic);
+            .restrict(|_| true, |i| acq(i) || acq_f(i));
+    let rf_rlx = match f {
+        Flavor::Herd => b.rf.restrict(|_| true, atomic),
+        Flavor::Genmc => b.rf.clone(),
+    };
     let sw = f_po.compose(&rs).compose(&rf_rlx).compose(&po_f);
     debug_assert_eq!(sw.size(), n);
     b.po.union(&b.sync).union(&sw).closure()
@@ -196,28 +262,47 @@ fn eco_direct(g: &Graph, b: &Base) -> Relation {
     })
 }
 
-/// `acyclic(psc)` (App. A.3.4) with
+/// `acyclic(psc)` in flavour `f`: [`Flavor::Herd`] is App. A.3.4 (rc11.cat),
 /// `scb = po ∪ po|≠loc; hb; po|≠loc ∪ hb|loc ∪ co ∪ fr` and
 /// `psc = ([E^sc] ∪ [F^sc]; hb?); scb; ([E^sc] ∪ hb?; [F^sc])
 ///        ∪ [F^sc]; (hb ∪ hb; eco; hb); [F^sc]`.
+/// [`Flavor::Genmc`] is GenMC 0.11's (its Kater-generated `RC11Checker`):
+/// `scb = po ∪ rf ∪ co ∪ fr` and
+/// `psc = [E^sc]; po; hb; po; [E^sc]
+///        ∪ ([E^sc] ∪ [F^sc]; hb); scb; ([E^sc] ∪ hb; [F^sc])
+///        ∪ [F^sc]; (hb ∪ hb; eco; hb); [F^sc]`,
+/// where po includes the edge from an RMW's read part to its write part.
 /// `hb` and `eco` are strict. "Same location" holds only between two accesses of one
 /// location (so a fence is never at the location of anything, as in herd's `po \ loc`).
-fn psc_acyclic(g: &Graph, b: &Base, hb: &Relation, eco: &Relation) -> bool {
+fn psc_acyclic(g: &Graph, b: &Base, hb: &Relation, eco: &Relation, f: Flavor) -> bool {
     let n = b.len();
     let lab = |i: usize| b.idx.label(g, i);
     let sc = |i: usize| lab(i).ord() == Some(MemOrder::SeqCst);
     let fsc = |i: usize| sc(i) && matches!(lab(i).kind, LabelKind::Fence { .. });
-    let same_loc = b.same_loc(g);
-    let po_nl = b.po.filter(|x, y| !same_loc.contains(x, y));
-    let scb =
-        b.po.union(&po_nl.compose(hb).compose(&po_nl))
-            .union(&hb.filter(|x, y| same_loc.contains(x, y)))
-            .union(&b.co)
-            .union(&b.fr);
     let id_sc = Relation::identity(n, sc);
-    let left = id_sc.union(&hb.reflexive().restrict(fsc, |_| true));
-    let right = id_sc.union(&hb.reflexive().restrict(|_| true, fsc));
-    let mut psc = left.compose(&scb).compose(&right);
+    let mut psc = match f {
+        Flavor::Herd => {
+            let same_loc = b.same_loc(g);
+            let po_nl = b.po.filter(|x, y| !same_loc.contains(x, y));
+            let scb =
+                b.po.union(&po_nl.compose(hb).compose(&po_nl))
+                    .union(&hb.filter(|x, y| same_loc.contains(x, y)))
+                    .union(&b.co)
+                    .union(&b.fr);
+            let left = id_sc.union(&hb.reflexive().restrict(fsc, |_| true));
+            let right = id_sc.union(&hb.reflexive().restrict(|_| true, fsc));
+            left.compose(&scb).compose(&right)
+        }
+        Flavor::Genmc => {
+            let scb = b.po.union(&b.rf).union(&b.co).union(&b.fr);
+            let left = id_sc.union(&hb.restrict(fsc, |_| true));
+            let right = id_sc.union(&hb.restrict(|_| true, fsc));
+            let mut psc = left.compose(&scb).compose(&right);
+            let po_hb_po = b.po.restrict(sc, |_| true).compose(hb).compose(&b.po);
+            psc.union_with(&po_hb_po.restrict(|_| true, sc));
+            psc
+        }
+    };
     let fences = hb.union(&hb.compose(eco).compose(hb)).restrict(fsc, fsc);
     psc.union_with(&fences);
     psc.is_acyclic()

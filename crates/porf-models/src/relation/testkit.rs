@@ -226,7 +226,7 @@ pub(crate) fn check_shapes(m: &dyn MemoryModel, want: Expect) {
 
 /// An instruction of a straight-line test program.
 #[derive(Copy, Clone, Debug)]
-enum Op {
+pub(crate) enum Op {
     W(Loc, MemOrder),
     R(Loc, MemOrder),
     F(MemOrder),
@@ -245,12 +245,13 @@ enum Step {
 }
 
 /// Threads `1..` run `threads`; if `post` is non-empty, main joins them all and runs it.
-struct Prog {
+#[derive(Clone)]
+pub(crate) struct Prog {
     threads: Vec<Vec<Op>>,
     post: Vec<Op>,
 }
 
-fn prog(threads: &[&[Op]]) -> Prog {
+pub(crate) fn prog(threads: &[&[Op]]) -> Prog {
     Prog {
         threads: threads.iter().map(|t| t.to_vec()).collect(),
         post: Vec::new(),
@@ -622,19 +623,36 @@ fn incremental(m: &dyn MemoryModel, p: &Prog) -> BTreeSet<String> {
 }
 
 /// Brute force and incremental exploration agree on every test program, and find the
-/// expected number of consistent executions.
+/// expected number of consistent executions. `rc11-genmc` expects `rc11`'s numbers:
+/// none of these programs has a release sequence continued by a plain store or a
+/// seq_cst event that GenMC 0.11's psc orders differently.
 pub(crate) fn check_counts(m: &dyn MemoryModel) {
+    let name = if m.name() == "rc11-genmc" {
+        "rc11"
+    } else {
+        m.name()
+    };
     let col = ["sc", "tso", "ra", "rc11"]
         .iter()
-        .position(|&n| n == m.name())
+        .position(|&n| n == name)
         .unwrap();
-    for (name, p, want) in programs() {
-        let bf = brute_force(m, &p);
-        let inc = incremental(m, &p);
+    let progs: Vec<_> = programs()
+        .into_iter()
+        .map(|(name, p, want)| (name, p, want[col]))
+        .collect();
+    check_programs(m, &progs);
+}
+
+/// Brute force and incremental exploration agree on each program, and find its
+/// expected number of consistent executions.
+pub(crate) fn check_programs(m: &dyn MemoryModel, progs: &[(&str, Prog, usize)]) {
+    for (name, p, want) in progs {
+        let bf = brute_force(m, p);
+        let inc = incremental(m, p);
         assert_eq!(bf, inc, "{}: {name}: brute force vs incremental", m.name());
         assert_eq!(
             bf.len(),
-            want[col],
+            *want,
             "{}: {name}: number of executions",
             m.name()
         );
