@@ -144,9 +144,12 @@ pub enum RmwKind {
 /// Library calls the front end recognises by name and the interpreter implements.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub enum Builtin {
-    /// `malloc(size)` / `calloc(n, size)` (args already multiplied by the front end:
-    /// one argument, the byte size; calloc'd memory is zero like all fresh heap).
+    /// `malloc(size)`: one argument, the byte size; the block's bytes are
+    /// uninitialised until written.
     Malloc,
+    /// `calloc(n, size)`: one argument, `n * size` (multiplied by the front end); the
+    /// block starts out as zeros.
+    Calloc,
     /// `free(ptr)`; `free(NULL)` is a no-op; a pointer that is not the start of a heap
     /// block is an "invalid free"; the engine checks double frees and use after free.
     Free,

@@ -215,7 +215,7 @@ fn validate_func(m: &Module, f: &Function) -> Result<(), String> {
                     dst.map_or(Ok(()), reg)?;
                     args.iter().try_for_each(op)?;
                     let arity = match which {
-                        Builtin::Malloc | Builtin::Free => 1,
+                        Builtin::Malloc | Builtin::Calloc | Builtin::Free => 1,
                         Builtin::ThreadSelf => 0,
                     };
                     if args.len() != arity {

@@ -192,7 +192,7 @@ fn loops_threads_and_locations() {
     );
     let main = m.funcs.iter().find(|f| f.name == "main").unwrap();
     assert_eq!(m.funcs[m.main as usize].name, "main");
-    assert_eq!((main.nparams, main.nloops), (0, 2));
+    assert_eq!((main.nparams, main.nloops), (2, 2));
     let work = m.funcs.iter().position(|f| f.name == "work").unwrap() as i64;
     let is = insts(&m, "main");
     assert_eq!(

@@ -64,7 +64,7 @@ fn stuck<P: Program>(st: &mut State<P>, t: Tid) -> Stuck {
     let last = g.last_of(t).unwrap();
     match g.label(last).kind {
         LabelKind::Error { .. } => Stuck::Error,
-        LabelKind::Block => {
+        LabelKind::Block { .. } => {
             if let Some(r) = last.prev() {
                 let l = g.label(r);
                 if let LabelKind::Read {

@@ -7,7 +7,7 @@ use crate::state::State;
 use crate::stats::{ErrorClass, ErrorReport, FinalState, Stats, StopReason};
 use crate::step::error_class;
 use crate::Config;
-use porf_graph::{EventId, Graph, LabelKind, Program, SrcLoc, ThreadMachine};
+use porf_graph::{BlockReason, EventId, Graph, LabelKind, Program, SrcLoc, ThreadMachine};
 use porf_models::lifetime::LifetimeError;
 use std::time::Instant;
 
@@ -140,7 +140,12 @@ impl<'c> Recorder<'c> {
                     self.count_reached = true;
                 }
             }
-            Outcome::Blocked => self.stats.blocked += 1,
+            Outcome::Blocked => {
+                self.stats.blocked += 1;
+                if hit_loop_bound(&st.g) {
+                    self.stats.bound_cut += 1;
+                }
+            }
             Outcome::Erroneous => self.stats.erroneous += 1,
             Outcome::Deadlock(d) => {
                 self.error(ErrorClass::Deadlock, d.message(), d.waiting, &st.g);
@@ -154,6 +159,18 @@ impl<'c> Recorder<'c> {
         self.stats.elapsed = self.start.elapsed();
         self.stats
     }
+}
+
+/// Whether some thread of `g` ended at a loop bound.
+fn hit_loop_bound(g: &Graph) -> bool {
+    (0..g.num_threads()).any(|t| {
+        g.last_of(t).is_some_and(|e| {
+            g.label(e).kind
+                == LabelKind::Block {
+                    reason: BlockReason::LoopBound,
+                }
+        })
+    })
 }
 
 /// Registers of every thread and final values of every location.

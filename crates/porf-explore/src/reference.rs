@@ -515,9 +515,11 @@ pub fn graph_key(g: &Graph) -> Vec<i64> {
                 LabelKind::Spawn { child } => k.extend([5, *child as i64]),
                 LabelKind::Join { child } => k.extend([6, *child as i64]),
                 LabelKind::Finish { ret } => k.extend([7, *ret]),
-                LabelKind::Block => k.push(8),
+                LabelKind::Block { reason } => k.extend([8, *reason as i64]),
                 LabelKind::Error { .. } => k.push(9),
-                LabelKind::Malloc { base, size } => k.extend([10, base.0 as i64, *size as i64]),
+                LabelKind::Malloc { base, size, zeroed } => {
+                    k.extend([10, base.0 as i64, *size as i64, *zeroed as i64])
+                }
                 LabelKind::Free { base } => k.extend([11, base.0 as i64]),
             }
         }

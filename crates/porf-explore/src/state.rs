@@ -55,7 +55,7 @@ impl<P: Program> State<P> {
         match self.g.last_of(t) {
             Some(e) => matches!(
                 self.g.label(e).kind,
-                LabelKind::Finish { .. } | LabelKind::Block | LabelKind::Error { .. }
+                LabelKind::Finish { .. } | LabelKind::Block { .. } | LabelKind::Error { .. }
             ),
             None => true,
         }

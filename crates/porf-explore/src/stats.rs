@@ -80,6 +80,9 @@ pub struct Stats {
     pub complete: u64,
     /// Maximal consistent executions in which some thread is blocked (see [`crate::outcome`]).
     pub blocked: u64,
+    /// Of the blocked executions, those in which a loop reached the user's bound
+    /// (`BlockReason::LoopBound`): the program's behaviour beyond was not explored.
+    pub bound_cut: u64,
     /// Maximal consistent executions containing an error event (only with keep-going).
     pub erroneous: u64,
     /// Distinct errors found (the first one only, unless keep-going).

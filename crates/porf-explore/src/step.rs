@@ -5,8 +5,8 @@
 use crate::mutex;
 use crate::state::{State, TidRegistry};
 use porf_graph::{
-    Action, ErrorKind, EventId, LabelKind, Loc, MemOrder, Program, ReadKind, SrcLoc, Tid, Val,
-    WriteKind, MUTEX_DESTROYED,
+    Action, BlockReason, ErrorKind, EventId, LabelKind, Loc, MemOrder, Program, ReadKind, SrcLoc,
+    Tid, Val, WriteKind, MUTEX_DESTROYED,
 };
 use porf_models::MemoryModel;
 
@@ -166,8 +166,14 @@ pub fn perform<P: Program>(
             );
             access(loc, w)
         }
-        Action::Malloc { base, size, src } => {
-            let e = add_event(st, model, t, LabelKind::Malloc { base, size }, src);
+        Action::Malloc {
+            base,
+            size,
+            zeroed,
+            src,
+        } => {
+            let kind = LabelKind::Malloc { base, size, zeroed };
+            let e = add_event(st, model, t, kind, src);
             st.push_resumed(t, 0);
             Step::Done(e)
         }
@@ -203,8 +209,8 @@ pub fn perform<P: Program>(
             st.push_same(t);
             Step::Done(e)
         }
-        Action::Block { src } => {
-            let e = add_event(st, model, t, LabelKind::Block, src);
+        Action::Block { reason, src } => {
+            let e = add_event(st, model, t, LabelKind::Block { reason }, src);
             st.push_same(t);
             Step::Done(e)
         }
@@ -254,7 +260,10 @@ pub fn after_read<P: Program>(st: &mut State<P>, model: &dyn MemoryModel, r: Eve
     if kind == ReadKind::Lock && val != 0 {
         st.push_same(r.tid);
         let src = st.g.label(r).src;
-        add_event(st, model, r.tid, LabelKind::Block, src);
+        let block = LabelKind::Block {
+            reason: BlockReason::Lock,
+        };
+        add_event(st, model, r.tid, block, src);
         st.push_same(r.tid);
         return AfterRead::Blocked;
     }

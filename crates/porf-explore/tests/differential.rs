@@ -143,6 +143,9 @@ fn error_kind(e: &ErrorReport) -> &'static str {
         ErrorClass::Memory if m.starts_with("free of non-allocated") => {
             "memory: free of non-allocated"
         }
+        ErrorClass::Memory if m.starts_with("read of uninitialised") => {
+            "memory: uninitialised read"
+        }
         ErrorClass::Memory if m.starts_with("lock of a destroyed") => {
             "memory: lock of a destroyed mutex"
         }
@@ -158,8 +161,9 @@ fn error_kind(e: &ErrorReport) -> &'static str {
 }
 
 /// The error kinds every heap run must exhibit somewhere.
-const REQUIRED_HEAP_KINDS: [&str; 6] = [
+const REQUIRED_HEAP_KINDS: [&str; 7] = [
     "memory: access to freed",
+    "memory: uninitialised read",
     "memory: access to non-allocated",
     "memory: out of bounds",
     "memory: double free",
@@ -168,9 +172,7 @@ const REQUIRED_HEAP_KINDS: [&str; 6] = [
 ];
 
 /// The differential comparison on programs with heap blocks and mutex misuse, with a
-/// tally of the programs exhibiting each kind of error (by either explorer: an error
-/// key can carry different messages, e.g. out of bounds and non-allocated on the same
-/// access, and each explorer keeps the first it meets).
+/// tally of the programs exhibiting each kind of error.
 fn differential_heap(model_name: &str) {
     let model = by_name(model_name).unwrap();
     let cfg = Config {

@@ -216,9 +216,12 @@ pub enum Action {
     },
     /// Allocate the block `[base, base + size)`. The program chooses `base` (see
     /// [`Program::block_of`]) and never allocates the same base twice in one execution.
+    /// `zeroed` (calloc): the block starts out as zeros; otherwise reading a byte of it
+    /// before any write is a read of uninitialised memory.
     Malloc {
         base: Loc,
         size: u64,
+        zeroed: bool,
         src: SrcLoc,
     },
     /// Free the block allocated at `base`. (A pointer that is not the start of a heap
@@ -268,8 +271,10 @@ pub enum Action {
         loc: Loc,
         src: SrcLoc,
     },
-    /// A failed assumption: the thread blocks forever and the execution is not counted.
+    /// The thread blocks forever and the execution is not counted as complete: a failed
+    /// assumption, or a loop bound reached.
     Block {
+        reason: BlockReason,
         src: SrcLoc,
     },
     /// The thread hit an error (failed assertion, abort, ...).
@@ -300,11 +305,23 @@ impl Action {
             | Action::Lock { src, .. }
             | Action::TryLock { src, .. }
             | Action::Unlock { src, .. }
-            | Action::Block { src }
+            | Action::Block { src, .. }
             | Action::Error { src, .. } => *src,
             Action::Finish { .. } => SrcLoc::UNKNOWN,
         }
     }
+}
+
+/// Why a thread blocks for good.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum BlockReason {
+    /// A failed `assume`: the execution is not one of the program's.
+    Assume,
+    /// A loop reached the bound the user set (`--unroll`): the rest of the execution
+    /// was not explored.
+    LoopBound,
+    /// A lock acquire read a taken lock (added by the engine, never by a program).
+    Lock,
 }
 
 /// The value a destroyed mutex holds (a lock that reads it is an error).

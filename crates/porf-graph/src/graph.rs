@@ -242,7 +242,7 @@ impl Graph {
                 let fin = self.last_of(*child).expect("join of a missing thread");
                 porf.join(&self.label(fin).porf);
             }
-            LabelKind::Malloc { base, size } => {
+            LabelKind::Malloc { base, size, .. } => {
                 let b = self.blocks.entry(*base).or_default();
                 debug_assert!(b.malloc.is_none(), "block {base} allocated twice");
                 b.malloc = Some((e, *size));

@@ -1,6 +1,6 @@
 //! Events of an execution graph.
 
-use crate::action::{ErrorKind, Loc, MemOrder, RmwOp, SrcLoc, Tid, Val};
+use crate::action::{BlockReason, ErrorKind, Loc, MemOrder, RmwOp, SrcLoc, Tid, Val};
 use crate::view::View;
 use std::fmt;
 
@@ -96,10 +96,11 @@ pub enum LabelKind {
         val: Val,
         kind: WriteKind,
     },
-    /// The allocation of the block `[base, base + size)`.
+    /// The allocation of the block `[base, base + size)`, zero-filled if `zeroed`.
     Malloc {
         base: Loc,
         size: u64,
+        zeroed: bool,
     },
     /// The deallocation of the block allocated at `base`.
     Free {
@@ -118,8 +119,11 @@ pub enum LabelKind {
     Finish {
         ret: Val,
     },
-    /// The thread is blocked for good (failed assume, or a lock read that saw a taken lock).
-    Block,
+    /// The thread is blocked for good (failed assume, loop bound, or a lock read that saw
+    /// a taken lock).
+    Block {
+        reason: BlockReason,
+    },
     /// The thread raised an error.
     Error {
         kind: ErrorKind,

@@ -13,8 +13,8 @@ pub mod label;
 pub mod view;
 
 pub use action::{
-    Action, ErrorKind, Loc, MemOrder, Program, RmwOp, SrcLoc, ThreadMachine, Tid, Val, Wrap,
-    MUTEX_DESTROYED,
+    Action, BlockReason, ErrorKind, Loc, MemOrder, Program, RmwOp, SrcLoc, ThreadMachine, Tid, Val,
+    Wrap, MUTEX_DESTROYED,
 };
 pub use graph::{BlockInfo, Graph, LocInfo};
 pub use label::{EventId, Label, LabelKind, ReadKind, WriteKind};

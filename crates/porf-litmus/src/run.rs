@@ -352,10 +352,7 @@ pub fn check(
     } else {
         explore(&module, 2, model, false, opts.unroll).0.complete
     };
-    // Blocked executions are cut by the loop bound, or (mode 1) fail the filter.
-    let loop_cut = opts.unroll.is_some()
-        && stats.blocked > 0
-        && (l.filter.is_none() || explore(&module, 0, model, false, opts.unroll).0.blocked > 0);
+    let loop_cut = stats.bound_cut > 0;
     Ok(Outcome {
         name: l.name.clone(),
         file: l.file.clone(),

@@ -22,6 +22,7 @@ use porf_graph::{EventId, Graph, LabelKind, Loc};
 pub enum Violation {
     AccessNonAllocated,
     OutOfBounds,
+    UninitializedRead,
     AccessFreed,
     FreeNonAllocated,
     DoubleFree,
@@ -35,6 +36,9 @@ impl Violation {
                 "access to non-allocated memory: the block's malloc does not happen-before the access"
             }
             Violation::OutOfBounds => "out-of-bounds heap access",
+            Violation::UninitializedRead => {
+                "read of uninitialised memory: no write to this heap location is visible"
+            }
             Violation::AccessFreed => "access to freed memory",
             Violation::FreeNonAllocated => {
                 "free of non-allocated memory: the block's malloc does not happen-before the free"
@@ -65,7 +69,8 @@ fn block_of(g: &Graph, e: EventId) -> Option<Loc> {
     }
 }
 
-/// The unary conditions of access or free `e` (non-allocated, out of bounds).
+/// The unary conditions of access or free `e` (non-allocated, out of bounds,
+/// uninitialised read).
 fn unary(g: &Graph, e: EventId, base: Loc, out: &mut Vec<LifetimeError>) {
     let lab = g.label(e);
     let info = g.block(base);
@@ -76,15 +81,21 @@ fn unary(g: &Graph, e: EventId, base: Loc, out: &mut Vec<LifetimeError>) {
         LabelKind::Read { loc, bytes, .. } | LabelKind::Write { loc, bytes, .. } => {
             if !visible {
                 out.push(err(Violation::AccessNonAllocated, vec![e]));
-            } else if let Some((_, size)) = malloc {
+            } else if let Some((m, size)) = malloc {
                 let end = (loc.0 - base.0).saturating_add(bytes as u64);
                 if loc.0 < base.0 || end > size {
                     out.push(err(Violation::OutOfBounds, vec![e]));
+                } else if lab.is_read() && lab.rf().is_none() && !zero_filled(g, m) {
+                    out.push(err(Violation::UninitializedRead, vec![e]));
                 }
             }
         }
         _ => {}
     }
+}
+
+fn zero_filled(g: &Graph, malloc: EventId) -> bool {
+    matches!(g.label(malloc).kind, LabelKind::Malloc { zeroed: true, .. })
 }
 
 /// Every lifetime error involving `e`, the newest event of `g` (its hb view filled in;
@@ -168,7 +179,15 @@ mod tests {
         g.ensure_loc(B, 0, Some(B));
         g.ensure_loc(Loc(1004), 0, Some(B));
         add(&mut g, 0, LabelKind::Start { parent: None });
-        add(&mut g, 0, LabelKind::Malloc { base: B, size: 8 });
+        add(
+            &mut g,
+            0,
+            LabelKind::Malloc {
+                base: B,
+                size: 8,
+                zeroed: true,
+            },
+        );
         let s = add(&mut g, 0, LabelKind::Spawn { child: 1 });
         add(&mut g, 1, LabelKind::Start { parent: Some(s) });
         g
@@ -197,6 +216,20 @@ mod tests {
         let n = g.co(loc).len();
         g.co_insert(w, n + 1);
         w
+    }
+
+    fn read(g: &mut Graph, t: u32, loc: Loc, rf: Option<EventId>) -> EventId {
+        add(
+            g,
+            t,
+            LabelKind::Read {
+                loc,
+                bytes: 2,
+                ord: MemOrder::NonAtomic,
+                kind: porf_graph::ReadKind::Plain,
+                rf,
+            },
+        )
     }
 
     fn kinds(v: &[LifetimeError]) -> Vec<Violation> {
@@ -241,11 +274,26 @@ mod tests {
             kinds(&errors_with(&g, early)),
             vec![Violation::AccessNonAllocated]
         );
-        add(&mut g, 0, LabelKind::Malloc { base: B, size: 6 });
+        add(
+            &mut g,
+            0,
+            LabelKind::Malloc {
+                base: B,
+                size: 6,
+                zeroed: false,
+            },
+        );
+        let fresh = read(&mut g, 0, Loc(1004), None);
+        assert_eq!(
+            kinds(&errors_with(&g, fresh)),
+            vec![Violation::UninitializedRead]
+        );
         let oob = write(&mut g, 0, Loc(1004), 4);
         assert_eq!(kinds(&errors_with(&g, oob)), vec![Violation::OutOfBounds]);
         let ok = write(&mut g, 0, Loc(1004), 2);
         assert!(errors_with(&g, ok).is_empty());
+        let seen = read(&mut g, 0, Loc(1004), Some(ok));
+        assert!(errors_with(&g, seen).is_empty());
         let f = add(&mut g, 1, LabelKind::Free { base: B });
         assert!(kinds(&errors_with(&g, f)).contains(&Violation::FreeNonAllocated));
     }

@@ -333,11 +333,25 @@ impl ThreadBuilder {
     }
 
     /// `malloc(block, size)`: allocates `block` with `size` bytes, so its cells
-    /// `0..size` are in bounds (`size` may differ from the declared number of cells).
-    /// Must run at most once per execution.
+    /// `0..size` are in bounds (`size` may differ from the declared number of cells);
+    /// they are uninitialised until written. Must run at most once per execution.
     pub fn malloc(&mut self, block: ToyBlock, size: u64) {
+        self.alloc(block, size, false);
+    }
+
+    /// `calloc(block, size)`: as [`ThreadBuilder::malloc`], but the cells start out 0.
+    pub fn calloc(&mut self, block: ToyBlock, size: u64) {
+        self.alloc(block, size, true);
+    }
+
+    fn alloc(&mut self, block: ToyBlock, size: u64, zeroed: bool) {
         let (base, src) = (self.check_block(block).base(), self.src());
-        self.instrs.push(Instr::Malloc { base, size, src });
+        self.instrs.push(Instr::Malloc {
+            base,
+            size,
+            zeroed,
+            src,
+        });
     }
 
     /// `free(block)`.

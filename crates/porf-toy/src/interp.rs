@@ -131,10 +131,12 @@ pub enum Instr {
         loc: Loc,
         src: SrcLoc,
     },
-    /// Allocates the heap block starting at `base` with `size` bytes (cells).
+    /// Allocates the heap block starting at `base` with `size` bytes (cells), zero-filled
+    /// (`calloc`) if `zeroed`, else uninitialised until written (`malloc`).
     Malloc {
         base: Loc,
         size: u64,
+        zeroed: bool,
         src: SrcLoc,
     },
     /// Frees the heap block starting at `base`.
@@ -452,7 +454,10 @@ impl ThreadMachine for ToyThread {
                         self.pc += 1;
                         continue;
                     }
-                    Action::Block { src: *src }
+                    Action::Block {
+                        reason: porf_graph::BlockReason::Assume,
+                        src: *src,
+                    }
                 }
                 Instr::Assert { cond, src } => {
                     if val(cond) != 0 {
@@ -540,9 +545,15 @@ impl ThreadMachine for ToyThread {
                     loc: *loc,
                     src: *src,
                 },
-                Instr::Malloc { base, size, src } => Action::Malloc {
+                Instr::Malloc {
+                    base,
+                    size,
+                    zeroed,
+                    src,
+                } => Action::Malloc {
                     base: *base,
                     size: *size,
+                    zeroed: *zeroed,
                     src: *src,
                 },
                 Instr::Free { base, src } => Action::Free {
@@ -641,7 +652,12 @@ fn fmt_instr(prog: &ToyProgram, instr: &Instr, f: &mut fmt::Formatter<'_>) -> fm
         Instr::Unlock { loc, .. } => write!(f, "unlock({})", n(loc)),
         Instr::MutexInit { loc, .. } => write!(f, "mutex_init({})", n(loc)),
         Instr::MutexDestroy { loc, .. } => write!(f, "mutex_destroy({})", n(loc)),
-        Instr::Malloc { base, size, .. } => write!(f, "malloc({}, {size})", block(base)),
+        Instr::Malloc {
+            base, size, zeroed, ..
+        } => {
+            let name = if *zeroed { "calloc" } else { "malloc" };
+            write!(f, "{name}({}, {size})", block(base))
+        }
         Instr::Free { base, .. } => write!(f, "free({})", block(base)),
         Instr::Assume { cond, .. } => write!(f, "assume({cond})"),
         Instr::Assert { cond, .. } => write!(f, "assert({cond})"),

@@ -99,9 +99,10 @@ pub fn random_program(seed: u64, cfg: &GenConfig) -> ToyProgram {
     let heap = (cfg.heap && nthreads > 0 && cfg.max_events >= 1).then(|| {
         let size = rng.random_range(1..=2u64);
         let frees = rng.random_range(0..=2usize).min(cfg.max_events - 1);
-        (ToyBlock::new(0, HEAP_BLOCK.1), size, frees)
+        let zeroed = rng.random_bool(0.5);
+        (ToyBlock::new(0, HEAP_BLOCK.1), size, frees, zeroed)
     });
-    let mut reserved = heap.map_or(0, |(_, _, frees)| 1 + frees);
+    let mut reserved = heap.map_or(0, |(_, _, frees, _)| 1 + frees);
     let mut misuse = Vec::new();
     if cfg.lock_misuse && nthreads > 0 && mutex.is_some() {
         if rng.random_bool(0.7) {
@@ -136,7 +137,7 @@ pub fn random_program(seed: u64, cfg: &GenConfig) -> ToyProgram {
 
     // Accesses pick among the ordinary locations and the heap block's cells.
     let mut pool = locs.clone();
-    if let Some((block, _, _)) = heap {
+    if let Some((block, _, _, _)) = heap {
         pool.extend((0..block.cells()).map(|i| block.cell(i)));
     }
     let mut g = Gen {
@@ -166,7 +167,7 @@ pub fn random_program(seed: u64, cfg: &GenConfig) -> ToyProgram {
         bodies.push(body);
     }
 
-    if let Some((block, size, frees)) = heap {
+    if let Some((block, size, frees, zeroed)) = heap {
         // Often first, so that the thread's own accesses are mostly allocated (and
         // others can be, through synchronisation).
         let t = g.rng.random_range(0..nthreads);
@@ -175,7 +176,7 @@ pub fn random_program(seed: u64, cfg: &GenConfig) -> ToyProgram {
         } else {
             g.rng.random_range(0..=bodies[t].len())
         };
-        bodies[t].insert(at, Stmt::Malloc(block, size));
+        bodies[t].insert(at, Stmt::Malloc(block, size, zeroed));
         for _ in 0..frees {
             g.insert_anywhere(&mut bodies, &[Stmt::Free(block)], 0.5);
         }
@@ -206,7 +207,7 @@ pub fn random_program(seed: u64, cfg: &GenConfig) -> ToyProgram {
         let declared = p.loc("m");
         debug_assert_eq!(Some(declared), g.mutex);
     }
-    if let Some((block, _, _)) = heap {
+    if let Some((block, _, _, _)) = heap {
         let declared = p.block(HEAP_BLOCK.0, HEAP_BLOCK.1);
         debug_assert_eq!(declared, block);
     }
@@ -252,7 +253,8 @@ enum Stmt {
     Unlock(Loc),
     MutexInit(Loc),
     MutexDestroy(Loc),
-    Malloc(ToyBlock, u64),
+    /// Block, size, zero-filled.
+    Malloc(ToyBlock, u64, bool),
     Free(ToyBlock),
     IfEq(Reg, Val, Vec<Stmt>, Vec<Stmt>),
     Assume(Expr),
@@ -290,8 +292,12 @@ fn lower(t: &mut ThreadBuilder, stmts: &[Stmt]) {
                 t.mutex_destroy(*l);
                 None
             }
-            Stmt::Malloc(b, size) => {
-                t.malloc(*b, *size);
+            Stmt::Malloc(b, size, zeroed) => {
+                if *zeroed {
+                    t.calloc(*b, *size);
+                } else {
+                    t.malloc(*b, *size);
+                }
                 None
             }
             Stmt::Free(b) => {

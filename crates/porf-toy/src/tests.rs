@@ -216,12 +216,14 @@ fn assume_blocks_and_assert_errors() {
     assert_eq!(
         t.peek(),
         Action::Block {
+            reason: porf_graph::BlockReason::Assume,
             src: SrcLoc::line(2)
         }
     );
     assert_eq!(
         t.peek(),
         Action::Block {
+            reason: porf_graph::BlockReason::Assume,
             src: SrcLoc::line(2)
         }
     );
@@ -411,7 +413,7 @@ fn heap_and_mutex() -> (ToyProgram, crate::ToyBlock, crate::ToyBlock, Loc, Loc) 
         t.mutex_destroy(m); // 6
     });
     p.thread(|t| {
-        t.malloc(c, 3); // 7
+        t.calloc(c, 3); // 7
         t.fetch_add(c.cell(2), 1, Rlx); // 8
         t.free(c); // 9
         t.store(x, 1, Rlx); // 10
@@ -469,6 +471,7 @@ fn heap_and_mutex_instructions_yield_their_actions() {
         Action::Malloc {
             base: b.base(),
             size: 1,
+            zeroed: false,
             src: src(2),
         },
         0,
@@ -513,6 +516,7 @@ fn heap_and_mutex_instructions_yield_their_actions() {
         Action::Malloc {
             base: c.base(),
             size: 3,
+            zeroed: true,
             src: src(7),
         },
         0,
@@ -553,7 +557,7 @@ fn display_lists_blocks_and_heap_instructions() {
         "r0 = load(b[1], rlx)",
         "free(b)",
         "mutex_destroy(m)",
-        "malloc(c, 3)",
+        "calloc(c, 3)",
         "r0 = fetch_add(c[2], 1, rlx)",
         "free(c)",
     ] {

@@ -6,7 +6,7 @@ use crate::ir::{Builtin, FuncId, Inst, InstKind, Module, Operand, Reg, Terminato
 use crate::memory::{
     classify, func_addr, heap_addr, stack_addr, Fault, Region, HEAP_DATA, MAX_STACK, MAX_THREADS,
 };
-use porf_graph::{Action, ErrorKind, RmwOp, SrcLoc, Tid, Val};
+use porf_graph::{Action, BlockReason, ErrorKind, RmwOp, SrcLoc, Tid, Val};
 
 /// What executing one instruction did.
 type Step = Result<Option<Pending>, Fault>;
@@ -218,7 +218,10 @@ impl Machine {
             }
             InstKind::Assume { cond } => {
                 if val(cond) == 0 {
-                    return Ok(Some(Pending::end(Action::Block { src })));
+                    return Ok(Some(Pending::end(Action::Block {
+                        reason: BlockReason::Assume,
+                        src,
+                    })));
                 }
                 self.advance();
                 Ok(None)
@@ -252,7 +255,8 @@ impl Machine {
                         self.advance();
                         Ok(None)
                     }
-                    Builtin::Malloc => self.malloc(*dst, arg, src),
+                    Builtin::Malloc => self.malloc(*dst, arg, false, src),
+                    Builtin::Calloc => self.malloc(*dst, arg, true, src),
                     Builtin::Free => self.free(code, arg, src),
                 }
             }
@@ -267,7 +271,10 @@ impl Machine {
                 let n = self.vals[i].saturating_add(1);
                 self.vals[i] = n;
                 if n > self.unroll as Val {
-                    return Ok(Some(Pending::end(Action::Block { src })));
+                    return Ok(Some(Pending::end(Action::Block {
+                        reason: BlockReason::LoopBound,
+                        src,
+                    })));
                 }
                 self.advance();
                 Ok(None)

@@ -11,8 +11,15 @@ use porf_graph::{Action, Loc, SrcLoc, Val};
 type Step = Result<Option<Pending>, Fault>;
 
 impl Machine {
-    /// `malloc(size)`: allocates the thread's next block and returns its data address.
-    pub(super) fn malloc(&mut self, dst: Option<Reg>, size: Val, src: SrcLoc) -> Step {
+    /// `malloc(size)` (`calloc` if `zeroed`): allocates the thread's next block and
+    /// returns its data address.
+    pub(super) fn malloc(
+        &mut self,
+        dst: Option<Reg>,
+        size: Val,
+        zeroed: bool,
+        src: SrcLoc,
+    ) -> Step {
         if !(0..=MAX_MALLOC as Val).contains(&size) {
             return Err(Fault::unsupported(format!(
                 "malloc of {size} bytes: porf's heap blocks hold at most {MAX_MALLOC} bytes"
@@ -27,6 +34,7 @@ impl Machine {
         let action = Action::Malloc {
             base: Loc(heap_addr(self.tid, block, HEAP_DATA) as u64),
             size: size as u64,
+            zeroed,
             src,
         };
         Ok(Some(Pending::new(action, Cont::Malloc { dst })))

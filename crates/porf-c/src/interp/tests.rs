@@ -7,7 +7,9 @@ use crate::ir::{
 };
 use crate::memory::{heap_addr, stack_addr, HEAP_DATA};
 use crate::{CProgram, RunOptions};
-use porf_graph::{Action, ErrorKind, Loc, MemOrder, Program, RmwOp, SrcLoc, ThreadMachine, Val};
+use porf_graph::{
+    Action, BlockReason, ErrorKind, Loc, MemOrder, Program, RmwOp, SrcLoc, ThreadMachine, Val,
+};
 use std::collections::BTreeMap;
 
 const NA: MemOrder = MemOrder::NonAtomic;
@@ -693,6 +695,7 @@ fn assume_assert_abort_unsupported_division() {
     assert_eq!(
         ends_with(K::Assume { cond: c(0) }),
         Action::Block {
+            reason: BlockReason::Assume,
             src: SrcLoc::line(3)
         }
     );
@@ -759,6 +762,7 @@ fn unroll_blocks_the_extra_iteration() {
     assert_eq!(
         last(&trace),
         &Action::Block {
+            reason: BlockReason::LoopBound,
             src: SrcLoc::line(iter_line)
         }
     );
@@ -829,6 +833,7 @@ fn loop_counters_reset_on_entry() {
             1,
             1,
             Action::Block {
+                reason: BlockReason::LoopBound,
                 src: SrcLoc::line(12),
             },
         ),
@@ -944,6 +949,7 @@ fn malloc_and_free_are_engine_events() {
             Action::Malloc {
                 base: loc(base),
                 size: 12,
+                zeroed: false,
                 src: SrcLoc::line(1)
             },
             Action::Store {

@@ -278,7 +278,11 @@ impl Cx<'_> {
                 let dst = self.b.reg();
                 self.b.emit(InstKind::Builtin {
                     dst: Some(dst),
-                    which: Builtin::Malloc,
+                    which: if n == 1 {
+                        Builtin::Malloc
+                    } else {
+                        Builtin::Calloc
+                    },
                     args: vec![size],
                 });
                 Ok(Val::R(Operand::Reg(dst), CType::void_ptr()))

@@ -1,8 +1,8 @@
 //! The `--json` result: one object per run.
 //!
-//! `{"verdict", "complete", "blocked", "partial", "stopped_by", "errors": [{"kind",
-//! "message", "location", "trace": [{"thread", "event", "value", "location"}]}],
-//! "warnings", "time_s", "model", "equiv"}`.
+//! `{"verdict", "complete", "blocked", "bound_cut", "partial", "stopped_by",
+//! "errors": [{"kind", "message", "location", "trace": [{"thread", "event", "value",
+//! "location"}]}], "warnings", "time_s", "model", "equiv"}`.
 //!
 //! `verdict` is an error class, `incomplete` (no error found, but `stopped_by` a
 //! limit: `timeout` or `max-executions`) or `safe`; `partial` is true exactly when
@@ -44,6 +44,7 @@ pub fn to_json<P: Program>(
         "verdict": super::verdict(s),
         "complete": s.complete,
         "blocked": s.blocked,
+        "bound_cut": s.bound_cut,
         "partial": s.partial(),
         "stopped_by": s.stopped_by.map(|r| r.name()),
         "errors": errors,

@@ -73,6 +73,16 @@ pub fn warnings(s: &Stats, unroll: Option<u32>) -> Vec<String> {
             "no complete execution: {why}; the program never ran to its end"
         ));
     }
+    if s.bound_cut > 0 {
+        let n = unroll.map_or(String::new(), |n| format!(" {n}"));
+        w.push(format!(
+            "{} {} reached the --unroll{n} loop bound and {} not explored further: \
+             the result holds only up to the bound",
+            s.bound_cut,
+            plural(s.bound_cut, "execution", "executions"),
+            plural(s.bound_cut, "was", "were"),
+        ));
+    }
     w
 }
 
@@ -152,6 +162,9 @@ pub fn human<P: Program>(s: &Stats, prog: &P, stats: bool) -> String {
     let _ = writeln!(o, "Number of complete executions explored: {}", s.complete);
     if s.blocked > 0 {
         let _ = writeln!(o, "Number of blocked executions seen: {}", s.blocked);
+        if s.bound_cut > 0 {
+            let _ = writeln!(o, "  of which cut by the --unroll bound: {}", s.bound_cut);
+        }
     }
     let _ = writeln!(o, "Total wall-clock time: {:.2}s", s.elapsed.as_secs_f64());
     if stats {

@@ -1,7 +1,9 @@
 //! A witness graph as a readable interleaving: one line per event, in an order that
 //! respects program order, reads-from, spawn and join (a linearisation of porf).
 
-use porf_graph::{EventId, Graph, LabelKind, Program, ReadKind, SrcLoc, Val, WriteKind};
+use porf_graph::{
+    BlockReason, EventId, Graph, LabelKind, Program, ReadKind, SrcLoc, Val, WriteKind,
+};
 
 /// One step of a witness interleaving.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -104,12 +106,20 @@ pub fn describe<P: Program>(prog: &P, g: &Graph, e: EventId) -> (String, Option<
         LabelKind::Spawn { child } => (format!("spawn T{child}"), None),
         LabelKind::Join { child } => (format!("join T{child}"), None),
         LabelKind::Finish { ret } => ("finish".into(), Some(*ret)),
-        LabelKind::Block => ("blocked".into(), None),
-        LabelKind::Error { msg, .. } => (format!("error: {msg}"), None),
-        LabelKind::Malloc { base, size } => (
-            format!("malloc {} ({size} bytes)", prog.loc_name(*base)),
+        LabelKind::Block { reason } => (
+            match reason {
+                BlockReason::Assume => "blocked (assume failed)",
+                BlockReason::LoopBound => "blocked (--unroll bound reached)",
+                BlockReason::Lock => "blocked (lock taken)",
+            }
+            .into(),
             None,
         ),
+        LabelKind::Error { msg, .. } => (format!("error: {msg}"), None),
+        LabelKind::Malloc { base, size, zeroed } => {
+            let f = if *zeroed { "calloc" } else { "malloc" };
+            (format!("{f} {} ({size} bytes)", prog.loc_name(*base)), None)
+        }
         LabelKind::Free { base } => (format!("free {}", prog.loc_name(*base)), None),
     }
 }
