@@ -1,5 +1,13 @@
 //! porf's C front end and interpreter.
 //!
+//! **Architecture invariant**: a front end. It turns C into `Action`s and never names
+//! a graph, a memory model or an explorer: errors that depend on other threads (races,
+//! use after free, ...) are the engine's.
+//!
+//! **API boundary**: [`compile_file`] → [`ir::Module`] → [`CProgram`] (a
+//! `porf_graph::Program`); [`Diagnostic`]s for rejected input. [`ir`] is the contract
+//! between lowering and the interpreter.
+//!
 //! Pipeline: [`compile_file`] preprocesses a C file with porf's bundled headers
 //! (`headers`, `preprocess`), parses it with `lang-c`, type-checks and lowers it to the
 //! IR of [`ir`] (`types`, `lower`); [`CProgram`] then runs the IR under the engine's

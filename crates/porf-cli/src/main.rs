@@ -1,4 +1,11 @@
 //! `porf`: a stateless model checker for concurrent programs under weak memory models.
+//!
+//! **Architecture invariant**: the binary parses flags, picks a front end, a model and
+//! an explorer, and prints results; it reads graphs only to print witnesses
+//! (`report/`), and decides nothing about executions itself.
+//!
+//! **API boundary**: the command line (`porf verify`, `porf litmus`, `porf example`), its
+//! output lines, `--json` objects and exit codes (0, 2, 3, 4, 42).
 
 mod example;
 mod litmus;

@@ -2,7 +2,15 @@
 //! graph, asks a [`MemoryModel`](porf_models::MemoryModel) what is consistent, and
 //! returns [`Stats`].
 //!
-//! * [`optimal`]: GenMC's exploration (seed 000, Alg. 1–3, co-tracking) with TruSt's
+//! **Architecture invariant**: explorers see programs only through
+//! `Program`/`ThreadMachine`/`Action` and models only through `dyn MemoryModel`: no
+//! front end (C, litmus, toy) is named here, and no model is chosen by name.
+//!
+//! **API boundary**: [`explore`] (strategy, program, model, [`Config`]) → [`Stats`], with
+//! [`ErrorReport`]s carrying witness graphs.
+//!
+//! * [`optimal`]: GenMC's exploration (Kokologiannakis et al., PLDI 2019,
+//!   Alg. 1–3, co-tracking) with TruSt's
 //!   maximality rule instead of a set of performed revisits: each (events, rf, co)
 //!   execution is visited exactly once, memory stays linear in one graph.
 //! * [`reference`]: brute force over every porf-respecting order of adding events and

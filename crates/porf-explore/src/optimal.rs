@@ -1,4 +1,5 @@
-//! The optimal explorer: GenMC's exploration of execution graphs (seed 000, Alg. 1–3
+//! The optimal explorer: GenMC's exploration of execution graphs ("Model Checking for Weakly
+//! Consistent Libraries", PLDI 2019, Alg. 1–3
 //! with the co-tracking of App. C), made stateless with TruSt's maximality rule.
 //!
 //! Events are added one at a time, always for the lowest-numbered thread that can step.

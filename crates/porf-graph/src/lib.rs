@@ -1,5 +1,14 @@
 //! Execution graphs for porf, and the `Action` contract between programs and explorers.
 //!
+//! **Architecture invariant**: this crate knows no memory model, no explorer and no
+//! front end. It says what a thread may ask for ([`Action`]) and what an execution
+//! graph holds; whether a graph is consistent is `porf-models`' question, how graphs are
+//! enumerated `porf-explore`'s.
+//!
+//! **API boundary**: [`Action`], [`Program`] and [`ThreadMachine`] (front ends implement
+//! them); [`Graph`], [`Label`], [`LabelKind`], [`EventId`] and [`View`] (models and
+//! explorers read and build graphs through them).
+//!
 //! * [`action`]: what a thread asks the explorer to do next ([`Action`]), and the
 //!   [`Program`]/[`ThreadMachine`] traits every front end implements.
 //! * [`view`]: vector clocks ([`View`]) used for porf and hb prefixes.

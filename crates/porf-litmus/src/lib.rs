@@ -1,5 +1,11 @@
 //! herd's C11 litmus format for porf.
 //!
+//! **Architecture invariant**: tests become C programs for `porf-c` and run through the
+//! explorers' public API (`porf_explore::explore` → `Stats`); nothing here looks inside
+//! an execution graph.
+//!
+//! **API boundary**: [`parse`], [`translate`], [`check`] and [`herd_text`].
+//!
 //! [`parse`] reads a test (`C NAME`, initial state, threads `Pn (params) { C }`,
 //! `locations`, `filter`, and an `exists` / `~exists` / `forall` condition);
 //! [`translate`] turns it into a C program for porf's front end (globals for the

@@ -1,5 +1,13 @@
 //! Memory models: values that answer "is this execution graph consistent?".
 //!
+//! **Architecture invariant**: a model only answers questions about a graph. It never
+//! drives an exploration, never sees a program or a thread (no `Program`,
+//! `ThreadMachine` or `Action` here) and knows no explorer and no front end.
+//!
+//! **API boundary**: [`MemoryModel`] with [`by_name`] and [`MODEL_NAMES`]; the
+//! model-independent error checks over a `&Graph`: [`race`], [`lifetime`],
+//! [`atomicity`].
+//!
 //! An execution here is (events, rf, co). Every model implements [`MemoryModel`]:
 //! an incremental check used by the optimal explorer when it adds one event, a
 //! declarative whole-graph check used by the reference explorer and by tests, and the

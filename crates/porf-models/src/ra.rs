@@ -9,7 +9,8 @@
 //! * atomicity, and `acyclic(porf)` (checked by [`MemoryModel::is_consistent`]; the
 //!   explorer guarantees it, so the incremental check does not look at it).
 //!
-//! (The all-accesses-release/acquire RA of seed 004 is a different model.)
+//! (The all-accesses-release/acquire RA of Lahav and Boker, "What's Decidable
+//! About Causally Consistent Shared Memory?", is a different model.)
 //!
 //! Also home of the coherence checks shared with RC11 ([`coherent_with`],
 //! [`coherent`]), which only depend on hb.

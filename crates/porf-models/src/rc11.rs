@@ -1,4 +1,4 @@
-//! RC11 (seed 000, App. A.3): C11 with the repaired SC semantics.
+//! RC11 (Kokologiannakis et al., PLDI 2019, App. A.3): C11 with the repaired SC semantics.
 //!
 //! * hb = `(po ∪ sync ∪ sw)⁺` with
 //!   `sw = [E⊒rel]; ([F]; po)?; rs; rf; [R⊒rlx]; (po; [F])?; [E⊒acq]` and

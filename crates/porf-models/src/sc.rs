@@ -1,4 +1,5 @@
-//! Sequential consistency: `acyclic(po ∪ sync ∪ rf ∪ co ∪ fr)` (seed 000, App. A.1).
+//! Sequential consistency: `acyclic(po ∪ sync ∪ rf ∪ co ∪ fr)` (Kokologiannakis et al.,
+//! PLDI 2019, App. A.1).
 //!
 //! Also home of helpers shared by the other models:
 //! * [`po_sync_view`] / [`atomic_rf_view`]: hb views built from po, sync edges and

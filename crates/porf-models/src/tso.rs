@@ -1,4 +1,5 @@
-//! x86-TSO, for C11 programs compiled the way x86 compilers do (seed 000, App. A.2, in
+//! x86-TSO, for C11 programs compiled the way x86 compilers do (Kokologiannakis et al., PLDI
+//! 2019, App. A.2, in
 //! the equivalent herd-style axiomatic form):
 //!
 //! * `acyclic(ppo ∪ sync ∪ rfe ∪ co ∪ fr)` (global happens-before), and

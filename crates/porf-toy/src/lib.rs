@@ -1,5 +1,11 @@
 //! porf-toy: a tiny loop-free concurrent program IR for testing porf's explorers.
 //!
+//! **Architecture invariant**: a front end. It produces `Action`s and never looks at
+//! graphs, models or explorers (those appear only in its tests).
+//!
+//! **API boundary**: [`ProgramBuilder`], [`ToyProgram`], [`random_program`] with
+//! [`GenConfig`], and the [`catalog`] of classic programs.
+//!
 //! * [`expr`]: thread-local registers ([`Reg`]) and pure expressions ([`Expr`]).
 //! * [`builder`]: [`ProgramBuilder`]/[`ThreadBuilder`], a Rust API to write programs with
 //!   structured `if`s, flattened into jumps.
