@@ -289,6 +289,13 @@ impl Graph {
         debug_assert!(!co.contains(&w));
         co.insert(pos - 1, w);
     }
+    /// Replaces the coherence order of `loc` by `order`, which must list every write of
+    /// `loc` in the graph exactly once (rf mode installs a model's witness this way).
+    pub fn set_co(&mut self, loc: Loc, order: Vec<EventId>) {
+        let info = self.locs.get_mut(&loc).expect("unknown location");
+        debug_assert_eq!(info.co.len(), order.len(), "set_co must keep the writes");
+        info.co = order;
+    }
     /// Removes `w` from its location's co.
     pub fn co_remove(&mut self, w: EventId) {
         let loc = self.label(w).loc().unwrap();

@@ -25,6 +25,7 @@ pub mod race;
 pub mod rc11;
 pub mod rc11_genmc;
 pub mod relation;
+pub mod rf;
 pub mod sc;
 pub mod tso;
 
@@ -51,6 +52,15 @@ pub trait MemoryModel: Sync + Send {
     /// The declarative check of the whole graph, straight from the model's definition
     /// (hb views in `g` are ignored and recomputed). Includes atomicity.
     fn is_consistent(&self, g: &Graph) -> bool;
+
+    /// rf mode: is there a coherence order under which `g` is consistent? If so, one
+    /// such order (the `co` lists stored in `g` are ignored; hb views are used as
+    /// stored). Must be exact: `Some` iff [`rf::brute_force`] finds an order. The
+    /// default *is* that brute force (exponential); models override it with their
+    /// exact algorithms.
+    fn rf_consistent(&self, g: &Graph) -> Option<rf::CoWitness> {
+        rf::brute_force(self, g)
+    }
 }
 
 /// The models porf knows, by name.
