@@ -76,7 +76,7 @@ impl ExploreArgs {
             timeout,
             // The time limit covers everything from here: compiling and exploring.
             clock_start: Some(Instant::now()),
-            collect_final_states: false,
+            ..Config::default()
         })
     }
 

@@ -3,6 +3,7 @@
 use crate::{report, ExploreArgs};
 use clap::Args;
 use porf_c::{CProgram, FrontOptions, RunOptions};
+use porf_explore::{Config, Equiv};
 use std::path::PathBuf;
 
 #[derive(Args)]
@@ -11,7 +12,8 @@ pub struct VerifyArgs {
     file: PathBuf,
     #[command(flatten)]
     explore: ExploreArgs,
-    /// Execution equivalence: `co` counts (events, rf, co) executions as GenMC does.
+    /// Execution equivalence: `co` counts (events, rf, co) executions as GenMC does;
+    /// `rf` counts (events, rf) executions, one per reads-from class.
     #[arg(long, default_value = "co", value_parser = ["co", "rf", "rvf"])]
     equiv: String,
     /// Define a preprocessor macro (`NAME` or `NAME=VALUE`).
@@ -36,15 +38,16 @@ pub struct VerifyArgs {
 
 /// Runs the command; returns the exit code.
 pub fn run(a: VerifyArgs) -> u8 {
-    if a.equiv != "co" {
-        eprintln!(
-            "error: --equiv {} is not implemented yet (only `co` is available)",
-            a.equiv
-        );
-        return 2;
-    }
+    let equiv = match a.equiv.as_str() {
+        "co" => Equiv::Co,
+        "rf" => Equiv::Rf,
+        other => {
+            eprintln!("error: --equiv {other} is not implemented yet (`co` and `rf` are)");
+            return 2;
+        }
+    };
     let cfg = match a.explore.config() {
-        Ok(c) => c,
+        Ok(c) => Config { equiv, ..c },
         Err(msg) => {
             eprintln!("error: {msg}");
             return 2;

@@ -220,11 +220,11 @@ fn bad_input_exits_3_with_a_position() {
 #[test]
 fn usage_errors_exit_2() {
     let mp = file("examples/mp.c");
-    let (code, _, err) = porf(&["verify", "--equiv", "rf", &mp]);
+    let (code, _, err) = porf(&["verify", "--equiv", "rvf", &mp]);
     assert_eq!(code, 2);
     assert!(err.contains("not implemented yet"), "{err}");
     for args in [
-        &["verify", "--model", "pso", mp.as_str()][..],
+        &["verify", "--model", "no-such-model", mp.as_str()][..],
         &["verify", "--timeout", "-1", mp.as_str()],
         &["verify", "--unroll", "x", mp.as_str()],
         &["verify"],

@@ -23,8 +23,12 @@
 //! * [`record`]: the bookkeeping every explorer shares (counting, limits);
 //!   [`deadline`]: the time limit as a flag set by a watchdog thread.
 //! * [`mutex`]: which thread holds a mutex (invalid unlocks, self-deadlocks).
+//! * [`coherence`]: co tracked (co mode) or derived by the model (rf mode);
+//!   [`key`]: execution and state keys for deduplication.
 
+pub mod coherence;
 pub mod deadline;
+pub mod key;
 pub mod mutex;
 pub mod optimal;
 pub mod outcome;
@@ -34,6 +38,7 @@ pub mod state;
 pub mod stats;
 pub mod step;
 
+pub use coherence::Equiv;
 pub use outcome::Outcome;
 pub use stats::{ErrorClass, ErrorReport, FinalState, Stats, StopReason};
 
@@ -57,6 +62,11 @@ pub struct Config {
     pub clock_start: Option<Instant>,
     /// Record the final state of every complete execution.
     pub collect_final_states: bool,
+    /// Which executions are told apart: (events, rf, co) or (events, rf).
+    pub equiv: Equiv,
+    /// Record the reads-from class ([`key::execution_key`] in rf mode) of every
+    /// complete execution (for comparing the two equivalences).
+    pub collect_rf_classes: bool,
 }
 
 /// Which explorer to run.

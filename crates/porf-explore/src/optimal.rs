@@ -13,7 +13,18 @@
 //! (see [`maximal_extension`]). Then each execution is produced by exactly one sequence
 //! of choices, and no record of past revisits is kept: memory is linear in one graph
 //! per nested revisit.
+//!
+//! In rf mode (executions are (events, rf), see [`crate::coherence`]) writes have no
+//! co position to choose, a read may read from any write the model's exact check
+//! accepts, and the maximality rule, which rests on co, does not apply. Optimality
+//! comes instead from the set U of the PLDI 2019 algorithm: the graph every backward
+//! revisit produces is recorded (up to insertion order), and a revisit producing a
+//! recorded graph is not explored again. U grows with the number of distinct revisit
+//! graphs (`Stats::revisit_states`).
 
+use crate::coherence::Coherence;
+use crate::coherence::Equiv;
+use crate::key::execution_key;
 use crate::record::Recorder;
 use crate::state::{State, TidRegistry};
 use crate::step::{self, Access, AfterRead, Step};
@@ -23,24 +34,34 @@ use porf_graph::{
     Tid, Val, View, WriteKind,
 };
 use porf_models::{atomicity, lifetime, race, MemoryModel};
+use std::collections::HashSet;
 
 pub fn explore<P: Program>(prog: &P, model: &dyn MemoryModel, cfg: &Config) -> Stats {
     let mut ex = Optimal {
         prog,
         model,
+        co: Coherence::new(model, cfg.equiv),
         rec: Recorder::new(cfg),
         tids: TidRegistry::default(),
+        revisited: HashSet::new(),
     };
     let mut st = State::new(prog, model);
     ex.visit(&mut st);
+    ex.rec.stats.revisit_states = ex.revisited.len() as u64;
     ex.rec.finish()
 }
 
 struct Optimal<'a, 'c, P: Program> {
     prog: &'a P,
     model: &'a dyn MemoryModel,
+    co: Coherence<'a>,
     rec: Recorder<'c>,
     tids: TidRegistry,
+    /// rf mode: the graphs backward revisits produced (their rf-mode
+    /// [`execution_key`]s, insertion order left out), each explored once — the set U of
+    /// the PLDI 2019 algorithm, which keeps the exploration optimal. Empty in co mode,
+    /// where TruSt's maximality rule does that without memory.
+    revisited: HashSet<Vec<i64>>,
 }
 
 impl<P: Program> Optimal<'_, '_, P> {
@@ -62,12 +83,21 @@ impl<P: Program> Optimal<'_, '_, P> {
                 return;
             };
             match step::perform(st, self.prog, self.model, &mut self.tids, t, action) {
-                Step::Done(e) => match st.g.label(e).kind {
-                    LabelKind::Fence { .. } if !self.model.consistent_with(&st.g, e) => return,
-                    LabelKind::Error { .. } => self.rec.error_event(&st.g, e),
-                    LabelKind::Free { .. } if self.report_errors(&st.g, e) => return,
-                    _ => {}
-                },
+                Step::Done(e) => {
+                    let kind = &st.g.label(e).kind;
+                    let fence = matches!(kind, LabelKind::Fence { .. });
+                    let error = matches!(kind, LabelKind::Error { .. });
+                    let free = matches!(kind, LabelKind::Free { .. });
+                    if fence && !self.co.check(&mut st.g, e) {
+                        return;
+                    }
+                    if error {
+                        self.rec.error_event(&st.g, e);
+                    }
+                    if free && self.report_errors(&st.g, e) {
+                        return;
+                    }
+                }
                 Step::Access(Access::Read {
                     loc,
                     bytes,
@@ -128,9 +158,7 @@ impl<P: Program> Optimal<'_, '_, P> {
         src: SrcLoc,
     ) {
         let stamp = st.g.len();
-        let cands: Vec<Option<EventId>> = std::iter::once(None)
-            .chain(st.g.co(loc).iter().copied().map(Some))
-            .collect();
+        let cands = self.co.read_sources(&st.g, loc);
         let r = st.g.add(
             t,
             LabelKind::Read {
@@ -148,15 +176,16 @@ impl<P: Program> Optimal<'_, '_, P> {
                 break;
             }
             self.set_source(&mut st.g, r, w, ord);
-            if self.model.consistent_with(&st.g, r) {
-                ok.push(w);
+            if let Some(a) = self.co.accepts(&st.g, r) {
+                ok.push((w, a));
             }
         }
-        for (i, &w) in ok.iter().rev().enumerate() {
+        for (i, (w, accepted)) in ok.iter().rev().enumerate() {
             if self.rec.stopped() {
                 break;
             }
-            self.set_source(&mut st.g, r, w, ord);
+            self.set_source(&mut st.g, r, *w, ord);
+            accepted.install(&mut st.g);
             st.g.label_mut(r).added_max = i == 0;
             self.continue_read(st, r);
             st.truncate(stamp + 1);
@@ -181,10 +210,15 @@ impl<P: Program> Optimal<'_, '_, P> {
             }
             AfterRead::WritePart(val) => {
                 let w = step::add_write_part(st, self.model, r, val);
-                if !self.model.consistent_with(&st.g, w) {
+                let atomic = !atomicity::violated_by(&st.g, w);
+                // An RMW whose source another RMW already took is dropped, but its
+                // backward revisits are still performed (each is checked on its own).
+                // rf mode's exact check includes atomicity, so it is only asked of an
+                // atomic graph; co mode's incremental check leaves atomicity out.
+                let check = self.co.tracked() || atomic;
+                if check && !self.co.check(&mut st.g, w) {
                     return;
                 }
-                let atomic = !atomicity::violated_by(&st.g, w);
                 if atomic && self.report_errors(&st.g, w) {
                     return;
                 }
@@ -223,6 +257,18 @@ impl<P: Program> Optimal<'_, '_, P> {
         );
         st.push_resumed(t, 0);
         let n = st.g.co(loc).len();
+        if !self.co.tracked() {
+            // rf mode: no co choice; the model derives co.
+            st.g.co_insert(w, n + 1);
+            if self.co.check(&mut st.g, w) && !self.report_errors(&st.g, w) {
+                self.backward_revisits(st, w);
+                if !self.rec.stopped() {
+                    self.visit(st);
+                }
+            }
+            st.truncate(stamp);
+            return;
+        }
         let mut ok = Vec::new();
         for pos in 1..=n + 1 {
             if self.rec.stopped() {
@@ -275,7 +321,7 @@ impl<P: Program> Optimal<'_, '_, P> {
                 return;
             }
             let keep = revisit_view(&st.g, r, w);
-            if !maximal_extension(&st.g, r, w, &keep) {
+            if self.co.tracked() && !maximal_extension(&st.g, r, w, &keep) {
                 continue;
             }
             let mut st2 = st.restricted(&keep);
@@ -290,10 +336,13 @@ impl<P: Program> Optimal<'_, '_, P> {
                     st2.g.label_mut(EventId::new(t, i)).revisitable = false;
                 }
             }
-            if !self.model.consistent_with(&st2.g, r) {
+            if !self.co.check(&mut st2.g, r) {
                 continue;
             }
             if st2.g.label(w).is_exclusive_write() && atomicity::violated_by(&st2.g, w) {
+                continue;
+            }
+            if !self.co.tracked() && !self.revisited.insert(execution_key(&st2.g, Equiv::Rf)) {
                 continue;
             }
             self.continue_read(&mut st2, r);

@@ -5,15 +5,20 @@
 //! * otherwise **complete** if every thread finished;
 //! * otherwise **blocked** if some thread is blocked by a failed assume, or by a lock
 //!   acquire that read a taken lock which a co-later write releases (the acquire read
-//!   "too early": the execution where it waits is explored separately);
+//!   "too early": the execution where it waits is explored separately). In rf mode,
+//!   where co is not part of the execution, "co-later" is "could be co-later": some
+//!   other write of the lock does not happen before the write the acquire read;
 //! * otherwise a **deadlock**: every unfinished thread waits for a lock that is never
 //!   released or for a thread that never finishes. A thread that re-locks a mutex it
 //!   already holds waits for itself: porf's mutexes are not recursive, so such a thread
 //!   can never go on and the graph is a deadlock too (GenMC 0.11 counts it as blocked).
 
+use crate::coherence::Equiv;
 use crate::mutex;
 use crate::state::State;
-use porf_graph::{Action, EventId, LabelKind, Program, ReadKind, SrcLoc, ThreadMachine, Tid};
+use porf_graph::{
+    Action, EventId, Graph, LabelKind, Loc, Program, ReadKind, SrcLoc, ThreadMachine, Tid,
+};
 
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum Outcome {
@@ -59,7 +64,18 @@ enum Stuck {
     Error,
 }
 
-fn stuck<P: Program>(st: &mut State<P>, t: Tid) -> Stuck {
+/// Whether some write of `loc` other than `w` may follow `w` in coherence: in co mode
+/// the graph's co says; in rf mode, any such write that does not happen before `w`.
+fn released_later(g: &Graph, loc: Loc, w: Option<EventId>, equiv: Equiv) -> bool {
+    match equiv {
+        Equiv::Co => g.co_next(loc, w).is_some(),
+        Equiv::Rf => g.co(loc).iter().any(|&u| {
+            Some(u) != w && w.is_none_or(|w| !g.label(w).hb.contains(u))
+        }),
+    }
+}
+
+fn stuck<P: Program>(st: &mut State<P>, t: Tid, equiv: Equiv) -> Stuck {
     let g = &st.g;
     let last = g.last_of(t).unwrap();
     match g.label(last).kind {
@@ -75,7 +91,7 @@ fn stuck<P: Program>(st: &mut State<P>, t: Tid) -> Stuck {
                 } = l.kind
                 {
                     if g.read_val(r) != 0 {
-                        return if g.co_next(loc, rf).is_some() {
+                        return if released_later(g, loc, rf, equiv) {
                             Stuck::StaleLock
                         } else {
                             Stuck::HeldLock(r, l.src, mutex::holds(g, t, loc, r.idx))
@@ -94,7 +110,7 @@ fn stuck<P: Program>(st: &mut State<P>, t: Tid) -> Stuck {
 }
 
 /// Classifies a maximal state (no thread can take a step).
-pub fn classify<P: Program>(st: &mut State<P>) -> Outcome {
+pub fn classify<P: Program>(st: &mut State<P>, equiv: Equiv) -> Outcome {
     let mut blocked = false;
     let mut waiting = Vec::new();
     let mut relocks = Vec::new();
@@ -103,7 +119,7 @@ pub fn classify<P: Program>(st: &mut State<P>) -> Outcome {
         if !st.g.thread_exists(t) || st.finished(t) {
             continue;
         }
-        match stuck(st, t) {
+        match stuck(st, t, equiv) {
             Stuck::Error => error = true,
             Stuck::Assume | Stuck::StaleLock => blocked = true,
             Stuck::HeldLock(e, s, own) => {

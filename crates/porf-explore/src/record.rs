@@ -6,6 +6,8 @@ use crate::outcome::{classify, Outcome};
 use crate::state::State;
 use crate::stats::{ErrorClass, ErrorReport, FinalState, Stats, StopReason};
 use crate::step::error_class;
+use crate::coherence::Equiv;
+use crate::key::execution_key;
 use crate::Config;
 use porf_graph::{BlockReason, EventId, Graph, LabelKind, Program, SrcLoc, ThreadMachine};
 use porf_models::lifetime::LifetimeError;
@@ -126,11 +128,18 @@ impl<'c> Recorder<'c> {
     /// Counts a maximal consistent execution.
     pub fn maximal<P: Program>(&mut self, st: &mut State<P>) {
         self.tick(&st.g);
-        match classify(st) {
+        match classify(st, self.cfg.equiv) {
             Outcome::Complete => {
                 self.stats.complete += 1;
                 if self.cfg.collect_final_states {
-                    self.stats.final_states.insert(final_state(st));
+                    let with_memory = self.cfg.equiv == Equiv::Co;
+                    self.stats
+                        .final_states
+                        .insert(final_state(st, with_memory));
+                }
+                if self.cfg.collect_rf_classes {
+                    let k = execution_key(&st.g, Equiv::Rf);
+                    self.stats.rf_classes.insert(k);
                 }
                 if self
                     .cfg
@@ -173,18 +182,23 @@ fn hit_loop_bound(g: &Graph) -> bool {
     })
 }
 
-/// Registers of every thread and final values of every location.
-pub fn final_state<P: Program>(st: &State<P>) -> FinalState {
+/// Registers of every thread and, if `with_memory`, final values of every location (in
+/// rf mode a final value is not a fact of the execution: it depends on which co the
+/// model chose as witness, so rf mode leaves memory out).
+pub fn final_state<P: Program>(st: &State<P>, with_memory: bool) -> FinalState {
     let mut registers = Vec::new();
     for t in 0..st.g.num_threads() {
         if let Some(s) = st.ts[t as usize].last() {
             registers.push((t, s.registers()));
         }
     }
-    let mut memory: Vec<(u64, i64)> =
+    let mut memory: Vec<(u64, i64)> = if with_memory {
         st.g.locations()
             .map(|(l, _)| (l.0, st.g.final_val(*l)))
-            .collect();
+            .collect()
+    } else {
+        Vec::new()
+    };
     memory.sort();
     FinalState { registers, memory }
 }

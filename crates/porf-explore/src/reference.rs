@@ -17,8 +17,10 @@
 use crate::record::Recorder;
 use crate::state::{State, TidRegistry};
 use crate::step::{self, Access, AfterRead, Step};
+use crate::coherence::Coherence;
+use crate::key::execution_key;
 use crate::{Config, Stats};
-use porf_graph::{Action, Graph, LabelKind, Loc, Program, ReadKind, Tid, WriteKind};
+use porf_graph::{Action, LabelKind, Loc, Program, Tid};
 use porf_models::{lifetime, race, MemoryModel};
 use std::collections::{HashMap, HashSet};
 
@@ -26,6 +28,7 @@ pub fn explore<P: Program>(prog: &P, model: &dyn MemoryModel, cfg: &Config) -> S
     let mut ex = Reference {
         prog,
         model,
+        co: Coherence::new(model, cfg.equiv),
         rec: Recorder::new(cfg),
         tids: TidRegistry::default(),
         path: Vec::new(),
@@ -149,6 +152,7 @@ struct Cached {
 struct Reference<'a, 'c, P: Program> {
     prog: &'a P,
     model: &'a dyn MemoryModel,
+    co: Coherence<'a>,
     rec: Recorder<'c>,
     tids: TidRegistry,
     path: Vec<PathStep>,
@@ -279,7 +283,7 @@ impl<P: Program> Reference<'_, '_, P> {
             .filter(|&t| st.enabled_action(t).is_some())
             .collect();
         if enabled.is_empty() {
-            if self.seen.insert(graph_key(&st.g)) {
+            if self.seen.insert(execution_key(&st.g, self.co.equiv)) {
                 self.rec.tick(&st.g);
                 self.at_maximal(st);
             }
@@ -292,7 +296,7 @@ impl<P: Program> Reference<'_, '_, P> {
         }
         let k = self.nodes.len() - 1;
         self.nodes[k].enabled = enabled.clone();
-        let key = graph_key(&st.g);
+        let key = execution_key(&st.g, self.co.equiv);
         let asleep = |sleep: &[(Tid, Footprint)], t: Tid| sleep.iter().any(|(s, _)| *s == t);
         if let Some(c) = self.cache.get_mut(&key) {
             let todo: Vec<Tid> = c
@@ -362,9 +366,7 @@ impl<P: Program> Reference<'_, '_, P> {
                     kind,
                     src,
                 }) => {
-                    let n = st.g.co(loc).len();
-                    for pos in 0..=n {
-                        let w = (pos > 0).then(|| st.g.co(loc)[pos - 1]);
+                    for w in self.co.read_sources(&st.g, loc) {
                         let r = st.g.add(
                             t,
                             LabelKind::Read {
@@ -396,8 +398,10 @@ impl<P: Program> Reference<'_, '_, P> {
                     kind,
                     src,
                 }) => {
+                    // co mode: every co position; rf mode: co is the model's to derive.
                     let n = st.g.co(loc).len();
-                    for pos in 1..=n + 1 {
+                    let first = if self.co.tracked() { 1 } else { n + 1 };
+                    for pos in first..=n + 1 {
                         let w = step::add_event(
                             st,
                             self.model,
@@ -434,7 +438,7 @@ impl<P: Program> Reference<'_, '_, P> {
         if self.rec.stopped() {
             return;
         }
-        if self.model.is_consistent(&st.g) {
+        if self.co.check_whole(&mut st.g) {
             self.nodes.push(Node {
                 sleep: sleep.to_vec(),
                 ..Node::default()
@@ -475,79 +479,5 @@ impl<P: Program> Reference<'_, '_, P> {
             }
         }
         self.rec.maximal(st);
-    }
-}
-
-/// A key identifying a graph up to insertion order: every thread's events with their
-/// rf sources, and co per location.
-pub fn graph_key(g: &Graph) -> Vec<i64> {
-    let mut k = Vec::with_capacity(g.len() * 4);
-    for t in 0..g.num_threads() {
-        k.push(-1 - t as i64);
-        for lab in g.thread(t) {
-            match &lab.kind {
-                LabelKind::Start { parent } => {
-                    k.push(1);
-                    k.push(parent.map_or(-1, |p| ((p.tid as i64) << 32) | p.idx as i64));
-                }
-                LabelKind::Read {
-                    loc,
-                    bytes,
-                    ord,
-                    kind,
-                    rf,
-                } => {
-                    k.extend([2, loc.0 as i64, *bytes as i64, *ord as i64]);
-                    k.push(read_kind_code(*kind));
-                    k.push(rf.map_or(-1, |w| ((w.tid as i64) << 32) | w.idx as i64));
-                }
-                LabelKind::Write {
-                    loc,
-                    bytes,
-                    ord,
-                    val,
-                    kind,
-                } => {
-                    k.extend([3, loc.0 as i64, *bytes as i64, *ord as i64, *val]);
-                    k.push(write_kind_code(*kind));
-                }
-                LabelKind::Fence { ord } => k.extend([4, *ord as i64]),
-                LabelKind::Spawn { child } => k.extend([5, *child as i64]),
-                LabelKind::Join { child } => k.extend([6, *child as i64]),
-                LabelKind::Finish { ret } => k.extend([7, *ret]),
-                LabelKind::Block { reason } => k.extend([8, *reason as i64]),
-                LabelKind::Error { .. } => k.push(9),
-                LabelKind::Malloc { base, size, zeroed } => {
-                    k.extend([10, base.0 as i64, *size as i64, *zeroed as i64])
-                }
-                LabelKind::Free { base } => k.extend([11, base.0 as i64]),
-            }
-        }
-    }
-    let mut locs: Vec<_> = g.locations().map(|(l, i)| (l.0, &i.co)).collect();
-    locs.sort_by_key(|(l, _)| *l);
-    for (l, co) in locs {
-        k.push(i64::MIN);
-        k.push(l as i64);
-        k.extend(co.iter().map(|w| ((w.tid as i64) << 32) | w.idx as i64));
-    }
-    k
-}
-
-fn read_kind_code(k: ReadKind) -> i64 {
-    match k {
-        ReadKind::Plain => 0,
-        ReadKind::Rmw(_) => 1,
-        ReadKind::Lock => 2,
-        ReadKind::TryLock => 3,
-    }
-}
-
-fn write_kind_code(k: WriteKind) -> i64 {
-    match k {
-        WriteKind::Plain => 0,
-        WriteKind::Exclusive => 1,
-        WriteKind::Unlock => 2,
-        WriteKind::MutexDestroy => 3,
     }
 }

@@ -88,6 +88,11 @@ pub struct Stats {
     /// Distinct errors found (the first one only, unless keep-going).
     pub errors: Vec<ErrorReport>,
     pub elapsed: Duration,
+    /// rf mode, optimal explorer: the number of distinct states backward revisits
+    /// produced (the size of the set that keeps the exploration optimal).
+    pub revisit_states: u64,
+    /// The reads-from classes of the complete executions, if requested.
+    pub rf_classes: BTreeSet<Vec<i64>>,
     /// The largest number of events any explored graph had.
     pub peak_graph_size: usize,
     /// Which limit stopped the exploration before it had explored everything, if one

@@ -380,7 +380,10 @@ impl Graph {
     }
 
     /// A copy of the graph restricted to the events in `keep` (which must be closed
-    /// under porf-predecessors), with the insertion order preserved and stamps renumbered.
+    /// under porf-predecessors, except that a kept read may read from a write that is
+    /// not kept: it is then left reading from the initialisation, for the caller — a
+    /// backward revisit of that very read — to give it its new source), with the
+    /// insertion order preserved and stamps renumbered.
     pub fn restricted(&self, keep: &View) -> Graph {
         let mut g = Graph {
             threads: Vec::with_capacity(self.threads.len()),
@@ -402,15 +405,18 @@ impl Graph {
                 g.order.push(e);
             }
         }
+        let mut dangling = Vec::new();
         for (t, evs) in g.threads.iter_mut().enumerate() {
             for (i, lab) in evs.iter_mut().enumerate() {
                 if !lab.readers.is_empty() {
                     lab.readers.retain(|r| keep.contains(*r));
                 }
-                debug_assert!(
-                    lab.rf().is_none_or(|w| keep.contains(w)),
-                    "restriction not porf-closed at ({t}, {i})"
-                );
+                if let LabelKind::Read { rf, loc, .. } = &mut lab.kind {
+                    if rf.is_some_and(|w| !keep.contains(w)) {
+                        *rf = None;
+                        dangling.push((*loc, EventId::new(t as Tid, i as u32)));
+                    }
+                }
             }
         }
         for (loc, info) in &self.locs {
@@ -439,6 +445,9 @@ impl Graph {
                     block: info.block,
                 },
             );
+        }
+        for (loc, r) in dangling {
+            g.locs.get_mut(&loc).unwrap().init_readers.push(r);
         }
         for (base, b) in &self.blocks {
             g.blocks.insert(

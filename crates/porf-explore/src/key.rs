@@ -1,0 +1,85 @@
+//! Keys identifying executions, for deduplication.
+//!
+//! [`execution_key`]: an execution up to insertion order — every thread's events with
+//! their rf sources, and co in co mode. Two graphs with equal keys are the same
+//! execution of the equivalence.
+
+use crate::coherence::Equiv;
+use porf_graph::{Graph, LabelKind, ReadKind, WriteKind};
+
+/// A key identifying an execution up to insertion order: every thread's events with
+/// their rf sources, and (in co mode) co per location.
+pub fn execution_key(g: &Graph, equiv: Equiv) -> Vec<i64> {
+    let mut k = Vec::with_capacity(g.len() * 4);
+    for t in 0..g.num_threads() {
+        k.push(-1 - t as i64);
+        for lab in g.thread(t) {
+            match &lab.kind {
+                LabelKind::Start { parent } => {
+                    k.push(1);
+                    k.push(parent.map_or(-1, |p| ((p.tid as i64) << 32) | p.idx as i64));
+                }
+                LabelKind::Read {
+                    loc,
+                    bytes,
+                    ord,
+                    kind,
+                    rf,
+                } => {
+                    k.extend([2, loc.0 as i64, *bytes as i64, *ord as i64]);
+                    k.push(read_kind_code(*kind));
+                    k.push(rf.map_or(-1, |w| ((w.tid as i64) << 32) | w.idx as i64));
+                }
+                LabelKind::Write {
+                    loc,
+                    bytes,
+                    ord,
+                    val,
+                    kind,
+                } => {
+                    k.extend([3, loc.0 as i64, *bytes as i64, *ord as i64, *val]);
+                    k.push(write_kind_code(*kind));
+                }
+                LabelKind::Fence { ord } => k.extend([4, *ord as i64]),
+                LabelKind::Spawn { child } => k.extend([5, *child as i64]),
+                LabelKind::Join { child } => k.extend([6, *child as i64]),
+                LabelKind::Finish { ret } => k.extend([7, *ret]),
+                LabelKind::Block { reason } => k.extend([8, *reason as i64]),
+                LabelKind::Error { .. } => k.push(9),
+                LabelKind::Malloc { base, size, zeroed } => {
+                    k.extend([10, base.0 as i64, *size as i64, *zeroed as i64])
+                }
+                LabelKind::Free { base } => k.extend([11, base.0 as i64]),
+            }
+        }
+    }
+    if equiv == Equiv::Rf {
+        return k;
+    }
+    let mut locs: Vec<_> = g.locations().map(|(l, i)| (l.0, &i.co)).collect();
+    locs.sort_by_key(|(l, _)| *l);
+    for (l, co) in locs {
+        k.push(i64::MIN);
+        k.push(l as i64);
+        k.extend(co.iter().map(|w| ((w.tid as i64) << 32) | w.idx as i64));
+    }
+    k
+}
+
+fn read_kind_code(k: ReadKind) -> i64 {
+    match k {
+        ReadKind::Plain => 0,
+        ReadKind::Rmw(_) => 1,
+        ReadKind::Lock => 2,
+        ReadKind::TryLock => 3,
+    }
+}
+
+fn write_kind_code(k: WriteKind) -> i64 {
+    match k {
+        WriteKind::Plain => 0,
+        WriteKind::Exclusive => 1,
+        WriteKind::Unlock => 2,
+        WriteKind::MutexDestroy => 3,
+    }
+}
