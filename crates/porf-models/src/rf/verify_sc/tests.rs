@@ -1,12 +1,13 @@
 //! VerifySC on hand-built litmus shapes and RMW chains (each verdict also checked
-//! against brute force, and each witness by installing it).
+//! against brute force, and each witness by installing it), and the incremental check
+//! on every insertion prefix of random graphs.
 
 use super::*;
 use crate::relation::testkit::{Lit, X, Y};
-use crate::rf::{brute_force, install};
+use crate::rf::{brute_force, install, random_graph, RandomGraph};
 use crate::sc::Sc;
 use crate::MemoryModel;
-use porf_graph::{EventId, LabelKind, MemOrder, ReadKind, RmwOp, Tid, Wrap, WriteKind};
+use porf_graph::{MemOrder, ReadKind, RmwOp, Tid, Wrap, WriteKind};
 use MemOrder::Relaxed;
 
 /// Asserts VerifySC's verdict on `g`, that brute force agrees and that a witness is one.
@@ -189,5 +190,71 @@ fn reads_of_the_initialisation_precede_every_write() {
     l.read(2, X, Relaxed, Some(w));
     check(&l.g, true);
     l.read(2, Y, Relaxed, None);
+    check(&l.g, false);
+}
+
+#[test]
+fn incremental_check_agrees_on_every_prefix() {
+    let shapes = [
+        RandomGraph::default(),
+        RandomGraph {
+            threads: 4,
+            events_per_thread: 4,
+            locs: 1,
+            sc: true,
+            rmws: true,
+        },
+    ];
+    let (mut fast, mut full) = (0, 0);
+    for shape in &shapes {
+        for seed in 0..300 {
+            let whole = random_graph(seed, shape, &Sc);
+            let mut prev = verify_sc(&{
+                let mut g = whole.clone();
+                g.truncate(1);
+                g
+            })
+            .expect("a lone start is consistent");
+            for s in 2..=whole.len() {
+                let mut g = whole.clone();
+                g.truncate(s);
+                let e = g.insertion_order()[s - 1];
+                let want = verify_sc(&g);
+                let quick = extend(&g, e, &prev);
+                let got = verify_sc_after(&g, e, &prev);
+                assert_eq!(got.is_some(), want.is_some(), "{g}");
+                match got {
+                    None => break,
+                    Some(co) => {
+                        if quick.is_some() {
+                            fast += 1;
+                        } else {
+                            full += 1;
+                        }
+                        install(&mut g, &co);
+                        assert!(Sc.is_consistent(&g), "{co:?} for {g}");
+                        prev = co;
+                    }
+                }
+            }
+        }
+    }
+    eprintln!("incremental: {fast} prefixes by the fast path, {full} by VerifySC");
+    assert!(fast > 0 && full > 0, "fast path {fast}, full search {full}");
+}
+
+#[test]
+fn incremental_check_falls_back_when_the_new_event_precedes_a_join() {
+    // T1 reads x's initialisation; main joins T1, then writes x.
+    let mut l = Lit::new(&Sc, 1);
+    l.read(1, X, Relaxed, None);
+    l.push(0, LabelKind::Join { child: 1 });
+    let w = l.write(0, X, Relaxed);
+    let prev = verify_sc(&l.g).expect("consistent");
+    // A new last event of T1 is sync-before the join: it cannot go last. Reading
+    // main's write after the join closes a cycle.
+    let e = l.read(1, X, Relaxed, Some(w));
+    assert_eq!(extend(&l.g, e, &prev), None);
+    assert_eq!(verify_sc_after(&l.g, e, &prev), None);
     check(&l.g, false);
 }
