@@ -15,7 +15,7 @@
 //! may read any write of a set `GoodW(r)` (the writes of the value it returned). porf
 //! fixes each read's source, so here `GoodW(r) = {rf(r)}`, with the initialisation as a
 //! virtual write preceding every event (active at a location until the first write
-//! there). Consequences, all in [`search`](self::search) and [`closure`](self::closure):
+//! there). Consequences, all in `search.rs` and `closure.rs`:
 //! a read is executable iff its own source is the active write; a location is held by
 //! an unexecuted read iff that read's source is the active write (never an older one,
 //! by the witness-prefix invariant), so a write is executable iff no unexecuted read
@@ -23,15 +23,17 @@
 //! write) and the active write itself determine each other, so states store the write;
 //! the closure rules, stated for sets `Cl(r)`, collapse to the three rules of
 //! reads-from closure; and greedy rule (2) of §4.2 becomes "an executable write no read
-//! must see". RMWs follow the paper's App. B: the read part is executed only together
+//! must see". RMWs follow the paper's App. A: the read part is executed only together
 //! with its write part, which then needs its location unheld by every *other* read.
 //! Two RMWs reading one write thus never both execute: no witness.
 //!
 //! **Cost.** `O(n^{k+1} · k^{d+1})` in the worst case for `n` events, `k` threads and
-//! `d` locations (Theorem 4.1 of the paper; see [`search`](self::search) for the
+//! `d` locations (Theorem 4.1 of the paper; see `search.rs` for the
 //! state count), plus the closure, polynomial: each added pair costs `O(n·k)` and the
-//! saturation rounds cost `O(reads · writes + rmws · k)`. The greedy moves make every
-//! instance without branching writes linear-time after the closure.
+//! saturation rounds cost `O(reads · writes + rmws · k)`. Instances where every write
+//! some read must see is forced by the greedy moves need a single search state. In
+//! practice (`cost_on_fifty_event_graphs` in the crate's tests) a 50-to-65-event graph
+//! takes tens of microseconds and a 250-event one under a few milliseconds.
 //!
 //! [`extend`] is the incremental check: when the new event can be placed last, the
 //! previous witness extends and no search is needed.
