@@ -9,8 +9,12 @@
 //!   [`MemoryModel::is_consistent`]. Exponential; the ground truth the models' exact
 //!   checks are tested against.
 //! * [`random_graph`]: random small (events, po, rf) graphs for those tests.
+//! * [`verify_sc`]: the exact polynomial-in-n (for fixed threads and locations) check of
+//!   sequential consistency.
 //!
 //! Every function here ignores the `co` lists stored in the graph it is given.
+
+pub mod verify_sc;
 
 use crate::MemoryModel;
 use porf_graph::{

@@ -43,6 +43,10 @@ impl MemoryModel for Sc {
             .union(&b.fr)
             .is_acyclic()
     }
+    /// VerifySC: exact, and polynomial for a fixed number of threads and locations.
+    fn rf_consistent(&self, g: &Graph) -> Option<crate::rf::CoWitness> {
+        crate::rf::verify_sc::verify_sc(g)
+    }
 }
 
 /// `{e}` ∪ hb of `e`'s po-predecessor ∪ hb of its spawn event (for a `Start`) ∪ hb of
