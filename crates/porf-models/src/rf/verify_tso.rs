@@ -5,9 +5,9 @@
 //!
 //! The question: given (events, po, rf), is there an x86-TSO trace whose reads read
 //! from exactly those writes? If so the order of the trace's memory events per location
-//! is a coherence order under which [`crate::tso::Tso::is_consistent`] holds (x86-TSO's
-//! operational and axiomatic definitions agree: "A Better x86 Memory Model: x86-TSO",
-//! Owens, Sarkar, Sewell, TPHOLs 2009), and that is the returned witness. The
+//! is a coherence order under which [`Tso`](crate::tso::Tso)'s `is_consistent` holds
+//! (x86-TSO's operational and axiomatic definitions agree: "A Better x86 Memory Model:
+//! x86-TSO", Owens, Sarkar, Sewell, TPHOLs 2009), and that is the returned witness. The
 //! acceptance test (`tests/rf_tso.rs`) checks the answer against brute force over
 //! coherence orders with porf's declarative check.
 //!
