@@ -138,6 +138,24 @@ impl Relation {
         }
         r
     }
+    /// Adds `(a, b)` to a transitively closed relation and keeps it closed: `a` and
+    /// everything reaching `a` now reach `b` and everything `b` reaches. Returns false
+    /// (and changes nothing) if the pair was already there. O(n²/64).
+    pub fn insert_closed(&mut self, a: usize, b: usize) -> bool {
+        if self.contains(a, b) {
+            return false;
+        }
+        let mut row_b = self.row(b).to_vec();
+        row_b[b / 64] |= 1 << (b % 64);
+        for u in 0..self.n {
+            if u == a || self.contains(u, a) {
+                for (x, y) in self.row_mut(u).iter_mut().zip(&row_b) {
+                    *x |= y;
+                }
+            }
+        }
+        true
+    }
     /// `self*`.
     pub fn star(&self) -> Relation {
         self.closure().reflexive()
@@ -379,5 +397,14 @@ mod tests {
         );
         assert!(Relation::identity(4, |x| x == 1).contains(1, 1));
         assert!(Relation::empty(4).is_empty() && !a.is_empty());
+    }
+
+    #[test]
+    fn insert_closed_keeps_the_closure() {
+        let mut r = rel(70, &[(0, 1), (66, 67)]).closure();
+        assert!(r.insert_closed(1, 66));
+        assert_eq!(r, rel(70, &[(0, 1), (1, 66), (66, 67)]).closure());
+        assert!(!r.insert_closed(0, 67));
+        assert!(r.insert_closed(67, 0) && !r.is_irreflexive());
     }
 }

@@ -9,12 +9,14 @@
 //!   [`MemoryModel::is_consistent`]. Exponential; the ground truth the models' exact
 //!   checks are tested against.
 //! * [`random_graph`]: random small (events, po, rf) graphs for those tests.
-//! * [`verify_sc`]: the exact polynomial-in-n (for fixed threads and locations) check of
-//!   sequential consistency.
+//! * [`verify_sc`]: VerifySC, the exact check of sequential consistency (polynomial
+//!   for fixed numbers of threads and locations).
+//! * [`verify_tso`]: VerifyTSO, the exact check of porf's `tso`.
 //!
 //! Every function here ignores the `co` lists stored in the graph it is given.
 
 pub mod verify_sc;
+pub mod verify_tso;
 
 use crate::MemoryModel;
 use porf_graph::{

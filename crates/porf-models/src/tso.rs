@@ -183,6 +183,10 @@ impl MemoryModel for Tso {
         let uniproc = po_loc.union(&b.rf).union(&b.co).union(&b.fr);
         ghb.is_acyclic() && uniproc.is_acyclic()
     }
+    /// VerifyTSO ([`crate::rf::verify_tso`]).
+    fn rf_consistent(&self, g: &Graph) -> Option<crate::rf::CoWitness> {
+        crate::rf::verify_tso::verify_tso(g)
+    }
 }
 
 #[cfg(test)]
