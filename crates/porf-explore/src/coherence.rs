@@ -13,7 +13,8 @@
 //! Invariant: in rf mode, whenever an explorer looks at a graph it has checked, the
 //! graph's co lists are a witness the model accepted for that graph.
 
-use porf_graph::{EventId, Graph, Loc};
+use porf_graph::{EventId, Graph, LabelKind, Loc};
+use porf_models::atomicity;
 use porf_models::rf::{self, CoWitness};
 use porf_models::MemoryModel;
 
@@ -37,15 +38,28 @@ impl Equiv {
     }
 }
 
-/// A model's yes to a graph: in rf mode with the witness to install.
+/// A model's yes to a graph, and the co that goes with it.
 #[derive(Clone, Debug)]
-pub struct Accepted(Option<CoWitness>);
+pub enum Accepted {
+    /// The graph's co lists as they were when asked (co mode: the execution's co; rf
+    /// mode: the previous witness, extended by the new event, was checked consistent).
+    Keep,
+    /// rf mode: a new witness from the model's exact check.
+    Witness(CoWitness),
+}
 
 impl Accepted {
-    /// Makes the graph's co lists the witness (nothing to do in co mode).
-    pub fn install(&self, g: &mut Graph) {
-        if let Some(co) = &self.0 {
-            rf::install(g, co);
+    /// Makes the graph's co lists the accepted co. `base` is the co the graph had when
+    /// the question was asked (see [`Coherence::snapshot`]), needed for `Keep` when
+    /// other answers were installed since.
+    pub fn install(&self, g: &mut Graph, base: Option<&CoWitness>) {
+        match self {
+            Accepted::Witness(co) => rf::install(g, co),
+            Accepted::Keep => {
+                if let Some(co) = base {
+                    rf::install(g, co);
+                }
+            }
         }
     }
 }
@@ -68,12 +82,22 @@ impl<'m> Coherence<'m> {
     }
 
     /// Whether `g` is consistent after `e` (its newest or just-changed event) was added
-    /// or given a new source: co mode asks the model's incremental check; rf mode the
-    /// exact check of the whole graph, whose witness comes with the answer.
+    /// or given a new source. Co mode asks the model's incremental check. Rf mode first
+    /// tries the co the graph holds — the witness accepted before `e`, with a new
+    /// write placed last (or, for an RMW's write part, right after its source) — with
+    /// the same incremental check: if that co works, it is a witness; only otherwise
+    /// is the model's exact check run on the whole graph. Both answers are exact: the
+    /// first is a witness checked consistent, the second decides.
+    ///
+    /// Requires, as [`MemoryModel::consistent_with`] does, that `g` without `e`'s
+    /// incident edges is consistent with the co it holds.
     pub fn accepts(&self, g: &Graph, e: EventId) -> Option<Accepted> {
+        if self.model.consistent_with(g, e) && (self.tracked() || atomic_with(g, e)) {
+            return Some(Accepted::Keep);
+        }
         match self.equiv {
-            Equiv::Co => self.model.consistent_with(g, e).then_some(Accepted(None)),
-            Equiv::Rf => self.model.rf_consistent(g).map(|co| Accepted(Some(co))),
+            Equiv::Co => None,
+            Equiv::Rf => self.model.rf_consistent(g).map(Accepted::Witness),
         }
     }
 
@@ -81,11 +105,21 @@ impl<'m> Coherence<'m> {
     pub fn check(&self, g: &mut Graph, e: EventId) -> bool {
         match self.accepts(g, e) {
             Some(a) => {
-                a.install(g);
+                a.install(g, None);
                 true
             }
             None => false,
         }
+    }
+
+    /// In rf mode, the graph's current co (to restore for [`Accepted::Keep`] answers
+    /// after other answers were installed); `None` in co mode.
+    pub fn snapshot(&self, g: &Graph) -> Option<CoWitness> {
+        (!self.tracked()).then(|| {
+            g.locations()
+                .map(|(l, i)| (*l, i.co.clone()))
+                .collect()
+        })
     }
 
     /// The declarative check of the whole graph (the reference explorer's): co mode
@@ -112,5 +146,21 @@ impl<'m> Coherence<'m> {
             ws.sort_by_key(|&w| g.label(w).stamp);
         }
         std::iter::once(None).chain(ws.into_iter().map(Some)).collect()
+    }
+}
+
+/// RMW atomicity around `e` in the graph's co: an exclusive write `e` must sit right
+/// after its source and share it with no other exclusive write; a plain write must not
+/// split an RMW from its source.
+fn atomic_with(g: &Graph, e: EventId) -> bool {
+    let lab = g.label(e);
+    match lab.kind {
+        LabelKind::Write { .. } if lab.is_exclusive_write() => {
+            let r = atomicity::read_part(e);
+            let (loc, rf) = (lab.loc().unwrap(), g.label(r).rf());
+            g.co_next(loc, rf) == Some(e) && !atomicity::violated_by(g, e)
+        }
+        LabelKind::Write { .. } => !atomicity::splits_rmw(g, e),
+        _ => true,
     }
 }

@@ -170,6 +170,7 @@ impl<P: Program> Optimal<'_, '_, P> {
             },
             src,
         );
+        let base = self.co.snapshot(&st.g);
         let mut ok = Vec::new();
         for w in cands {
             if self.rec.stopped() {
@@ -185,7 +186,7 @@ impl<P: Program> Optimal<'_, '_, P> {
                 break;
             }
             self.set_source(&mut st.g, r, *w, ord);
-            accepted.install(&mut st.g);
+            accepted.install(&mut st.g, base.as_ref());
             st.g.label_mut(r).added_max = i == 0;
             self.continue_read(st, r);
             st.truncate(stamp + 1);

@@ -169,6 +169,13 @@ pub fn human<P: Program>(s: &Stats, prog: &P, stats: bool) -> String {
     let _ = writeln!(o, "Total wall-clock time: {:.2}s", s.elapsed.as_secs_f64());
     if stats {
         let _ = writeln!(o, "Peak graph size: {} events", s.peak_graph_size);
+        if s.revisit_states > 0 {
+            let _ = writeln!(
+                o,
+                "Backward-revisit graphs recorded (rf mode): {}",
+                s.revisit_states
+            );
+        }
         let _ = match peak_rss_kib() {
             Some(k) => writeln!(o, "Peak resident memory: {k} KiB"),
             None => writeln!(o, "Peak resident memory: unknown"),
