@@ -9,8 +9,14 @@
 //!   [`MemoryModel::is_consistent`]. Exponential; the ground truth the models' exact
 //!   checks are tested against.
 //! * [`random_graph`]: random small (events, po, rf) graphs for those tests.
+//! * [`wb`]: the exact check of `ra`, `rc11` and `rc11-genmc` (writes-before, with an
+//!   exact search over the orders it leaves open when psc needs them, in
+//!   `psc_search`).
 //!
 //! Every function here ignores the `co` lists stored in the graph it is given.
+
+mod psc_search;
+pub mod wb;
 
 use crate::MemoryModel;
 use porf_graph::{
