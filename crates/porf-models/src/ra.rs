@@ -18,7 +18,7 @@
 use crate::atomicity;
 use crate::rc11::{hb_relation, Flavor, Rc11};
 use crate::relation::{Base, Relation};
-use crate::MemoryModel;
+use crate::{rf, MemoryModel};
 use porf_graph::{EventId, Graph, LabelKind, View};
 use std::collections::HashMap;
 
@@ -42,6 +42,10 @@ impl MemoryModel for Ra {
         }
         let b = Base::new(g);
         b.porf().is_acyclic() && coherent(&hb_relation(g, &b, Flavor::Herd), &b.eco())
+    }
+    /// Writes-before ([`crate::rf::wb`]): polynomial.
+    fn rf_consistent(&self, g: &Graph) -> Option<rf::CoWitness> {
+        rf::wb::check(g, rf::wb::Psc::Absent).witness
     }
 }
 

@@ -11,6 +11,10 @@
 //! releases to whoever acquires it. psc has no cheap incremental form: it is checked
 //! on the whole graph (with the stored hb views) whenever the graph has an SC event.
 //!
+//! hb never depends on co: release sequences follow `po|loc` and `rf; rmw`, sw adds
+//! rf and po, and [`msg_view`] walks po and the read parts' rf. So rf mode
+//! ([`crate::rf::wb`]) computes hb once, from (events, po, rf), and searches co only.
+//!
 //! These are the definitions of herd7's `rc11.cat`. GenMC 0.11's variant
 //! ([`crate::rc11_genmc`]) shares this code through [`Flavor`].
 
@@ -74,6 +78,11 @@ impl MemoryModel for Rc11 {
 
     fn is_consistent(&self, g: &Graph) -> bool {
         is_consistent(g, Flavor::Herd)
+    }
+
+    /// Writes-before, with an exact search when psc needs co ([`crate::rf::wb`]).
+    fn rf_consistent(&self, g: &Graph) -> Option<crate::rf::CoWitness> {
+        crate::rf::wb::check(g, crate::rf::wb::Psc::Herd).witness
     }
 }
 
@@ -187,7 +196,7 @@ pub(crate) fn msg_view(g: &Graph, w: EventId, f: Flavor) -> View {
 }
 
 /// True iff some access or fence of `g` is seq_cst.
-fn has_sc(g: &Graph) -> bool {
+pub(crate) fn has_sc(g: &Graph) -> bool {
     g.events().any(|(_, l)| l.ord() == Some(MemOrder::SeqCst))
 }
 
@@ -274,7 +283,7 @@ fn eco_direct(g: &Graph, b: &Base) -> Relation {
 /// where po includes the edge from an RMW's read part to its write part.
 /// `hb` and `eco` are strict. "Same location" holds only between two accesses of one
 /// location (so a fence is never at the location of anything, as in herd's `po \ loc`).
-fn psc_acyclic(g: &Graph, b: &Base, hb: &Relation, eco: &Relation, f: Flavor) -> bool {
+pub(crate) fn psc_acyclic(g: &Graph, b: &Base, hb: &Relation, eco: &Relation, f: Flavor) -> bool {
     let n = b.len();
     let lab = |i: usize| b.idx.label(g, i);
     let sc = |i: usize| lab(i).ord() == Some(MemOrder::SeqCst);

@@ -17,7 +17,7 @@
 //! code is `rc11`'s, in [`Flavor::Genmc`].
 
 use crate::rc11::{self, Flavor};
-use crate::MemoryModel;
+use crate::{rf, MemoryModel};
 use porf_graph::{EventId, Graph, View};
 
 /// RC11 with GenMC 0.11's release sequences and psc.
@@ -36,6 +36,10 @@ impl MemoryModel for Rc11Genmc {
     }
     fn is_consistent(&self, g: &Graph) -> bool {
         rc11::is_consistent(g, Flavor::Genmc)
+    }
+    /// Writes-before, with an exact search when psc needs co ([`crate::rf::wb`]).
+    fn rf_consistent(&self, g: &Graph) -> Option<rf::CoWitness> {
+        rf::wb::check(g, rf::wb::Psc::Genmc).witness
     }
 }
 

@@ -11,7 +11,6 @@
 //!   every write of its location.
 
 use porf_graph::{EventId, Graph, Label, LabelKind};
-use std::collections::HashMap;
 
 #[cfg(test)]
 pub(crate) mod testkit;
@@ -278,24 +277,29 @@ pub struct Base {
 }
 
 impl Base {
+    /// The primitive relations of `g`, co and fr from the coherence order stored in `g`.
     pub fn new(g: &Graph) -> Base {
+        let mut b = Base::without_co(g);
+        let mut co = Relation::empty(b.len());
+        for (_, info) in g.locations() {
+            for (i, &w) in info.co.iter().enumerate() {
+                for &w2 in &info.co[i + 1..] {
+                    co.add(b.idx.of(w), b.idx.of(w2));
+                }
+            }
+        }
+        b.set_co(g, co);
+        b
+    }
+    /// po, sync, rf and rmw of `g`, with co and fr empty: the coherence order stored in
+    /// `g` is not read (rf mode supplies its own with [`Base::set_co`]).
+    pub fn without_co(g: &Graph) -> Base {
         let idx = EventIndex::new(g);
         let n = idx.len();
         let mut po = Relation::empty(n);
         let mut sync = Relation::empty(n);
         let mut rf = Relation::empty(n);
-        let mut co = Relation::empty(n);
-        let mut fr = Relation::empty(n);
         let mut rmw = Relation::empty(n);
-        let mut co_pos: HashMap<EventId, usize> = HashMap::new();
-        for (_, info) in g.locations() {
-            for (i, &w) in info.co.iter().enumerate() {
-                co_pos.insert(w, i + 1);
-                for &w2 in &info.co[i + 1..] {
-                    co.add(idx.of(w), idx.of(w2));
-                }
-            }
-        }
         for i in 0..n {
             let e = idx.event(i);
             for j in i + 1..n {
@@ -311,15 +315,7 @@ impl Base {
                     let fin = g.last_of(child).expect("join of a missing thread");
                     sync.add(idx.of(fin), i);
                 }
-                LabelKind::Read { loc, rf: src, .. } => {
-                    if let Some(w) = src {
-                        rf.add(idx.of(w), i);
-                    }
-                    let from = src.map_or(0, |w| co_pos[&w]);
-                    for &w2 in &g.co(loc)[from..] {
-                        fr.add(i, idx.of(w2));
-                    }
-                }
+                LabelKind::Read { rf: Some(w), .. } => rf.add(idx.of(w), i),
                 LabelKind::Write { .. } if lab.is_exclusive_write() => {
                     rmw.add(idx.of(crate::atomicity::read_part(e)), i);
                 }
@@ -331,10 +327,38 @@ impl Base {
             po,
             sync,
             rf,
-            co,
-            fr,
+            co: Relation::empty(n),
+            fr: Relation::empty(n),
             rmw,
         }
+    }
+    /// Installs `co` (over this graph's writes; strict, transitive, relating writes of
+    /// one location only; it may be partial) and derives `fr = rf⁻¹; co`, a read of the
+    /// initialisation being fr-before every write of its location. Both are monotone in
+    /// `co`: a partial order gives a subset of the fr of each of its linearisations.
+    pub fn set_co(&mut self, g: &Graph, co: Relation) {
+        let n = self.len();
+        let mut fr = Relation::empty(n);
+        for i in 0..n {
+            if let LabelKind::Read { loc, rf: src, .. } = self.idx.label(g, i).kind {
+                match src {
+                    Some(w) => {
+                        for w2 in co.successors(self.idx.of(w)) {
+                            fr.add(i, w2);
+                        }
+                    }
+                    None => {
+                        for &w2 in &g.loc_info(loc).accesses {
+                            if g.label(w2).is_write() {
+                                fr.add(i, self.idx.of(w2));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        self.co = co;
+        self.fr = fr;
     }
     /// Number of events.
     pub fn len(&self) -> usize {
