@@ -115,11 +115,7 @@ impl<'m> Coherence<'m> {
     /// In rf mode, the graph's current co (to restore for [`Accepted::Keep`] answers
     /// after other answers were installed); `None` in co mode.
     pub fn snapshot(&self, g: &Graph) -> Option<CoWitness> {
-        (!self.tracked()).then(|| {
-            g.locations()
-                .map(|(l, i)| (*l, i.co.clone()))
-                .collect()
-        })
+        (!self.tracked()).then(|| g.locations().map(|(l, i)| (*l, i.co.clone())).collect())
     }
 
     /// The declarative check of the whole graph (the reference explorer's): co mode
@@ -145,7 +141,9 @@ impl<'m> Coherence<'m> {
         if !self.tracked() {
             ws.sort_by_key(|&w| g.label(w).stamp);
         }
-        std::iter::once(None).chain(ws.into_iter().map(Some)).collect()
+        std::iter::once(None)
+            .chain(ws.into_iter().map(Some))
+            .collect()
     }
 }
 

@@ -79,7 +79,7 @@ impl<P: Program> Optimal<'_, '_, P> {
                     "optimal explorer reached an inconsistent graph:\n{}",
                     st.g
                 );
-                self.rec.maximal(st);
+                self.rec.maximal(st, &self.co);
                 return;
             };
             match step::perform(st, self.prog, self.model, &mut self.tids, t, action) {

@@ -6,18 +6,19 @@
 //! * otherwise **blocked** if some thread is blocked by a failed assume, or by a lock
 //!   acquire that read a taken lock which a co-later write releases (the acquire read
 //!   "too early": the execution where it waits is explored separately). In rf mode,
-//!   where co is not part of the execution, "co-later" is "could be co-later": some
-//!   other write of the lock does not happen before the write the acquire read;
+//!   where co is not part of the execution, the execution is a deadlock (below) if
+//!   *some* co consistent with it leaves every such lock unreleased, and blocked
+//!   otherwise;
 //! * otherwise a **deadlock**: every unfinished thread waits for a lock that is never
 //!   released or for a thread that never finishes. A thread that re-locks a mutex it
 //!   already holds waits for itself: porf's mutexes are not recursive, so such a thread
 //!   can never go on and the graph is a deadlock too (GenMC 0.11 counts it as blocked).
 
-use crate::coherence::Equiv;
+use crate::coherence::{Coherence, Equiv};
 use crate::mutex;
 use crate::state::State;
 use porf_graph::{
-    Action, EventId, Graph, LabelKind, Loc, Program, ReadKind, SrcLoc, ThreadMachine, Tid,
+    Action, EventId, Graph, LabelKind, Loc, MemOrder, Program, ReadKind, SrcLoc, ThreadMachine, Tid,
 };
 
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -58,21 +59,68 @@ impl Deadlock {
 enum Stuck {
     Assume,
     StaleLock,
-    /// Waits for a lock nobody releases; `true` if the thread holds it itself.
-    HeldLock(EventId, SrcLoc, bool),
+    /// Waits for a lock nobody releases; `true` if the thread holds it itself. In rf
+    /// mode, only if the writes of `pending` (other writes of the lock that neither
+    /// happen before nor after the write the acquire read) can all be co-before it.
+    HeldLock(EventId, SrcLoc, bool, Pending),
     Join(EventId, SrcLoc),
     Error,
 }
 
-/// Whether some write of `loc` other than `w` may follow `w` in coherence: in co mode
-/// the graph's co says; in rf mode, any such write that does not happen before `w`.
-fn released_later(g: &Graph, loc: Loc, w: Option<EventId>, equiv: Equiv) -> bool {
-    match equiv {
-        Equiv::Co => g.co_next(loc, w).is_some(),
-        Equiv::Rf => g.co(loc).iter().any(|&u| {
-            Some(u) != w && w.is_none_or(|w| !g.label(w).hb.contains(u))
-        }),
+/// rf mode: pairs (u, w) of writes of a location such that the lock is held for good
+/// only in a co placing u before w.
+type Pending = Vec<(Loc, EventId, EventId)>;
+
+/// Whether the lock at `loc`, last acquired by write `w`, is released by a co-later
+/// write (`None`: not in every co; then `pending` lists the writes that must all go
+/// before `w` for it to stay held). Co mode reads the execution's co.
+fn released_later(g: &Graph, loc: Loc, w: Option<EventId>, equiv: Equiv) -> Option<Pending> {
+    let Some(w) = w.filter(|_| equiv == Equiv::Rf) else {
+        return g.co_next(loc, w).is_none().then(Vec::new);
+    };
+    let mut pending = Vec::new();
+    for &u in g.co(loc) {
+        if u == w || g.label(w).hb.contains(u) {
+            continue;
+        }
+        if g.label(u).hb.contains(w) {
+            return None; // u happens after w: co-after it in every co.
+        }
+        pending.push((loc, u, w));
     }
+    Some(pending)
+}
+
+/// rf mode: whether some co consistent with `g` puts every `u` before its `w`. Each
+/// pair gets an observer thread reading `u` then `w` (relaxed): by read-read coherence
+/// that forces `u` co-before `w`, and the observers constrain nothing else.
+fn can_hold(co: &Coherence, g: &Graph, pending: &Pending) -> bool {
+    if pending.is_empty() {
+        return true;
+    }
+    let mut g = g.clone();
+    let first = g.num_threads();
+    for (t, &(loc, u, w)) in (first..).zip(pending.iter()) {
+        let add = |g: &mut Graph, kind: LabelKind| {
+            let e = g.add(t, kind, SrcLoc::UNKNOWN);
+            g.label_mut(e).hb = co.model.hb_view(g, e);
+        };
+        add(&mut g, LabelKind::Start { parent: None });
+        let bytes = g.label(w).bytes().unwrap_or(1);
+        for rf in [u, w] {
+            add(
+                &mut g,
+                LabelKind::Read {
+                    loc,
+                    bytes,
+                    ord: MemOrder::Relaxed,
+                    kind: ReadKind::Plain,
+                    rf: Some(rf),
+                },
+            );
+        }
+    }
+    co.model.rf_consistent(&g).is_some()
 }
 
 fn stuck<P: Program>(st: &mut State<P>, t: Tid, equiv: Equiv) -> Stuck {
@@ -91,10 +139,11 @@ fn stuck<P: Program>(st: &mut State<P>, t: Tid, equiv: Equiv) -> Stuck {
                 } = l.kind
                 {
                     if g.read_val(r) != 0 {
-                        return if released_later(g, loc, rf, equiv) {
-                            Stuck::StaleLock
-                        } else {
-                            Stuck::HeldLock(r, l.src, mutex::holds(g, t, loc, r.idx))
+                        return match released_later(g, loc, rf, equiv) {
+                            None => Stuck::StaleLock,
+                            Some(pending) => {
+                                Stuck::HeldLock(r, l.src, mutex::holds(g, t, loc, r.idx), pending)
+                            }
                         };
                     }
                 }
@@ -110,22 +159,24 @@ fn stuck<P: Program>(st: &mut State<P>, t: Tid, equiv: Equiv) -> Stuck {
 }
 
 /// Classifies a maximal state (no thread can take a step).
-pub fn classify<P: Program>(st: &mut State<P>, equiv: Equiv) -> Outcome {
+pub fn classify<P: Program>(st: &mut State<P>, co: &Coherence) -> Outcome {
     let mut blocked = false;
     let mut waiting = Vec::new();
     let mut relocks = Vec::new();
+    let mut pending = Vec::new();
     let mut error = false;
     for t in 0..st.g.num_threads() {
         if !st.g.thread_exists(t) || st.finished(t) {
             continue;
         }
-        match stuck(st, t, equiv) {
+        match stuck(st, t, co.equiv) {
             Stuck::Error => error = true,
             Stuck::Assume | Stuck::StaleLock => blocked = true,
-            Stuck::HeldLock(e, s, own) => {
+            Stuck::HeldLock(e, s, own, p) => {
                 if own {
                     relocks.push(t);
                 }
+                pending.extend(p);
                 waiting.push((e, s))
             }
             Stuck::Join(e, s) => waiting.push((e, s)),
@@ -133,7 +184,7 @@ pub fn classify<P: Program>(st: &mut State<P>, equiv: Equiv) -> Outcome {
     }
     if error {
         Outcome::Erroneous
-    } else if blocked {
+    } else if blocked || (!waiting.is_empty() && !can_hold(co, &st.g, &pending)) {
         Outcome::Blocked
     } else if waiting.is_empty() {
         Outcome::Complete

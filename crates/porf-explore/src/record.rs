@@ -1,13 +1,13 @@
 //! Bookkeeping shared by the explorers: counting maximal executions, collecting errors,
 //! enforcing limits.
 
+use crate::coherence::{Coherence, Equiv};
 use crate::deadline::Deadline;
+use crate::key::execution_key;
 use crate::outcome::{classify, Outcome};
 use crate::state::State;
 use crate::stats::{ErrorClass, ErrorReport, FinalState, Stats, StopReason};
 use crate::step::error_class;
-use crate::coherence::Equiv;
-use crate::key::execution_key;
 use crate::Config;
 use porf_graph::{BlockReason, EventId, Graph, LabelKind, Program, SrcLoc, ThreadMachine};
 use porf_models::lifetime::LifetimeError;
@@ -126,16 +126,14 @@ impl<'c> Recorder<'c> {
     }
 
     /// Counts a maximal consistent execution.
-    pub fn maximal<P: Program>(&mut self, st: &mut State<P>) {
+    pub fn maximal<P: Program>(&mut self, st: &mut State<P>, co: &Coherence) {
         self.tick(&st.g);
-        match classify(st, self.cfg.equiv) {
+        match classify(st, co) {
             Outcome::Complete => {
                 self.stats.complete += 1;
                 if self.cfg.collect_final_states {
                     let with_memory = self.cfg.equiv == Equiv::Co;
-                    self.stats
-                        .final_states
-                        .insert(final_state(st, with_memory));
+                    self.stats.final_states.insert(final_state(st, with_memory));
                 }
                 if self.cfg.collect_rf_classes {
                     let k = execution_key(&st.g, Equiv::Rf);

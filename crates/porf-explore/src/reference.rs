@@ -14,11 +14,11 @@
 //! the algorithm of [`crate::optimal`] (no revisits, no maximality): it is the ground
 //! truth the optimal explorer is tested against.
 
+use crate::coherence::Coherence;
+use crate::key::execution_key;
 use crate::record::Recorder;
 use crate::state::{State, TidRegistry};
 use crate::step::{self, Access, AfterRead, Step};
-use crate::coherence::Coherence;
-use crate::key::execution_key;
 use crate::{Config, Stats};
 use porf_graph::{Action, LabelKind, Loc, Program, Tid};
 use porf_models::{lifetime, race, MemoryModel};
@@ -478,6 +478,6 @@ impl<P: Program> Reference<'_, '_, P> {
                 Found::Lifetime(err) => self.rec.lifetime(&st.g, &err),
             }
         }
-        self.rec.maximal(st);
+        self.rec.maximal(st, &self.co);
     }
 }

@@ -8,7 +8,9 @@
 //! * final states projected on registers (memory's final values depend on a co, which
 //!   rf mode does not fix) are the same in rf and co mode.
 //!
-//! `PORF_DIFF_RF_PROGRAMS` sets the number of programs per model (default 500).
+//! `PORF_DIFF_RF_PROGRAMS` sets the number of programs per model (default 2000), and
+//! `PORF_DIFF_RF_HEAP_PROGRAMS` that of the runs on programs with heap blocks and
+//! mutex misuse (default 500).
 
 use porf_explore::{explore, Config, Equiv, FinalState, Stats, Strategy};
 use porf_models::by_name;
@@ -17,6 +19,13 @@ use std::collections::BTreeSet;
 
 fn programs_per_model() -> u64 {
     std::env::var("PORF_DIFF_RF_PROGRAMS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(2000)
+}
+
+fn heap_programs_per_model() -> u64 {
+    std::env::var("PORF_DIFF_RF_HEAP_PROGRAMS")
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(500)
@@ -64,6 +73,23 @@ fn compare(co: &Stats, opt: &Stats, reff: &Stats) -> Vec<String> {
 }
 
 fn differential_rf(model_name: &str) {
+    run(model_name, &GenConfig::default(), programs_per_model(), "");
+}
+
+/// Programs with a heap block (malloc/free, accesses in and out of bounds) and mutex
+/// misuse, as in the co-mode heap differential tests.
+fn differential_rf_heap(model_name: &str) {
+    let gen = GenConfig {
+        heap: true,
+        lock_misuse: true,
+        max_events: 11,
+        max_locs: 2,
+        ..GenConfig::default()
+    };
+    run(model_name, &gen, heap_programs_per_model(), " heap");
+}
+
+fn run(model_name: &str, gen: &GenConfig, n: u64, what: &str) {
     let model = by_name(model_name).unwrap();
     let base = Config {
         keep_going: true,
@@ -78,12 +104,10 @@ fn differential_rf(model_name: &str) {
         equiv: Equiv::Rf,
         ..base
     };
-    let gen = GenConfig::default();
-    let n = programs_per_model();
     let mut failures = Vec::new();
     let (mut co_total, mut rf_total) = (0u64, 0u64);
     for seed in 0..n {
-        let prog = random_program(seed, &gen);
+        let prog = random_program(seed, gen);
         let co = explore(Strategy::Optimal, &prog, model.as_ref(), &co_cfg);
         let opt = explore(Strategy::Optimal, &prog, model.as_ref(), &rf_cfg);
         let reff = explore(Strategy::Reference, &prog, model.as_ref(), &rf_cfg);
@@ -98,7 +122,7 @@ fn differential_rf(model_name: &str) {
         }
     }
     println!(
-        "differential rf {model_name}: {n} programs, {} agreed ({co_total} co-mode executions, {rf_total} rf classes)",
+        "differential rf{what} {model_name}: {n} programs, {} agreed ({co_total} co-mode executions, {rf_total} rf classes)",
         n - failures.len() as u64
     );
     assert!(
@@ -127,4 +151,24 @@ fn differential_rf_ra() {
 #[test]
 fn differential_rf_rc11() {
     differential_rf("rc11");
+}
+
+#[test]
+fn differential_rf_heap_sc() {
+    differential_rf_heap("sc");
+}
+
+#[test]
+fn differential_rf_heap_tso() {
+    differential_rf_heap("tso");
+}
+
+#[test]
+fn differential_rf_heap_ra() {
+    differential_rf_heap("ra");
+}
+
+#[test]
+fn differential_rf_heap_rc11() {
+    differential_rf_heap("rc11");
 }
