@@ -224,7 +224,7 @@ fn usage_errors_exit_2() {
     assert_eq!(code, 2);
     assert!(err.contains("not implemented yet"), "{err}");
     for args in [
-        &["verify", "--model", "pso", mp.as_str()][..],
+        &["verify", "--model", "power", mp.as_str()][..],
         &["verify", "--timeout", "-1", mp.as_str()],
         &["verify", "--unroll", "x", mp.as_str()],
         &["verify"],
