@@ -28,12 +28,14 @@
 //! accesses (`sc::atomic_rf_view`). Under PSO a relaxed store does not publish the
 //! stores before it, so a non-atomic read after a relaxed flag may see stale data
 //! without a race being reported, as with any atomic access under TSO.
+//!
+//! rf mode: [`MemoryModel::rf_consistent`] is VerifyPSO ([`crate::rf::pso`]).
 
 use crate::atomicity;
 use crate::relation::{Base, Relation};
 use crate::sc::{atomic_rf_view, on_cycle, Nav};
 use crate::tso::po_loc_next;
-use crate::MemoryModel;
+use crate::{rf, MemoryModel};
 use porf_graph::{EventId, Graph, Label, LabelKind, Loc, View, WriteKind};
 
 /// PSO.
@@ -315,10 +317,13 @@ impl MemoryModel for Pso {
         let uniproc = po_loc.union(&b.rf).union(&b.co).union(&b.fr);
         ghb.is_acyclic() && uniproc.is_acyclic()
     }
+    fn rf_consistent(&self, g: &Graph) -> Option<rf::CoWitness> {
+        rf::pso::verify(g)
+    }
 }
 
 #[cfg(test)]
 mod machine;
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

@@ -9,8 +9,11 @@
 //!   [`MemoryModel::is_consistent`]. Exponential; the ground truth the models' exact
 //!   checks are tested against.
 //! * [`random_graph`]: random small (events, po, rf) graphs for those tests.
+//! * [`pso`]: VerifyPSO, the polynomial exact check of PSO.
 //!
 //! Every function here ignores the `co` lists stored in the graph it is given.
+
+pub mod pso;
 
 use crate::MemoryModel;
 use porf_graph::{

@@ -27,7 +27,7 @@ fn litmus_shapes() {
 }
 
 /// Programs whose outcomes tell PSO's store-store barriers and full fences apart.
-fn pso_programs() -> Vec<(&'static str, Prog)> {
+pub(crate) fn pso_programs() -> Vec<(&'static str, Prog)> {
     use testkit::{X, Y, Z};
     use Op::*;
     vec![
