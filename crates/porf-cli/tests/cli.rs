@@ -52,7 +52,7 @@ fn limits_mark_the_result_incomplete() {
 #[test]
 fn bad_input_is_a_usage_error() {
     for args in [
-        &["example", "sb", "--model", "pso"][..],
+        &["example", "sb", "--model", "power"][..],
         &["example", "no-such-example"],
         &["example", "sb", "--timeout", "-1"],
         &["frobnicate"],

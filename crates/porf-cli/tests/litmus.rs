@@ -125,6 +125,6 @@ fn malformed_files_exit_3_with_positions() {
     assert!(out.contains("Observation cas Sometimes 1 1"), "{out}");
     let (code, _, _) = porf(&["litmus", "/nonexistent/x.litmus"]);
     assert_eq!(code, 3);
-    let (code, _, _) = porf(&["litmus", "--model", "pso", &good]);
+    let (code, _, _) = porf(&["litmus", "--model", "power", &good]);
     assert_eq!(code, 2);
 }

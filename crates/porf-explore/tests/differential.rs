@@ -120,6 +120,11 @@ fn differential_tso() {
 }
 
 #[test]
+fn differential_pso() {
+    differential("pso");
+}
+
+#[test]
 fn differential_ra() {
     differential("ra");
 }

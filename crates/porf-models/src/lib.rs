@@ -21,6 +21,7 @@
 
 pub mod atomicity;
 pub mod lifetime;
+pub mod pso;
 pub mod ra;
 pub mod race;
 pub mod rc11;
@@ -38,7 +39,7 @@ use porf_graph::{EventId, Graph, View};
 /// its porf-prefix), `g` without `e`'s incident edges is consistent, and the hb views of
 /// every other event are already filled in.
 pub trait MemoryModel: Sync + Send {
-    /// Short name (`sc`, `tso`, `ra`, `rc11`, `rc11-genmc`).
+    /// Short name (`sc`, `tso`, `pso`, `ra`, `rc11`, `rc11-genmc`).
     fn name(&self) -> &'static str;
 
     /// The happens-before prefix of `e` (reflexive): the events whose effects `e` is
@@ -69,6 +70,7 @@ pub fn by_name(name: &str) -> Option<Box<dyn MemoryModel>> {
     Some(match name {
         "sc" => Box::new(sc::Sc),
         "tso" => Box::new(tso::Tso),
+        "pso" => Box::new(pso::Pso),
         "ra" => Box::new(ra::Ra),
         "rc11" => Box::new(rc11::Rc11),
         "rc11-genmc" => Box::new(rc11_genmc::Rc11Genmc),
@@ -77,4 +79,4 @@ pub fn by_name(name: &str) -> Option<Box<dyn MemoryModel>> {
 }
 
 /// Names accepted by [`by_name`].
-pub const MODEL_NAMES: &[&str] = &["sc", "tso", "ra", "rc11", "rc11-genmc"];
+pub const MODEL_NAMES: &[&str] = &["sc", "tso", "pso", "ra", "rc11", "rc11-genmc"];

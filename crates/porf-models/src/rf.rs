@@ -12,6 +12,7 @@
 //! * [`verify_sc`]: VerifySC, the exact check of sequential consistency (polynomial
 //!   for fixed numbers of threads and locations).
 //! * [`verify_tso`]: VerifyTSO, the exact check of porf's `tso`.
+//! * [`pso`]: VerifyPSO, the exact check of porf's `pso`.
 //! * [`wb`]: the exact check of `ra`, `rc11` and `rc11-genmc` (writes-before, with an
 //!   exact search over the orders it leaves open when psc needs them, in
 //!   `psc_search`).
@@ -19,6 +20,7 @@
 //! Every function here ignores the `co` lists stored in the graph it is given.
 
 mod psc_search;
+pub mod pso;
 pub mod verify_sc;
 pub mod verify_tso;
 pub mod wb;

@@ -119,7 +119,7 @@ impl Ppo {
 }
 
 /// The next access of `a`'s location in `a`'s thread, if any.
-fn po_loc_next(g: &Graph, a: EventId) -> Option<EventId> {
+pub(crate) fn po_loc_next(g: &Graph, a: EventId) -> Option<EventId> {
     let loc = g.label(a).loc()?;
     let later = &g.thread(a.tid)[a.idx as usize + 1..];
     let j = later.iter().position(|l| l.loc() == Some(loc))?;

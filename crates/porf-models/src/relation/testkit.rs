@@ -236,7 +236,7 @@ pub(crate) enum Op {
 
 /// One event a thread adds.
 #[derive(Copy, Clone, Debug)]
-enum Step {
+pub(crate) enum Step {
     Read(Loc, MemOrder, ReadKind),
     Write(Loc, MemOrder, WriteKind),
     Fence(MemOrder),
@@ -256,6 +256,11 @@ pub(crate) fn prog(threads: &[&[Op]]) -> Prog {
         threads: threads.iter().map(|t| t.to_vec()).collect(),
         post: Vec::new(),
     }
+}
+
+/// The test programs of [`check_counts`], by name.
+pub(crate) fn program_list() -> Vec<(&'static str, Prog)> {
+    programs().into_iter().map(|(n, p, _)| (n, p)).collect()
 }
 
 /// Test programs with the expected number of consistent executions under
@@ -402,7 +407,7 @@ fn op_steps(ops: &[Op]) -> Vec<Step> {
 }
 
 /// The steps of every thread after its `Start` (main: after its spawns).
-fn steps(p: &Prog) -> Vec<Vec<Step>> {
+pub(crate) fn steps(p: &Prog) -> Vec<Vec<Step>> {
     let mut main = Vec::new();
     if !p.post.is_empty() {
         main.extend((1..=p.threads.len() as Tid).map(Step::Join));
@@ -440,7 +445,7 @@ fn step_kind(s: Step, rf: Option<EventId>) -> LabelKind {
 }
 
 /// Thread lengths, rf of every read and co of every location.
-fn signature(g: &Graph) -> String {
+pub(crate) fn signature(g: &Graph) -> String {
     let mut s = String::new();
     for t in 0..g.num_threads() {
         write!(s, "{}|", g.thread_len(t)).unwrap();
@@ -456,19 +461,27 @@ fn signature(g: &Graph) -> String {
     s
 }
 
-/// Consistent executions by brute force: every rf choice and every co permutation.
-fn brute_force(m: &dyn MemoryModel, p: &Prog) -> BTreeSet<String> {
+/// The graph of every step of `p` (children first, then main's steps; reads of the
+/// initialisation, writes in insertion order in co), with the event of each step:
+/// `ids[t][k]` is the event of `steps(p)[t][k]`.
+pub(crate) fn skeleton(m: &dyn MemoryModel, p: &Prog) -> (Graph, Vec<Vec<EventId>>) {
     let steps = steps(p);
     let mut l = Lit::new(m, p.threads.len() as u32);
+    let mut ids = vec![Vec::new(); steps.len()];
     for (t, ss) in steps.iter().enumerate().skip(1) {
         for &s in ss {
-            l.push(t as Tid, step_kind(s, None));
+            ids[t].push(l.push(t as Tid, step_kind(s, None)));
         }
     }
     for &s in &steps[0] {
-        l.push(0, step_kind(s, None));
+        ids[0].push(l.push(0, step_kind(s, None)));
     }
-    let mut g = l.g;
+    (l.g, ids)
+}
+
+/// Consistent executions by brute force: every rf choice and every co permutation.
+pub(crate) fn brute_force(m: &dyn MemoryModel, p: &Prog) -> BTreeSet<String> {
+    let (mut g, _) = skeleton(m, p);
     let reads: Vec<(EventId, Loc)> = g
         .events()
         .filter(|(_, lab)| lab.is_read())
