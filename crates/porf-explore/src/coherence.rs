@@ -95,10 +95,11 @@ impl<'m> Coherence<'m> {
         if self.model.consistent_with(g, e) && (self.tracked() || atomic_with(g, e)) {
             return Some(Accepted::Keep);
         }
-        match self.equiv {
-            Equiv::Co => None,
-            Equiv::Rf => self.model.rf_consistent(g).map(Accepted::Witness),
+        if self.tracked() || self.model.reads_stale(g, e) {
+            debug_assert!(self.tracked() || self.model.rf_consistent(g).is_none());
+            return None;
         }
+        self.model.rf_consistent(g).map(Accepted::Witness)
     }
 
     /// [`Coherence::accepts`], installing the witness when accepted.
@@ -162,3 +163,4 @@ fn atomic_with(g: &Graph, e: EventId) -> bool {
         _ => true,
     }
 }
+

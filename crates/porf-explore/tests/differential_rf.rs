@@ -144,6 +144,11 @@ fn differential_rf_tso() {
 }
 
 #[test]
+fn differential_rf_pso() {
+    differential_rf("pso");
+}
+
+#[test]
 fn differential_rf_ra() {
     differential_rf("ra");
 }
@@ -171,4 +176,9 @@ fn differential_rf_heap_ra() {
 #[test]
 fn differential_rf_heap_rc11() {
     differential_rf_heap("rc11");
+}
+
+#[test]
+fn differential_rf_heap_pso() {
+    differential_rf_heap("pso");
 }

@@ -63,6 +63,16 @@ pub trait MemoryModel: Sync + Send {
     fn rf_consistent(&self, g: &Graph) -> Option<rf::CoWitness> {
         rf::brute_force(self, g)
     }
+
+    /// rf mode: a cheap sufficient condition for read `r` (its source just set) to be
+    /// inconsistent whatever the co, so that explorers need not ask
+    /// [`MemoryModel::rf_consistent`]. Must never hold of a read in a graph that some
+    /// co makes consistent. The default ([`rf::stale_by_hb`]) is right for models
+    /// coherent with respect to their hb: `r` reads a write overwritten before it in
+    /// hb, or the initial value though a write of its location happens before it.
+    fn reads_stale(&self, g: &Graph, r: EventId) -> bool {
+        rf::stale_by_hb(g, r)
+    }
 }
 
 /// The models porf knows, by name.

@@ -283,9 +283,63 @@ fn on_ghb_cycle(g: &Graph, e: EventId) -> bool {
     false
 }
 
+/// The events `(ppo ∪ sync ∪ rfe)+`-after `from` (as extended-sequence items; item
+/// `2 idx + 1` is event `idx`).
+fn ghb_after(nav: &Nav, ppo: &Ppo, from: EventId) -> Vec<Vec<bool>> {
+    let mut seen: Vec<Vec<bool>> = ppo.items.iter().map(|v| vec![false; v.len()]).collect();
+    let mut events = Vec::new();
+    let mut succ = |(t, i): (u32, u32), out: &mut Vec<(u32, u32)>| {
+        ppo.succ(t as usize, i as usize, out);
+        if i % 2 == 1 {
+            let a = EventId::new(t, i / 2);
+            events.clear();
+            nav.sync_succ(a, &mut events);
+            nav.rf_succ(a, true, &mut events);
+            out.extend(events.iter().map(|b| (b.tid, 2 * b.idx + 1)));
+        }
+    };
+    let mut stack = Vec::new();
+    succ((from.tid, 2 * from.idx + 1), &mut stack);
+    while let Some(a) = stack.pop() {
+        let s = &mut seen[a.0 as usize][a.1 as usize];
+        if !*s {
+            *s = true;
+            succ(a, &mut stack);
+        }
+    }
+    seen
+}
+
+/// See [`Pso::reads_stale`].
+fn stale_by_ghb(g: &Graph, r: EventId) -> bool {
+    let LabelKind::Read { loc, rf, .. } = g.label(r).kind else {
+        return false;
+    };
+    let nav = Nav::new(g);
+    let ppo = Ppo::new(g);
+    let before_r = |w2: EventId| ghb_after(&nav, &ppo, w2)[r.tid as usize][2 * r.idx as usize + 1];
+    let from_w = rf.map(|w| ghb_after(&nav, &ppo, w));
+    g.co(loc).iter().any(|&w2| {
+        Some(w2) != rf
+            && from_w
+                .as_ref()
+                .is_none_or(|after_w| after_w[w2.tid as usize][2 * w2.idx as usize + 1])
+            && before_r(w2)
+    })
+}
+
 impl MemoryModel for Pso {
     fn name(&self) -> &'static str {
         "pso"
+    }
+    /// PSO's hb (TSO's: po and atomic rf) orders stores to different locations that
+    /// PSO lets reach memory in the other order, so hb staleness does not apply.
+    /// Instead: the read's own thread already saw the write overwritten
+    /// ([`rf::stale_in_thread`]), or `w (ppo ∪ sync ∪ rfe)* w' (ppo ∪ sync ∪ rfe)+ r` for
+    /// a write `w'` of the location (then `co(w, w')` and `fr(r, w')` close a ghb
+    /// cycle); reading the initial value with such a `w'` before `r` likewise.
+    fn reads_stale(&self, g: &Graph, r: EventId) -> bool {
+        rf::stale_in_thread(g, r) || stale_by_ghb(g, r)
     }
     fn hb_view(&self, g: &Graph, e: EventId) -> View {
         atomic_rf_view(g, e)

@@ -41,6 +41,47 @@ pub fn install(g: &mut Graph, co: &CoWitness) {
     }
 }
 
+/// Whether read `r` reads a write that another write of its location overwrote before
+/// `r` in happens-before (`w hb w' hb r`), or the initial value although a write of its
+/// location happens before it (the hb views stored in `g`).
+pub fn stale_by_hb(g: &Graph, r: EventId) -> bool {
+    let lab = g.label(r);
+    let LabelKind::Read { loc, rf, .. } = lab.kind else {
+        return false;
+    };
+    g.co(loc).iter().any(|&w2| {
+        Some(w2) != rf
+            && lab.hb.contains(w2)
+            && rf.is_none_or(|w| g.label(w2).hb.contains(w))
+    })
+}
+
+/// Whether read `r` reads a write its own thread already saw overwritten (per-location
+/// coherence, which every model keeps): the thread wrote the location after the write
+/// `r` reads, or read back such a write of its own (or wrote or read back any write of
+/// its own, if `r` reads the initial value).
+pub fn stale_in_thread(g: &Graph, r: EventId) -> bool {
+    let LabelKind::Read { loc, rf, .. } = g.label(r).kind else {
+        return false;
+    };
+    let own = |w: EventId| (w.tid == r.tid).then_some(w.idx as usize);
+    let before = &g.thread(r.tid)[..r.idx as usize];
+    let seen = before
+        .iter()
+        .enumerate()
+        .rev()
+        .find_map(|(i, l)| match l.kind {
+            LabelKind::Write { loc: l2, .. } if l2 == loc => Some(i),
+            LabelKind::Read { loc: l2, rf, .. } if l2 == loc => rf.and_then(own),
+            _ => None,
+        });
+    match (seen, rf) {
+        (None, _) => false,
+        (Some(_), None) => true,
+        (Some(s), Some(w)) => own(w).is_some_and(|i| i < s),
+    }
+}
+
 /// The writes of every location the graph accesses, in insertion order.
 fn writes_by_loc(g: &Graph) -> CoWitness {
     let mut locs: Vec<(Loc, Vec<EventId>)> = g
