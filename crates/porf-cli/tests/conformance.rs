@@ -1,6 +1,7 @@
-//! The shared conformance suite (`../shared/conformance`, GenMC 0.11 counts and
-//! verdicts) run through `porf verify` by the shared script, as the README's test
-//! command. Each run must end with `N passed, 0 failed`.
+//! The shared conformance suite (`../shared/conformance`: GenMC 0.11 counts and
+//! verdicts for co mode, Nidhugg and RF-SMC counts for rf mode) run through
+//! `porf verify` by the shared script, as the README's test command. Each run must end
+//! with `N passed, 0 failed`.
 
 mod common;
 
@@ -43,6 +44,27 @@ fn reference_explorer_matches_genmc_on_small_co_rows() {
     let last = run(&[
         "--equiv",
         "co",
+        "--explorer",
+        "reference",
+        "--max-complete",
+        "200",
+    ]);
+    assert!(!last.starts_with("0 passed"), "{last}");
+}
+
+/// Reads-from counts (`--equiv rf`): Nidhugg's `--rf` for sc, the RF-SMC tool of the
+/// TSO/PSO reads-from paper for tso and pso.
+#[test]
+fn graph_explorer_matches_the_rf_references_on_every_rf_row() {
+    let last = run(&["--equiv", "rf"]);
+    assert!(!last.starts_with("0 passed"), "{last}");
+}
+
+#[test]
+fn reference_explorer_matches_the_rf_references_on_small_rf_rows() {
+    let last = run(&[
+        "--equiv",
+        "rf",
         "--explorer",
         "reference",
         "--max-complete",

@@ -163,4 +163,3 @@ fn atomic_with(g: &Graph, e: EventId) -> bool {
         _ => true,
     }
 }
-

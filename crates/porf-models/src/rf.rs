@@ -50,9 +50,7 @@ pub fn stale_by_hb(g: &Graph, r: EventId) -> bool {
         return false;
     };
     g.co(loc).iter().any(|&w2| {
-        Some(w2) != rf
-            && lab.hb.contains(w2)
-            && rf.is_none_or(|w| g.label(w2).hb.contains(w))
+        Some(w2) != rf && lab.hb.contains(w2) && rf.is_none_or(|w| g.label(w2).hb.contains(w))
     })
 }
 
