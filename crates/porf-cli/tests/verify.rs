@@ -262,3 +262,23 @@ fn every_rejected_input_exits_3_with_its_position() {
     }
     assert!(n >= 20, "only {n} rejected inputs");
 }
+
+/// Nw1r (N writers, one reader of one location) has N + 1 reads-from classes — the
+/// reader reads the initial value or one of the N writes — under every model, against
+/// (N+1)! executions in co mode.
+#[test]
+fn nw1r_has_n_plus_one_rf_classes() {
+    let nw1r = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/conformance/nw1r.c")
+        .display()
+        .to_string();
+    for model in ["sc", "tso", "pso", "ra", "rc11"] {
+        for n in [3u64, 100] {
+            let d = format!("N={n}");
+            let (code, v) = json(&["--equiv", "rf", "--model", model, "-D", &d, &nw1r]);
+            assert_eq!(code, 0, "{model} N={n}: {v}");
+            assert_eq!(v["complete"], n + 1, "{model} N={n}: {v}");
+            assert_eq!(v["equiv"], "rf");
+        }
+    }
+}
