@@ -7,7 +7,8 @@
 //! With `--keep-going`, the set of error kinds porf reports must be exactly the
 //! expected one, each expected message part must appear in an error of its kind, and
 //! every error must come with a witness trace; a safe program must have at least one
-//! complete execution. The reference explorer must report the same error kinds.
+//! complete execution. The reference explorer, and rf mode, must report the same error
+//! kinds.
 
 mod common;
 use common::porf;
@@ -71,6 +72,25 @@ fn run(path: &str, model: &str, explorer: &str) -> (i32, serde_json::Value) {
     (code, v)
 }
 
+/// The same run with `--equiv rf` (errors depend on rf and hb only, so rf mode must
+/// report the same kinds).
+fn run_rf(path: &str, model: &str) -> (i32, serde_json::Value) {
+    let args = [
+        "verify",
+        path,
+        "--json",
+        "--keep-going",
+        "--model",
+        model,
+        "--equiv",
+        "rf",
+    ];
+    let (code, out, err) = porf(&args);
+    let v = serde_json::from_str(out.trim())
+        .unwrap_or_else(|e| panic!("{path} {model} rf: {e}: {out} {err}"));
+    (code, v)
+}
+
 fn kinds(v: &serde_json::Value) -> BTreeSet<String> {
     v["errors"]
         .as_array()
@@ -117,6 +137,10 @@ fn check(path: &str, model: &str, exp: &Expect) -> Result<(), String> {
             "the reference explorer reports {:?}: {r}",
             kinds(&r)
         ));
+    }
+    let (_, r) = run_rf(path, model);
+    if kinds(&r) != got {
+        return Err(format!("rf mode reports {:?}: {r}", kinds(&r)));
     }
     Ok(())
 }
