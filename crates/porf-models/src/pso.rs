@@ -249,13 +249,18 @@ impl Ppo {
     }
 }
 
-/// True iff `e` lies on a cycle of `ppo ∪ sync ∪ rfe ∪ co ∪ fr`, searched over the
-/// extended sequences (item `2 idx + 1` is event `idx`).
-fn on_ghb_cycle(g: &Graph, e: EventId) -> bool {
-    let nav = Nav::new(g);
-    let ppo = Ppo::new(g);
+/// The items reached from event `from` by one or more steps of `ppo ∪ sync ∪ rfe`, and
+/// of `co ∪ fr` too if `co_fr`, searched over the extended sequences (item `2 idx + 1`
+/// is event `idx`). `None` if `stop_at_start` and the search comes back to `from`.
+fn ghb_reach(
+    nav: &Nav,
+    ppo: &Ppo,
+    from: EventId,
+    co_fr: bool,
+    stop_at_start: bool,
+) -> Option<Vec<Vec<bool>>> {
     let mut seen: Vec<Vec<bool>> = ppo.items.iter().map(|v| vec![false; v.len()]).collect();
-    let start = (e.tid, 2 * e.idx + 1);
+    let start = (from.tid, 2 * from.idx + 1);
     let mut events = Vec::new();
     let mut succ = |(t, i): (u32, u32), out: &mut Vec<(u32, u32)>| {
         ppo.succ(t as usize, i as usize, out);
@@ -264,15 +269,17 @@ fn on_ghb_cycle(g: &Graph, e: EventId) -> bool {
             events.clear();
             nav.sync_succ(a, &mut events);
             nav.rf_succ(a, true, &mut events);
-            nav.co_fr_succ(a, &mut events);
+            if co_fr {
+                nav.co_fr_succ(a, &mut events);
+            }
             out.extend(events.iter().map(|b| (b.tid, 2 * b.idx + 1)));
         }
     };
     let mut stack = Vec::new();
     succ(start, &mut stack);
     while let Some(a) = stack.pop() {
-        if a == start {
-            return true;
+        if stop_at_start && a == start {
+            return None;
         }
         let s = &mut seen[a.0 as usize][a.1 as usize];
         if !*s {
@@ -280,34 +287,17 @@ fn on_ghb_cycle(g: &Graph, e: EventId) -> bool {
             succ(a, &mut stack);
         }
     }
-    false
+    Some(seen)
 }
 
-/// The events `(ppo ∪ sync ∪ rfe)+`-after `from` (as extended-sequence items; item
-/// `2 idx + 1` is event `idx`).
+/// True iff `e` lies on a cycle of `ppo ∪ sync ∪ rfe ∪ co ∪ fr`.
+fn on_ghb_cycle(g: &Graph, e: EventId) -> bool {
+    ghb_reach(&Nav::new(g), &Ppo::new(g), e, true, true).is_none()
+}
+
+/// The items `(ppo ∪ sync ∪ rfe)+`-after `from`.
 fn ghb_after(nav: &Nav, ppo: &Ppo, from: EventId) -> Vec<Vec<bool>> {
-    let mut seen: Vec<Vec<bool>> = ppo.items.iter().map(|v| vec![false; v.len()]).collect();
-    let mut events = Vec::new();
-    let mut succ = |(t, i): (u32, u32), out: &mut Vec<(u32, u32)>| {
-        ppo.succ(t as usize, i as usize, out);
-        if i % 2 == 1 {
-            let a = EventId::new(t, i / 2);
-            events.clear();
-            nav.sync_succ(a, &mut events);
-            nav.rf_succ(a, true, &mut events);
-            out.extend(events.iter().map(|b| (b.tid, 2 * b.idx + 1)));
-        }
-    };
-    let mut stack = Vec::new();
-    succ((from.tid, 2 * from.idx + 1), &mut stack);
-    while let Some(a) = stack.pop() {
-        let s = &mut seen[a.0 as usize][a.1 as usize];
-        if !*s {
-            *s = true;
-            succ(a, &mut stack);
-        }
-    }
-    seen
+    ghb_reach(nav, ppo, from, false, false).expect("a search that does not stop")
 }
 
 /// See [`Pso::reads_stale`].
