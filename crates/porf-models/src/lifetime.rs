@@ -98,9 +98,9 @@ fn zero_filled(g: &Graph, malloc: EventId) -> bool {
     matches!(g.label(malloc).kind, LabelKind::Malloc { zeroed: true, .. })
 }
 
-/// Every lifetime error involving `e`, the newest event of `g` (its hb view filled in;
-/// no other event has `e` in its hb view).
-pub fn errors_with(g: &Graph, e: EventId) -> Vec<LifetimeError> {
+/// The lifetime errors of access or free `e`: its unary ones, and those it forms with
+/// the events `other` admits (each pair of an access and a free, or of two frees).
+fn errors_of(g: &Graph, e: EventId, other: impl Fn(EventId) -> bool) -> Vec<LifetimeError> {
     let mut out = Vec::new();
     let Some(base) = block_of(g, e) else {
         return out;
@@ -111,17 +111,18 @@ pub fn errors_with(g: &Graph, e: EventId) -> Vec<LifetimeError> {
     }
     unary(g, e, base, &mut out);
     let frees = g.block(base).map_or(&[][..], |b| b.frees.as_slice());
+    let frees = frees.iter().copied().filter(|&f| f != e && other(f));
     if lab.is_access() {
-        for &f in frees {
+        for f in frees {
             if !g.label(f).hb.contains(e) {
                 out.push(err(Violation::AccessFreed, vec![e, f]));
             }
         }
     } else {
-        for &f in frees.iter().filter(|&&f| f != e) {
+        for f in frees {
             out.push(err(Violation::DoubleFree, vec![e, f]));
         }
-        for a in g.block_accesses(base) {
+        for a in g.block_accesses(base).filter(|&a| other(a)) {
             if !lab.hb.contains(a) {
                 out.push(err(Violation::AccessFreed, vec![a, e]));
             }
@@ -130,37 +131,20 @@ pub fn errors_with(g: &Graph, e: EventId) -> Vec<LifetimeError> {
     out
 }
 
+/// Every lifetime error involving `e`, the newest event of `g` or a read just given a
+/// new source (its hb view filled in; no other event has `e` in its hb view).
+pub fn errors_with(g: &Graph, e: EventId) -> Vec<LifetimeError> {
+    errors_of(g, e, |_| true)
+}
+
 /// Every lifetime error of the graph, each with the stamp of its newest event (when
-/// an explorer adding events in insertion order meets it).
+/// an explorer adding events in insertion order meets it): each event's errors with
+/// the events added before it.
 pub fn all_errors(g: &Graph) -> Vec<(u32, LifetimeError)> {
     let mut out = Vec::new();
     for (e, lab) in g.events() {
-        let Some(base) = block_of(g, e) else {
-            continue;
-        };
-        if matches!(lab.kind, LabelKind::Malloc { .. }) {
-            continue;
-        }
-        let mut mine = Vec::new();
-        unary(g, e, base, &mut mine);
-        if lab.is_access() {
-            for &f in &g.block(base).unwrap().frees {
-                if !g.label(f).hb.contains(e) {
-                    mine.push(err(Violation::AccessFreed, vec![e, f]));
-                }
-            }
-        } else {
-            for &f in &g.block(base).unwrap().frees {
-                // Each unordered pair once: from the later-added free.
-                if f != e && g.label(f).stamp < lab.stamp {
-                    mine.push(err(Violation::DoubleFree, vec![e, f]));
-                }
-            }
-        }
-        for x in mine {
-            let stamp = x.events.iter().map(|&e| g.label(e).stamp).max().unwrap();
-            out.push((stamp, x));
-        }
+        let before = |o: EventId| g.label(o).stamp < lab.stamp;
+        out.extend(errors_of(g, e, before).into_iter().map(|x| (lab.stamp, x)));
     }
     out.sort_by_key(|(s, _)| *s);
     out
