@@ -34,7 +34,7 @@ pub fn run(a: ExampleArgs) -> u8 {
         eprintln!("error: unknown example `{name}` (try `porf example --list`)");
         return 2;
     };
-    let cfg = match a.explore.config() {
+    let cfg = match a.explore.config(porf_explore::Equiv::Co) {
         Ok(c) => c,
         Err(msg) => {
             eprintln!("error: {msg}");

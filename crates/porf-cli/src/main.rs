@@ -13,7 +13,7 @@ mod report;
 mod verify;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use porf_explore::{Config, Strategy};
+use porf_explore::{Config, Equiv, Strategy};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
@@ -34,6 +34,9 @@ pub enum Explorer {
     Graph,
     /// Brute-force enumeration (exponential; for small programs).
     Reference,
+    /// RF-SMC, the trace-based reads-from explorer of Bui et al. (OOPSLA 2021); needs
+    /// `--equiv rf` and `--model sc`, `tso` or `pso`.
+    RfSmc,
 }
 
 /// Flags shared by every command that explores a program.
@@ -60,7 +63,21 @@ pub struct ExploreArgs {
 
 impl ExploreArgs {
     /// The explorer configuration, or a usage error message.
-    fn config(&self) -> Result<Config, String> {
+    fn config(&self, equiv: Equiv) -> Result<Config, String> {
+        if self.explorer == Explorer::RfSmc {
+            if equiv != Equiv::Rf {
+                return Err(
+                    "--explorer rf-smc explores reads-from classes: it needs --equiv rf".into(),
+                );
+            }
+            if !porf_explore::rf_smc::MODELS.contains(&self.model.as_str()) {
+                return Err(format!(
+                    "--explorer rf-smc is defined for --model {}, not {}",
+                    porf_explore::rf_smc::MODELS.join(", "),
+                    self.model
+                ));
+            }
+        }
         let timeout = match self.timeout {
             Some(t) if t.is_finite() && t > 0.0 => match Duration::try_from_secs_f64(t) {
                 Ok(d) if !d.is_zero() => Some(d),
@@ -76,6 +93,7 @@ impl ExploreArgs {
             timeout,
             // The time limit covers everything from here: compiling and exploring.
             clock_start: Some(Instant::now()),
+            equiv,
             ..Config::default()
         })
     }
@@ -84,6 +102,7 @@ impl ExploreArgs {
         match self.explorer {
             Explorer::Graph => Strategy::Optimal,
             Explorer::Reference => Strategy::Reference,
+            Explorer::RfSmc => Strategy::RfSmc,
         }
     }
 }

@@ -3,7 +3,7 @@
 use crate::{report, ExploreArgs};
 use clap::Args;
 use porf_c::{CProgram, FrontOptions, RunOptions};
-use porf_explore::{Config, Equiv};
+use porf_explore::Equiv;
 use std::path::PathBuf;
 
 #[derive(Args)]
@@ -46,8 +46,8 @@ pub fn run(a: VerifyArgs) -> u8 {
             return 2;
         }
     };
-    let cfg = match a.explore.config() {
-        Ok(c) => Config { equiv, ..c },
+    let cfg = match a.explore.config(equiv) {
+        Ok(c) => c,
         Err(msg) => {
             eprintln!("error: {msg}");
             return 2;

@@ -13,6 +13,9 @@
 //!   Alg. 1–3, co-tracking) with TruSt's
 //!   maximality rule instead of a set of performed revisits: each (events, rf, co)
 //!   execution is visited exactly once, memory stays linear in one graph.
+//! * [`rf_smc`]: RF-SMC ("The Reads-From Equivalence for the TSO and PSO Memory
+//!   Models", OOPSLA 2021, Alg. 3): traces instead of graph revisits, each reads-from
+//!   class once, for `sc`, `tso` and `pso` in rf mode.
 //! * [`reference`]: brute force over every porf-respecting order of adding events and
 //!   every rf/co choice, deduplicated; exponential, the ground truth for small programs.
 //! * [`state`]: a graph plus the thread machines' states (shared by both).
@@ -34,13 +37,14 @@ pub mod optimal;
 pub mod outcome;
 pub mod record;
 pub mod reference;
+pub mod rf_smc;
 pub mod state;
 pub mod stats;
 pub mod step;
 
 pub use coherence::Equiv;
 pub use outcome::Outcome;
-pub use stats::{ErrorClass, ErrorReport, FinalState, Stats, StopReason};
+pub use stats::{ErrorClass, ErrorReport, FinalState, SmcStats, Stats, StopReason};
 
 use std::time::{Duration, Instant};
 
@@ -74,6 +78,8 @@ pub struct Config {
 pub enum Strategy {
     Optimal,
     Reference,
+    /// RF-SMC; requires [`Equiv::Rf`] and a model in [`rf_smc::MODELS`].
+    RfSmc,
 }
 
 /// Runs `strategy` on `prog` under `model`, on a thread with a large stack (the
@@ -92,6 +98,7 @@ pub fn explore<P: porf_graph::Program + Sync>(
             .spawn_scoped(s, || match strategy {
                 Strategy::Optimal => optimal::explore(prog, model, cfg),
                 Strategy::Reference => reference::explore(prog, model, cfg),
+                Strategy::RfSmc => rf_smc::explore(prog, model, cfg),
             })
             .expect("cannot start the exploration thread")
             .join()

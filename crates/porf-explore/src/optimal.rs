@@ -30,10 +30,9 @@ use crate::state::{State, TidRegistry};
 use crate::step::{self, Access, AfterRead, Step};
 use crate::{Config, Stats};
 use porf_graph::{
-    Action, EventId, Graph, LabelKind, Loc, MemOrder, Program, ReadKind, SrcLoc, ThreadMachine,
-    Tid, Val, View, WriteKind,
+    EventId, Graph, LabelKind, Loc, MemOrder, Program, ReadKind, SrcLoc, Tid, Val, View, WriteKind,
 };
-use porf_models::{atomicity, lifetime, race, MemoryModel};
+use porf_models::{atomicity, MemoryModel};
 use std::collections::HashSet;
 
 pub fn explore<P: Program>(prog: &P, model: &dyn MemoryModel, cfg: &Config) -> Stats {
@@ -120,32 +119,7 @@ impl<P: Program> Optimal<'_, '_, P> {
     /// Reports every race and lifetime error of the just-added access or free `e`;
     /// true if exploration must stop.
     fn report_errors(&mut self, g: &Graph, e: EventId) -> bool {
-        for o in race::races_with(g, e) {
-            self.rec.race(g, o, e);
-            if self.rec.stopped() {
-                return true;
-            }
-        }
-        for err in lifetime::errors_with(g, e) {
-            self.rec.lifetime(g, &err);
-            if self.rec.stopped() {
-                return true;
-            }
-        }
-        false
-    }
-
-    /// Makes `r` read from `w`, fixing its order (a failed CAS reads with its failure
-    /// order) and its hb view.
-    fn set_source(&self, g: &mut Graph, r: EventId, w: Option<EventId>, ord: MemOrder) {
-        g.set_rf(r, w);
-        let val = g.read_val(r);
-        let lab = g.label_mut(r);
-        if let LabelKind::Read { kind, ord: o, .. } = &mut lab.kind {
-            *o = step::read_order(*kind, ord, val);
-        }
-        let hb = self.model.hb_view(g, r);
-        g.label_mut(r).hb = hb;
+        self.rec.access_errors(g, e)
     }
 
     fn read(
@@ -176,7 +150,7 @@ impl<P: Program> Optimal<'_, '_, P> {
             if self.rec.stopped() {
                 break;
             }
-            self.set_source(&mut st.g, r, w, ord);
+            step::set_source(self.model, &mut st.g, r, w, ord);
             if let Some(a) = self.co.accepts(&st.g, r) {
                 ok.push((w, a));
             }
@@ -185,7 +159,7 @@ impl<P: Program> Optimal<'_, '_, P> {
             if self.rec.stopped() {
                 break;
             }
-            self.set_source(&mut st.g, r, *w, ord);
+            step::set_source(self.model, &mut st.g, r, *w, ord);
             accepted.install(&mut st.g, base.as_ref());
             st.g.label_mut(r).added_max = i == 0;
             self.continue_read(st, r);
@@ -327,8 +301,8 @@ impl<P: Program> Optimal<'_, '_, P> {
             }
             let mut st2 = st.restricted(&keep);
             st2.ts[r.tid as usize].truncate(r.idx as usize);
-            let ord = access_order(&mut st2, r);
-            self.set_source(&mut st2.g, r, Some(w), ord);
+            let ord = step::access_order(&mut st2, r);
+            step::set_source(self.model, &mut st2.g, r, Some(w), ord);
             let is_max = st2.g.co_max(loc) == Some(w);
             st2.g.label_mut(r).added_max = is_max;
             let wp = st2.g.label(w).porf.clone();
@@ -348,15 +322,6 @@ impl<P: Program> Optimal<'_, '_, P> {
             }
             self.continue_read(&mut st2, r);
         }
-    }
-}
-
-/// The order the action behind read `r` asked for (before a failed CAS lowered it).
-fn access_order<P: Program>(st: &mut State<P>, r: EventId) -> MemOrder {
-    let pre = &st.ts[r.tid as usize][r.idx as usize - 1];
-    match pre.clone().peek() {
-        Action::Load { ord, .. } | Action::Rmw { ord, .. } => ord,
-        _ => MemOrder::Acquire,
     }
 }
 

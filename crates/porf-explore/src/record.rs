@@ -10,7 +10,9 @@ use crate::stats::{ErrorClass, ErrorReport, FinalState, Stats, StopReason};
 use crate::step::error_class;
 use crate::Config;
 use porf_graph::{BlockReason, EventId, Graph, LabelKind, Program, SrcLoc, ThreadMachine};
-use porf_models::lifetime::LifetimeError;
+use porf_models::lifetime::{self, LifetimeError};
+use porf_models::race;
+use std::collections::HashSet;
 use std::time::Instant;
 
 /// Counts, errors and limits of one exploration.
@@ -30,6 +32,9 @@ pub struct Recorder<'c> {
     /// Set when `max_executions` complete executions have been counted.
     count_reached: bool,
     deadline: Option<Deadline>,
+    /// With [`Config::collect_rf_classes`]: the reads-from class of every maximal
+    /// execution seen, whatever its outcome.
+    seen: HashSet<Vec<i64>>,
 }
 
 impl<'c> Recorder<'c> {
@@ -48,6 +53,7 @@ impl<'c> Recorder<'c> {
             error_stop: false,
             count_reached: cfg.max_executions == Some(0),
             deadline,
+            seen: HashSet::new(),
         }
     }
 
@@ -125,9 +131,31 @@ impl<'c> Recorder<'c> {
         );
     }
 
+    /// Reports every data race and lifetime error of the just-added access or free `e`
+    /// (errors are functions of the graph, so every explorer reports them the same way,
+    /// when the later of their events is added). True if exploration must stop.
+    pub fn access_errors(&mut self, g: &Graph, e: EventId) -> bool {
+        for o in race::races_with(g, e) {
+            self.race(g, o, e);
+            if self.stopped() {
+                return true;
+            }
+        }
+        for err in lifetime::errors_with(g, e) {
+            self.lifetime(g, &err);
+            if self.stopped() {
+                return true;
+            }
+        }
+        false
+    }
+
     /// Counts a maximal consistent execution.
     pub fn maximal<P: Program>(&mut self, st: &mut State<P>, co: &Coherence) {
         self.tick(&st.g);
+        if self.cfg.collect_rf_classes && !self.seen.insert(execution_key(&st.g, Equiv::Rf)) {
+            self.stats.repeated_classes += 1;
+        }
         match classify(st, co) {
             Outcome::Complete => {
                 self.stats.complete += 1;

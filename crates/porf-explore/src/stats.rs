@@ -93,6 +93,12 @@ pub struct Stats {
     pub revisit_states: u64,
     /// The reads-from classes of the complete executions, if requested.
     pub rf_classes: BTreeSet<Vec<i64>>,
+    /// With [`crate::Config::collect_rf_classes`]: maximal executions (of any outcome)
+    /// whose reads-from class an earlier one already had. Zero for an explorer that
+    /// visits each class once.
+    pub repeated_classes: u64,
+    /// What the trace-based explorers (RF-SMC, RF-partSMC) did.
+    pub smc: SmcStats,
     /// The largest number of events any explored graph had.
     pub peak_graph_size: usize,
     /// Which limit stopped the exploration before it had explored everything, if one
@@ -101,6 +107,25 @@ pub struct Stats {
     pub stopped_by: Option<StopReason>,
     /// Final states of complete executions, if requested.
     pub final_states: BTreeSet<FinalState>,
+}
+
+/// What a trace-based reads-from explorer did (the figures the RF-SMC paper reports).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SmcStats {
+    /// Calls of the exploration procedure: each extends one trace to a maximal one
+    /// (RF-partSMC also counts its calls on partial traces).
+    pub calls: u64,
+    /// Mutations proposed (a read, a different write for it to read from).
+    pub mutations: u64,
+    /// Of those, mutations already scheduled (the same trace prefix and reads-from).
+    pub duplicates: u64,
+    /// Realisability tests run (VerifySC / VerifyTSO / VerifyPSO) and how many said no.
+    pub witness_tests: u64,
+    pub witness_failed: u64,
+    /// Of the failed tests, those the closure alone refuted.
+    pub closure_refuted: u64,
+    /// The most schedules waiting at once (RF-SMC's memory, which RF-partSMC bounds).
+    pub peak_pending: u64,
 }
 
 /// Why an exploration ended before it had explored every execution.

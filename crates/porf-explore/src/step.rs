@@ -52,6 +52,35 @@ pub fn read_order(kind: ReadKind, ord: MemOrder, val: Val) -> MemOrder {
     }
 }
 
+/// Makes `r` read from `w`, fixing its order (a failed CAS reads with its failure
+/// order) and its hb view. `ord` is the order the read's action asked for.
+pub fn set_source(
+    model: &dyn MemoryModel,
+    g: &mut porf_graph::Graph,
+    r: EventId,
+    w: Option<EventId>,
+    ord: MemOrder,
+) {
+    g.set_rf(r, w);
+    let val = g.read_val(r);
+    let lab = g.label_mut(r);
+    if let LabelKind::Read { kind, ord: o, .. } = &mut lab.kind {
+        *o = read_order(*kind, ord, val);
+    }
+    let hb = model.hb_view(g, r);
+    g.label_mut(r).hb = hb;
+}
+
+/// The order the action behind read `r` asked for (before a failed CAS lowered it).
+/// `r`'s thread must have a state before `r` (`st.ts[r.tid][r.idx - 1]`).
+pub fn access_order<P: Program>(st: &mut State<P>, r: EventId) -> MemOrder {
+    let pre = &st.ts[r.tid as usize][r.idx as usize - 1];
+    match porf_graph::ThreadMachine::peek(&mut pre.clone()) {
+        Action::Load { ord, .. } | Action::Rmw { ord, .. } => ord,
+        _ => MemOrder::Acquire,
+    }
+}
+
 /// Adds an event and fills in its hb view.
 pub fn add_event<P: Program>(
     st: &mut State<P>,

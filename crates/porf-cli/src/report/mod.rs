@@ -176,6 +176,21 @@ pub fn human<P: Program>(s: &Stats, prog: &P, stats: bool) -> String {
                 s.revisit_states
             );
         }
+        let m = &s.smc;
+        if m.calls > 0 {
+            let _ = writeln!(o, "Traces explored (RF-SMC calls): {}", m.calls);
+            let _ = writeln!(
+                o,
+                "Mutations proposed: {} ({} already scheduled)",
+                m.mutations, m.duplicates
+            );
+            let _ = writeln!(
+                o,
+                "Realisability tests: {} run, {} failed ({} refuted by the closure)",
+                m.witness_tests, m.witness_failed, m.closure_refuted
+            );
+            let _ = writeln!(o, "Most schedules pending at once: {}", m.peak_pending);
+        }
         let _ = match peak_rss_kib() {
             Some(k) => writeln!(o, "Peak resident memory: {k} KiB"),
             None => writeln!(o, "Peak resident memory: unknown"),
