@@ -48,7 +48,13 @@
 //! computed first, after the local pre-check of [`instance`], and rejects at once the
 //! graphs where it has a cycle; it is sound but incomplete, so the search still decides
 //! the others (it is not used to guide the search). [`check_with`] reports which of the
-//! three decided.
+//! three decided. Measured (`closure_versus_search_on_fifty_events`, release build): on
+//! 200 redirected random runs of about 50 events, the closure refutes 79 of the 101
+//! inconsistent ones in about 0.03 ms each, where the search alone takes about 6 ms;
+//! over all 200, VerifyPSO takes about 0.2 ms per graph with the closure, 2.5 without.
+//! On the small random graphs of `closure_is_sound_on_random_graphs` (60,000 tried) it
+//! refuted every inconsistent graph the pre-check let through — though not every one
+//! in general (`closure_is_incomplete`).
 //!
 //! The `co` lists stored in the graph are ignored.
 
