@@ -7,7 +7,8 @@
 //! **API boundary**: [`MemoryModel`] with [`by_name`] and [`MODEL_NAMES`]; the
 //! model-independent error checks over a `&Graph`: [`race`], [`lifetime`],
 //! [`atomicity`]; rf mode's witnesses, ground truth and exact checks: [`rf`],
-//! [`rf::wb`].
+//! [`rf::wb`] (with [`MemoryModel::rf_check`]'s [`rf::RfCheck`] saying what decided an
+//! answer).
 //!
 //! An execution here is (events, rf, co). Every model implements [`MemoryModel`]:
 //! an incremental check used by the optimal explorer when it adds one event, a
@@ -62,6 +63,15 @@ pub trait MemoryModel: Sync + Send {
     /// exact algorithms.
     fn rf_consistent(&self, g: &Graph) -> Option<rf::CoWitness> {
         rf::brute_force(self, g)
+    }
+
+    /// rf mode: [`MemoryModel::rf_consistent`]'s answer together with what decided it
+    /// (a local pre-check, the closure, or the search), for statistics. Contract:
+    /// `rf_check(g).witness.is_some() == rf_consistent(g).is_some()` on every graph, and
+    /// only a `None` witness may be decided by anything but [`rf::DecidedBy::Search`].
+    /// The default calls [`MemoryModel::rf_consistent`] and says `Search`.
+    fn rf_check(&self, g: &Graph) -> rf::RfCheck {
+        rf::RfCheck::searched(self.rf_consistent(g))
     }
 
     /// rf mode: a cheap sufficient condition for read `r` (its source just set) to be

@@ -362,7 +362,11 @@ impl MemoryModel for Pso {
         ghb.is_acyclic() && uniproc.is_acyclic()
     }
     fn rf_consistent(&self, g: &Graph) -> Option<rf::CoWitness> {
-        rf::pso::verify(g)
+        self.rf_check(g).witness
+    }
+    /// VerifyPSO, saying whether its pre-check or closure alone refuted the graph.
+    fn rf_check(&self, g: &Graph) -> rf::RfCheck {
+        rf::pso::check(g)
     }
 }
 

@@ -16,14 +16,21 @@
 //! * [`wb`]: the exact check of `ra`, `rc11` and `rc11-genmc` (writes-before, with an
 //!   exact search over the orders it leaves open when psc needs them, in
 //!   `psc_search`).
+//! * [`RfCheck`] / [`DecidedBy`] / [`RfStats`] (`check.rs`): an answer with what
+//!   decided it (a local pre-check, the closure, or the search), and counters over
+//!   many answers; `closure.rs`: the closure rules VerifyTSO and VerifyPSO share.
 //!
 //! Every function here ignores the `co` lists stored in the graph it is given.
 
+mod check;
+mod closure;
 mod psc_search;
 pub mod pso;
 pub mod verify_sc;
 pub mod verify_tso;
 pub mod wb;
+
+pub use check::{DecidedBy, RfCheck, RfStats};
 
 use crate::MemoryModel;
 use porf_graph::{

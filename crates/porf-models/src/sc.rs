@@ -45,7 +45,11 @@ impl MemoryModel for Sc {
     }
     /// VerifySC: exact, and polynomial for a fixed number of threads and locations.
     fn rf_consistent(&self, g: &Graph) -> Option<crate::rf::CoWitness> {
-        crate::rf::verify_sc::verify_sc(g)
+        self.rf_check(g).witness
+    }
+    /// VerifySC, saying whether its closure alone refuted the graph.
+    fn rf_check(&self, g: &Graph) -> crate::rf::RfCheck {
+        crate::rf::verify_sc::verify_sc_check(g)
     }
 }
 

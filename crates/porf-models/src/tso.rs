@@ -185,7 +185,11 @@ impl MemoryModel for Tso {
     }
     /// VerifyTSO ([`crate::rf::verify_tso`]).
     fn rf_consistent(&self, g: &Graph) -> Option<crate::rf::CoWitness> {
-        crate::rf::verify_tso::verify_tso(g)
+        self.rf_check(g).witness
+    }
+    /// VerifyTSO, saying whether its pre-check or closure alone refuted the graph.
+    fn rf_check(&self, g: &Graph) -> crate::rf::RfCheck {
+        crate::rf::verify_tso::verify_tso_check(g)
     }
 }
 

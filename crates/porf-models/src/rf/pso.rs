@@ -44,16 +44,25 @@
 //! about 500 prefixes; brute force cannot finish such graphs (up to 10! coherence
 //! orders per location).
 //!
-//! The closure of §4.3 (a partial order every witness must respect, computed first to
-//! reject some graphs early) is not used: it is a sound but incomplete filter, and the
-//! search above is exact on its own.
+//! The closure of §4.3 ([`closure`]: a partial order every witness must respect) is
+//! computed first, after the local pre-check of [`instance`], and rejects at once the
+//! graphs where it has a cycle; it is sound but incomplete, so the search still decides
+//! the others (it is not used to guide the search). [`check_with`] reports which of the
+//! three decided. Measured (`closure_versus_search_on_fifty_events`, release build): on
+//! 200 redirected random runs of about 50 events, the closure refutes 79 of the 101
+//! inconsistent ones in about 0.03 ms each, where the search alone takes about 6 ms;
+//! over all 200, VerifyPSO takes about 0.2 ms per graph with the closure, 2.5 without.
+//! On the small random graphs of `closure_is_sound_on_random_graphs` (60,000 tried) it
+//! refuted every inconsistent graph the pre-check let through — though not every one
+//! in general (`closure_is_incomplete`).
 //!
 //! The `co` lists stored in the graph are ignored.
 
+mod closure;
 mod instance;
 mod prefix;
 
-use super::CoWitness;
+use super::{CoWitness, DecidedBy, RfCheck};
 use instance::Instance;
 use porf_graph::Graph;
 use prefix::Prefix;
@@ -80,17 +89,57 @@ pub struct Search {
     pub threads: usize,
 }
 
-/// A coherence order under which `g` is PSO-consistent, if there is one.
-pub fn verify(g: &Graph) -> Option<CoWitness> {
-    verify_with(g, Dedup::FenceMap).0
+/// Which heuristics to use (the answer never depends on them).
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub struct Options {
+    pub dedup: Dedup,
+    /// Compute the closure first and reject at once if it has a cycle.
+    pub closure: bool,
 }
 
-/// [`verify`], with a choice of deduplication and what the search did.
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            dedup: Dedup::FenceMap,
+            closure: true,
+        }
+    }
+}
+
+/// A coherence order under which `g` is PSO-consistent, if there is one.
+pub fn verify(g: &Graph) -> Option<CoWitness> {
+    check(g).witness
+}
+
+/// [`verify`], saying what decided the answer.
+pub fn check(g: &Graph) -> RfCheck {
+    check_with(g, Options::default()).0
+}
+
+/// [`verify`], with a choice of deduplication (and the closure) and what the search
+/// did.
 pub fn verify_with(g: &Graph, dedup: Dedup) -> (Option<CoWitness>, Search) {
+    let (c, search) = check_with(
+        g,
+        Options {
+            dedup,
+            closure: true,
+        },
+    );
+    (c.witness, search)
+}
+
+/// [`check`] with explicit [`Options`], and what the search did (nothing, if the
+/// pre-check or the closure decided).
+pub fn check_with(g: &Graph, opts: Options) -> (RfCheck, Search) {
     let mut search = Search::default();
     let Some(inst) = Instance::new(g) else {
-        return (None, search);
+        return (RfCheck::refuted(DecidedBy::Precheck), search);
     };
+    if opts.closure && !closure::closure_exists(&inst) {
+        return (RfCheck::refuted(DecidedBy::Closure), search);
+    }
+    let dedup = opts.dedup;
     search.events = inst.events();
     search.threads = inst.threads();
     let key = |p: &Prefix| -> Vec<u32> {
@@ -109,7 +158,7 @@ pub fn verify_with(g: &Graph, dedup: Dedup) -> (Option<CoWitness>, Search) {
     search.prefixes = 1;
     while let Some(p) = stack.pop() {
         if p.complete(&inst) {
-            return (Some(witness(&inst, &p)), search);
+            return (RfCheck::searched(Some(witness(&inst, &p))), search);
         }
         let next = (0..inst.threads()).filter_map(|t| {
             let mut q = p.execute(&inst, t)?;
@@ -123,7 +172,7 @@ pub fn verify_with(g: &Graph, dedup: Dedup) -> (Option<CoWitness>, Search) {
             }
         }
     }
-    (None, search)
+    (RfCheck::searched(None), search)
 }
 
 /// The coherence order of a complete prefix: memory order, for every location.

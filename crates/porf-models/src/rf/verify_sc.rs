@@ -46,7 +46,7 @@ mod tests;
 
 pub use search::SearchStats;
 
-use super::CoWitness;
+use super::{CoWitness, DecidedBy, RfCheck};
 use instance::{Ev, Id, Instance};
 use porf_graph::{EventId, Graph, LabelKind};
 
@@ -60,10 +60,23 @@ pub fn verify_sc(g: &Graph) -> Option<CoWitness> {
 /// [`verify_sc`], reporting how many witness states the search reached (0 when the
 /// closure already refutes the graph).
 pub fn verify_sc_with_stats(g: &Graph, stats: &mut SearchStats) -> Option<CoWitness> {
+    verify_sc_check_with_stats(g, stats).witness
+}
+
+/// [`verify_sc`] as an [`RfCheck`]: [`DecidedBy::Closure`] when the closure alone
+/// refutes the graph, else [`DecidedBy::Search`] (VerifySC has no local pre-check).
+pub fn verify_sc_check(g: &Graph) -> RfCheck {
+    verify_sc_check_with_stats(g, &mut SearchStats::default())
+}
+
+/// [`verify_sc_check`], reporting the search's states as [`verify_sc_with_stats`].
+pub fn verify_sc_check_with_stats(g: &Graph, stats: &mut SearchStats) -> RfCheck {
     let inst = Instance::new(g);
-    let p = closure::closure(&inst)?;
-    let trace = search::search(&inst, &p, stats)?;
-    Some(coherence(&inst, &trace))
+    let Some(p) = closure::closure(&inst) else {
+        return RfCheck::refuted(DecidedBy::Closure);
+    };
+    let witness = search::search(&inst, &p, stats).map(|trace| coherence(&inst, &trace));
+    RfCheck::searched(witness)
 }
 
 /// The coherence order a witness trace induces: each location's writes in trace order,

@@ -71,16 +71,7 @@ impl Default for Options {
     }
 }
 
-/// What decided the answer.
-#[derive(Copy, Clone, PartialEq, Eq, Debug)]
-pub enum DecidedBy {
-    /// A check local to one thread or one RMW (see `instance::build`).
-    Precheck,
-    /// The closure has a cycle.
-    Closure,
-    /// The search (Algorithm 1).
-    Search,
-}
+pub use super::DecidedBy;
 
 /// The answer with how it was reached.
 #[derive(Clone, Debug)]
@@ -90,6 +81,15 @@ pub struct Report {
     pub decided_by: DecidedBy,
     /// Lower sets of memory events the search explored.
     pub states: usize,
+}
+
+/// [`verify_tso_with`] with the default options, as an [`RfCheck`](super::RfCheck).
+pub fn verify_tso_check(g: &Graph) -> super::RfCheck {
+    let r = verify_tso_with(g, Options::default());
+    super::RfCheck {
+        witness: r.witness,
+        decided_by: r.decided_by,
+    }
 }
 
 /// Some coherence order under which `g` is consistent under porf's `tso`, if there is

@@ -3,6 +3,7 @@
 //! deduplications against each other on random PSO runs too large for brute force
 //! ([`runs`]). The acceptance test on random graphs is `tests/verify_pso.rs`.
 
+mod closure;
 mod runs;
 
 use super::{verify, verify_with, Dedup};

@@ -23,6 +23,7 @@
 
 use super::instance::Instance;
 use crate::relation::Relation;
+use crate::rf::closure::{add, implies};
 
 /// The closure, transitively closed, or `None` if it has a cycle.
 pub(super) fn closure(inst: &Instance) -> Option<Relation> {
@@ -50,31 +51,4 @@ pub(super) fn closure(inst: &Instance) -> Option<Relation> {
             return Some(p);
         }
     }
-}
-
-/// For a node `r` that must come after `s` (`None`: the initialisation) with no memory
-/// event of the location in between, and another memory event `m` of the location:
-/// `m <P r ⇒ m <P s` and `s <P m ⇒ r <P m`. Whether P grew; `None` on a cycle.
-fn implies(p: &mut Relation, s: Option<usize>, m: usize, r: usize) -> Option<bool> {
-    let mut changed = false;
-    if p.contains(m, r) {
-        // With the initialisation as source, `m <P r` is itself the contradiction.
-        changed |= add(p, m, s?)?;
-    }
-    let after_s = match s {
-        None => true,
-        Some(s) => p.contains(s, m),
-    };
-    if after_s {
-        changed |= add(p, r, m)?;
-    }
-    Some(changed)
-}
-
-/// Adds `a <P b`, keeping P closed. Whether P grew; `None` if that closes a cycle.
-fn add(p: &mut Relation, a: usize, b: usize) -> Option<bool> {
-    if a == b || p.contains(b, a) {
-        return None;
-    }
-    Some(p.insert_closed(a, b))
 }
