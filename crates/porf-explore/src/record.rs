@@ -101,6 +101,14 @@ impl<'c> Recorder<'c> {
         }
     }
 
+    /// Records that the exploration met something the explorer cannot handle exactly
+    /// (at event `e`, with source location `src`), and ends it, keep-going or not: an
+    /// explorer that cannot be exact says so instead of answering.
+    pub fn unsupported(&mut self, g: &Graph, e: EventId, src: SrcLoc, message: String) {
+        self.error(ErrorClass::Unsupported, message, vec![(e, src)], g);
+        self.error_stop = true;
+    }
+
     /// Records the error raised by error event `e`.
     pub fn error_event(&mut self, g: &Graph, e: EventId) {
         let lab = g.label(e);

@@ -119,11 +119,9 @@ pub struct SmcStats {
     pub mutations: u64,
     /// Of those, mutations already scheduled (the same trace prefix and reads-from).
     pub duplicates: u64,
-    /// Realisability tests run (VerifySC / VerifyTSO / VerifyPSO) and how many said no.
-    pub witness_tests: u64,
-    pub witness_failed: u64,
-    /// Of the failed tests, those the closure alone refuted.
-    pub closure_refuted: u64,
+    /// Realisability tests (VerifySC / VerifyTSO / VerifyPSO): run, failed, and how
+    /// many failures a local pre-check or the closure alone decided.
+    pub witness: porf_models::rf::RfStats,
     /// The most schedules waiting at once (RF-SMC's memory, which RF-partSMC bounds).
     pub peak_pending: u64,
 }

@@ -184,10 +184,11 @@ pub fn human<P: Program>(s: &Stats, prog: &P, stats: bool) -> String {
                 "Mutations proposed: {} ({} already scheduled)",
                 m.mutations, m.duplicates
             );
+            let w = &m.witness;
             let _ = writeln!(
                 o,
-                "Realisability tests: {} run, {} failed ({} refuted by the closure)",
-                m.witness_tests, m.witness_failed, m.closure_refuted
+                "Realisability tests: {} run, {} failed ({} by a local pre-check, {} by the closure)",
+                w.tests, w.failed, w.by_precheck, w.by_closure
             );
             let _ = writeln!(o, "Most schedules pending at once: {}", m.peak_pending);
         }

@@ -14,10 +14,11 @@
 //! in it (a mutation with an event after `r` in program order in `causesafter` would
 //! make `r` precede `w` in P, a cycle with `w → r`, and is never built).
 
-use crate::state::{State, TidRegistry};
-use crate::step::{self, Access, AfterRead, Step};
-use porf_graph::{EventId, Graph, LabelKind, Program, ThreadMachine, View};
+use crate::state::State;
+use crate::step;
+use porf_graph::{EventId, Graph, LabelKind, Program, View};
 use porf_models::MemoryModel;
+use std::collections::HashSet;
 
 /// A mutation of read `r` (see the module documentation).
 #[derive(Clone, Debug)]
@@ -27,9 +28,6 @@ pub struct Mutation {
     pub w: Option<EventId>,
     /// The events after `r` that are kept, in insertion order.
     pub after: Vec<EventId>,
-    /// A read of `after` given a new source and executed again, after the other kept
-    /// events (see [`swap`]); it is the last kept event of its thread.
-    pub displaced: Option<(EventId, Option<EventId>)>,
 }
 
 /// The plain mutation of `r` to `w`, if it is not cyclic.
@@ -37,40 +35,15 @@ pub fn direct(g: &Graph, r: EventId, w: Option<EventId>) -> Option<Mutation> {
     Some(Mutation {
         r,
         w,
-        after: causes_after(g, r, w, None)?,
-        displaced: None,
-    })
-}
-
-/// The swap of two exclusive reads of one location: `x` reads `w0`, and the exclusive
-/// read `d` reads a write that `x` precedes in P (`x`'s own write part, the unlock
-/// that ends `x`'s critical section, or a later link of the chain). Making `x` read `d`'s write part is a
-/// cycle, and making `d` read `w0` breaks atomicity with `x`: the class where `d` reads
-/// `w0` and `x` reads `d`'s write part needs both changes at once. The mutation keeps
-/// the events before `x`, the causal past of `d` after `x` (without `d`'s own
-/// reads-from edge), `d` reading `w0`, and `x` reading `d`'s new write part (which,
-/// for a lock that `d` now takes, blocks `x`). `None` if `d`'s past needs `x`.
-pub fn swap(g: &Graph, x: EventId, d: EventId) -> Option<Mutation> {
-    let w0 = g.label(x).rf();
-    let after = causes_after(g, x, Some(d), Some(d))?;
-    Some(Mutation {
-        r: x,
-        w: Some(EventId::new(d.tid, d.idx + 1)),
-        after,
-        displaced: Some((d, w0)),
+        after: causes_after(g, r, w)?,
     })
 }
 
 /// The events after `r` (in insertion order) that precede `w` in P, in insertion
 /// order, `w` included if it is after `r`; `None` if `r` itself precedes `w` (the
 /// mutation would be cyclic). `w = None` is the initialisation, which precedes nothing.
-/// P leaves out the reads-from edges of `r` and of `skip`.
-pub fn causes_after(
-    g: &Graph,
-    r: EventId,
-    w: Option<EventId>,
-    skip: Option<EventId>,
-) -> Option<Vec<EventId>> {
+/// P leaves out the reads-from edge of `r`.
+pub fn causes_after(g: &Graph, r: EventId, w: Option<EventId>) -> Option<Vec<EventId>> {
     let s = g.label(r).stamp as usize;
     let Some(w) = w else {
         return Some(Vec::new());
@@ -99,9 +72,7 @@ pub fn causes_after(
                     push(f, &mut stack, &mut seen);
                 }
             }
-            LabelKind::Read { rf: Some(src), .. }
-                if e != r && Some(e) != skip && src.tid != e.tid =>
-            {
+            LabelKind::Read { rf: Some(src), .. } if e != r && src.tid != e.tid => {
                 push(src, &mut stack, &mut seen)
             }
             _ => {}
@@ -116,45 +87,46 @@ pub fn causes_after(
     )
 }
 
-/// What identifies a mutation within the schedule set of its read: the sequence τ'
-/// (the events before `r`, the kept events after it, the displaced read, `r`) and
-/// every read's source.
+/// What identifies a mutation within the schedule set of its read: `r` with its new
+/// source, and the causal past (P: program order, spawns, joins, reads-from) of both,
+/// every read in it with its source — the identity of "this read event reads from
+/// that write event" in the unfolding of the program, whichever trace proposed it.
+/// (Keying by the whole sequence τ' instead lets different traces propose the same
+/// class again: the differential tests count such repeats.)
 pub fn key(g: &Graph, m: &Mutation) -> Vec<u64> {
     let code = |e: EventId| ((e.tid as u64) << 32) | e.idx as u64;
     let src = |e: Option<EventId>| e.map_or(u64::MAX, code);
-    let s = g.label(m.r).stamp as usize;
-    let d = m.displaced.map(|(d, _)| d);
-    let mut k = Vec::with_capacity(2 * (s + m.after.len() + 2));
-    for &e in g.insertion_order()[..s].iter().chain(&m.after) {
-        if Some(e) == d {
+    let mut seen = HashSet::new();
+    let mut stack: Vec<EventId> = vec![m.r];
+    stack.extend(m.w);
+    let mut k: Vec<(u64, u64)> = Vec::new();
+    while let Some(e) = stack.pop() {
+        if !seen.insert(e) {
             continue;
         }
-        k.push(code(e));
-        if let LabelKind::Read { rf, .. } = g.label(e).kind {
-            k.push(src(rf));
+        let lab = g.label(e);
+        let rf = match lab.kind {
+            _ if e == m.r => Some(m.w),
+            LabelKind::Read { rf, .. } => Some(rf),
+            _ => None,
+        };
+        if let Some(rf) = rf {
+            stack.extend(rf);
+        }
+        k.push((code(e), rf.map_or(u64::MAX - 1, src)));
+        stack.extend(e.prev());
+        match lab.kind {
+            LabelKind::Start { parent: Some(sp) } => stack.push(sp),
+            LabelKind::Join { child } => stack.extend(g.last_of(child)),
+            _ => {}
         }
     }
-    for (e, w) in m.displaced.iter().copied().chain([(m.r, m.w)]) {
-        k.push(code(e));
-        k.push(src(w));
-    }
-    k
+    k.sort_unstable();
+    k.into_iter().flat_map(|(a, b)| [a, b]).collect()
 }
 
-/// The state of a mutation: the events before `r`, the kept events after it, the
-/// displaced read (if any) executed again with its new source, then `r` reading from
-/// `w`, each read followed by what it implies for its thread (an RMW's write part, a
-/// block, an error event). Not yet checked for consistency; its co lists are stale.
-/// Returns the state and the stamp of `r` in it (`r` and what follows it are new), or
-/// `None` if the displaced read, executed again, has no write part for `r` to read.
-pub fn build<P: Program>(
-    st: &State<P>,
-    prog: &P,
-    model: &dyn MemoryModel,
-    tids: &mut TidRegistry,
-    m: &Mutation,
-) -> Option<(State<P>, usize)> {
-    let g = &st.g;
+/// The events a mutation keeps besides its read: per thread, a prefix.
+fn kept(g: &Graph, m: &Mutation) -> View {
     let s = g.label(m.r).stamp;
     let mut keep = View::new();
     for t in 0..g.num_threads() {
@@ -165,56 +137,57 @@ pub fn build<P: Program>(
             keep.set(e.tid, e.idx + 1);
         }
     }
-    if let Some((d, _)) = m.displaced {
-        debug_assert_eq!(keep.get(d.tid), d.idx + 1);
-        keep.set(d.tid, d.idx);
-    }
     debug_assert_eq!(keep.get(m.r.tid), m.r.idx);
-    let mut st2 = st.restricted(&keep);
-    if let Some((d, src)) = m.displaced {
-        execute_read(&mut st2, prog, model, tids, d, src);
-        let w = m.w.unwrap();
-        if !st2.g.contains(w) || !st2.g.label(w).is_exclusive_write() {
-            return None;
-        }
-    }
-    let fresh = st2.g.len();
-    execute_read(&mut st2, prog, model, tids, m.r, m.w);
-    Some((st2, fresh))
+    keep
 }
 
-/// Executes the next action of `r`'s thread, which must be the read `r`, reading from
-/// `w`, and what follows from it (write part, block or error event).
-fn execute_read<P: Program>(
-    st: &mut State<P>,
-    prog: &P,
-    model: &dyn MemoryModel,
-    tids: &mut TidRegistry,
-    r: EventId,
-    w: Option<EventId>,
-) {
-    let action = st.ts[r.tid as usize].last_mut().unwrap().peek();
-    let Step::Access(Access::Read {
+/// The graph of a mutation, without the thread states: enough for the realisability
+/// test. `r` must be a plain (not exclusive) read, so nothing in its thread follows
+/// from its new source until the thread runs again.
+pub fn graph(g: &Graph, model: &dyn MemoryModel, m: &Mutation) -> Graph {
+    let lab = g.label(m.r);
+    debug_assert!(!lab.is_exclusive_read());
+    let LabelKind::Read {
         loc,
         bytes,
         ord,
         kind,
-        src,
-    }) = step::perform(st, prog, model, tids, r.tid, action)
+        ..
+    } = lab.kind
     else {
-        unreachable!("the action behind read {r} is not a read")
+        unreachable!("mutation of a non-read {}", m.r)
     };
-    let lab = LabelKind::Read {
+    let mut g2 = g.restricted(&kept(g, m));
+    let read = LabelKind::Read {
         loc,
         bytes,
         ord,
         kind,
         rf: None,
     };
-    let r2 = st.g.add(r.tid, lab, src);
-    debug_assert_eq!(r2, r);
-    step::set_source(model, &mut st.g, r, w, ord);
-    if let AfterRead::WritePart(val) = step::after_read(st, model, r) {
-        step::add_write_part(st, model, r, val);
-    }
+    let r = g2.add(m.r.tid, read, lab.src);
+    debug_assert_eq!(r, m.r);
+    step::set_source(model, &mut g2, r, m.w, ord);
+    g2
+}
+
+/// The state of a mutation whose [`graph`] `g2` (checked, with its witness installed)
+/// was built from `st`: the kept thread states, and `r`'s thread resumed with the value
+/// it now reads. Returns the state and the stamp of `r` in it.
+pub fn with_threads<P: Program>(st: &State<P>, g2: Graph, m: &Mutation) -> (State<P>, usize) {
+    let ts = (0..g2.num_threads())
+        .map(|t| {
+            let n = if t == m.r.tid {
+                m.r.idx
+            } else {
+                g2.thread_len(t)
+            };
+            st.ts[t as usize][..n as usize].to_vec()
+        })
+        .collect();
+    let fresh = g2.label(m.r).stamp as usize;
+    let val = g2.read_val(m.r);
+    let mut st2 = State { g: g2, ts };
+    st2.push_resumed(m.r.tid, val);
+    (st2, fresh)
 }
