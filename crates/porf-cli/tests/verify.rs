@@ -282,3 +282,67 @@ fn nw1r_has_n_plus_one_rf_classes() {
         }
     }
 }
+
+/// `--explorer rf-smc` needs `--equiv rf` and one of its models, and refuses RMWs and
+/// mutexes with an unsupported-construct error (exit 3) rather than a possibly wrong
+/// count.
+#[test]
+fn rf_smc_flags_and_refusals() {
+    let mp = file("examples/mp.c");
+    let (code, _, err) = porf(&["verify", "--explorer", "rf-smc", &mp]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--equiv rf"), "{err}");
+    let args = [
+        "verify",
+        "--explorer",
+        "rf-smc",
+        "--equiv",
+        "rf",
+        "--model",
+        "ra",
+        &mp,
+    ];
+    let (code, _, err) = porf(&args);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("sc, tso, pso"), "{err}");
+    for m in ["sc", "tso", "pso"] {
+        let args = [
+            "verify",
+            "--explorer",
+            "rf-smc",
+            "--equiv",
+            "rf",
+            "--model",
+            m,
+            &mp,
+        ];
+        let (code, out, err) = porf(&args);
+        assert_eq!(code, 0, "{m}: {out}{err}");
+    }
+    let ainc = std::env::temp_dir().join(format!("porf-rf-smc-{}.c", std::process::id()));
+    std::fs::write(
+        &ainc,
+        "#include <stdatomic.h>\n#include <pthread.h>\natomic_int x;\n\
+         void *t(void *a) { atomic_fetch_add(&x, 1); return 0; }\n\
+         int main(void) { pthread_t a; pthread_create(&a, 0, t, 0); t(0); pthread_join(a, 0); return 0; }\n",
+    )
+    .unwrap();
+    let path = ainc.to_str().unwrap();
+    let args = [
+        "verify",
+        "--explorer",
+        "rf-smc",
+        "--equiv",
+        "rf",
+        "--model",
+        "sc",
+        path,
+    ];
+    let (code, out, err) = porf(&args);
+    let _ = std::fs::remove_file(&ainc);
+    assert_eq!(code, 3, "{out}{err}");
+    assert!(
+        err.contains("rf-smc does not handle read-modify-writes"),
+        "{err}"
+    );
+}
