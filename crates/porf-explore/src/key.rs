@@ -83,3 +83,21 @@ fn write_kind_code(k: WriteKind) -> i64 {
         WriteKind::MutexDestroy => 3,
     }
 }
+
+/// A compact key of an execution's reads-from class: per thread, its length, the source
+/// of every read and how it ends. Threads are deterministic, so the sources of the
+/// reads determine every event: two graphs of one program with equal keys are the same
+/// (events, rf) execution.
+pub fn rf_class_key(g: &Graph) -> Vec<u64> {
+    let code = |e: porf_graph::EventId| ((e.tid as u64) << 32) | e.idx as u64;
+    let mut k = Vec::new();
+    for t in 0..g.num_threads() {
+        k.push(u64::MAX - 1 - g.thread_len(t) as u64);
+        for lab in g.thread(t) {
+            if let LabelKind::Read { rf, .. } = lab.kind {
+                k.push(rf.map_or(u64::MAX, code));
+            }
+        }
+    }
+    k
+}

@@ -3,7 +3,7 @@
 
 use crate::coherence::{Coherence, Equiv};
 use crate::deadline::Deadline;
-use crate::key::execution_key;
+use crate::key::{execution_key, rf_class_key};
 use crate::outcome::{classify, Outcome};
 use crate::state::State;
 use crate::stats::{ErrorClass, ErrorReport, FinalState, Stats, StopReason};
@@ -32,9 +32,11 @@ pub struct Recorder<'c> {
     /// Set when `max_executions` complete executions have been counted.
     count_reached: bool,
     deadline: Option<Deadline>,
-    /// With [`Config::collect_rf_classes`]: the reads-from class of every maximal
-    /// execution seen, whatever its outcome.
-    seen: HashSet<Vec<i64>>,
+    /// With [`Config::collect_rf_classes`] or [`Recorder::dedupe_classes`]: the
+    /// reads-from class of every maximal execution seen, whatever its outcome.
+    seen: HashSet<Vec<u64>>,
+    /// Count each reads-from class once (see [`Recorder::dedupe_classes`]).
+    dedupe: bool,
 }
 
 impl<'c> Recorder<'c> {
@@ -54,6 +56,7 @@ impl<'c> Recorder<'c> {
             count_reached: cfg.max_executions == Some(0),
             deadline,
             seen: HashSet::new(),
+            dedupe: false,
         }
     }
 
@@ -101,14 +104,6 @@ impl<'c> Recorder<'c> {
         }
     }
 
-    /// Records that the exploration met something the explorer cannot handle exactly
-    /// (at event `e`, with source location `src`), and ends it, keep-going or not: an
-    /// explorer that cannot be exact says so instead of answering.
-    pub fn unsupported(&mut self, g: &Graph, e: EventId, src: SrcLoc, message: String) {
-        self.error(ErrorClass::Unsupported, message, vec![(e, src)], g);
-        self.error_stop = true;
-    }
-
     /// Records the error raised by error event `e`.
     pub fn error_event(&mut self, g: &Graph, e: EventId) {
         let lab = g.label(e);
@@ -139,6 +134,14 @@ impl<'c> Recorder<'c> {
         );
     }
 
+    /// Count each reads-from class once: a maximal execution whose class was seen
+    /// before is only counted in `Stats::repeated_classes` (for explorers that can reach
+    /// a class twice). Call it before the first maximal execution: the record of
+    /// classes starts then.
+    pub fn dedupe_classes(&mut self) {
+        self.dedupe = true;
+    }
+
     /// Reports every data race and lifetime error of the just-added access or free `e`
     /// (errors are functions of the graph, so every explorer reports them the same way,
     /// when the later of their events is added). True if exploration must stop.
@@ -161,8 +164,11 @@ impl<'c> Recorder<'c> {
     /// Counts a maximal consistent execution.
     pub fn maximal<P: Program>(&mut self, st: &mut State<P>, co: &Coherence) {
         self.tick(&st.g);
-        if self.cfg.collect_rf_classes && !self.seen.insert(execution_key(&st.g, Equiv::Rf)) {
+        if (self.cfg.collect_rf_classes || self.dedupe) && !self.seen.insert(rf_class_key(&st.g)) {
             self.stats.repeated_classes += 1;
+            if self.dedupe {
+                return;
+            }
         }
         match classify(st, co) {
             Outcome::Complete => {

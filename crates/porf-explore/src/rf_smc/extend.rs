@@ -6,13 +6,6 @@
 //! thread does, so (under `sc`, `tso` and `pso`) every step keeps the graph consistent.
 //! The model's check still confirms each step.
 //!
-//! Read-modify-writes, compare-exchanges and lock acquires (exclusive reads) are not
-//! handled: the first one met ends the exploration with an `Unsupported` error (see
-//! [`EXCLUSIVE`]). Mutating them needs more than the paper's mutations: a class where
-//! two RMWs trade places in a chain is reachable by no single change of one read's
-//! source, and porf's differential tests found the extensions tried so far (Nidhugg's
-//! swap of adjacent RMWs, generalised) incomplete.
-//!
 //! Errors are reported as each event is added, exactly as the graph explorers do:
 //! error events, and the races and lifetime errors of each access or free.
 
@@ -22,9 +15,6 @@ use crate::state::{State, TidRegistry};
 use crate::step::{self, Access, AfterRead, Step};
 use porf_graph::{EventId, LabelKind, Program, Tid};
 use porf_models::MemoryModel;
-
-/// Why RF-SMC stops at a read-modify-write, compare-exchange or lock.
-pub const EXCLUSIVE: &str = "--explorer rf-smc does not handle read-modify-writes, compare-exchanges or mutexes exactly yet; use the graph explorer (the default) with --equiv rf";
 
 /// What drives an extension.
 pub struct Extender<'a, 'r, 'c, P: Program> {
@@ -73,10 +63,6 @@ impl<P: Program> Extender<'_, '_, '_, P> {
                     self.confirm(st, e);
                 }
                 self.report(st, e);
-            }
-            Step::Access(Access::Read { kind, src, .. }) if kind.is_exclusive() => {
-                let e = st.g.last_of(t).unwrap();
-                self.rec.unsupported(&st.g, e, src, EXCLUSIVE.into());
             }
             Step::Access(Access::Read {
                 loc,
@@ -148,12 +134,23 @@ impl<P: Program> Extender<'_, '_, '_, P> {
         );
     }
 
-    /// Goes on after plain read `r` (its source set, no thread state pushed for it):
-    /// reports its errors and resumes its thread.
+    /// Goes on after read `r` (its source set, no thread state pushed for it): reports
+    /// its errors, then adds what the read implies (an RMW's write part, a block, an
+    /// error event).
     pub fn after_read(&mut self, st: &mut State<P>, r: EventId) {
         self.report(st, r);
-        let resumed = step::after_read(st, self.model, r);
-        debug_assert!(matches!(resumed, AfterRead::Continue));
+        match step::after_read(st, self.model, r) {
+            AfterRead::Continue | AfterRead::Blocked => {}
+            AfterRead::Ended => {
+                let e = st.g.last_of(r.tid).unwrap();
+                self.report(st, e);
+            }
+            AfterRead::WritePart(val) => {
+                let w = step::add_write_part(st, self.model, r, val);
+                self.confirm(st, w);
+                self.report(st, w);
+            }
+        }
     }
 
     /// Checks that the step adding `e` kept the graph consistent (installing the

@@ -21,11 +21,23 @@
 //! explored by exactly one call; [`crate::Config::collect_rf_classes`] lets tests count
 //! repeats (`Stats::repeated_classes`).
 //!
-//! Read-modify-writes, compare-exchanges and locks are not handled yet: the first one
-//! an extension meets ends the exploration with an `Unsupported` error (see
-//! [`extend`]). Everything else porf models is: assumes (blocked traces counted as
-//! blocked), spawn and join, assertion failures, data races and heap errors (reported
-//! as each event is added, exactly as the graph explorers do), fences.
+//! RMWs, compare-exchanges, lock acquires and trylocks are a read followed by its
+//! exclusive write part; a mutation of such a read carries the write part with it, and
+//! the realisability test includes atomicity. A class where two exclusive reads trade
+//! places in a chain is reached by a *swap* ([`mutation::swap`], as in the reads-from
+//! SMC tools). The paper's mutations and the swap alone miss classes of programs with
+//! RMW chains (porf's differential tests found such programs), so on a location with
+//! exclusive reads an unmarked read may be mutated to *any* write of the trace, not
+//! only to the extension's. That is complete (checked against the graph explorer on
+//! thousands of random programs) but no longer exploration-optimal: the same class can
+//! be reached twice. The recorder therefore counts each class once
+//! (`Recorder::dedupe_classes`, a compact key per class; `Stats::repeated_classes` says
+//! how many traces were repeats). Programs without exclusive reads are explored
+//! optimally: no repeats (the differential tests check it). A lock acquire that reads a taken lock blocks its thread, as in the
+//! graph explorers, so the blocked executions counted are the same. Assumes (blocked
+//! traces counted as blocked), spawn and join, assertion failures, data races and heap
+//! errors (reported as each event is added, exactly as the graph explorers do) and
+//! fences are handled too.
 
 mod extend;
 mod mutation;
@@ -35,6 +47,7 @@ use crate::record::Recorder;
 use crate::state::{State, TidRegistry};
 use crate::{Config, Stats};
 use extend::{Extended, Extender};
+use mutation::Trace;
 use porf_graph::{EventId, Graph, LabelKind, Program};
 use porf_models::rf::{self, DecidedBy, RfCheck};
 use porf_models::MemoryModel;
@@ -50,18 +63,25 @@ pub fn explore<P: Program>(prog: &P, model: &dyn MemoryModel, cfg: &Config) -> S
         "RF-SMC is defined for {MODELS:?}, not {}",
         model.name()
     );
+    let mut rec = Recorder::new(cfg);
+    // Mutations on locations with exclusive reads can reach a class twice: count each
+    // class once (a compact key per class: the sources of its reads).
+    rec.dedupe_classes();
     let mut ex = RfSmc {
         prog,
         model,
         co: Coherence::new(model, Equiv::Rf),
-        rec: Recorder::new(cfg),
+        rec,
         tids: TidRegistry::default(),
         sets: Vec::new(),
         pending: 0,
     };
+    let st = State::new(prog, model);
     let root = Schedule {
-        st: State::new(prog, model),
+        tau: st.g.insertion_order().to_vec(),
+        st,
         fresh: 0,
+        unreported: 0,
         marked: HashSet::new(),
         slots: HashMap::new(),
     };
@@ -72,9 +92,14 @@ pub fn explore<P: Program>(prog: &P, model: &dyn MemoryModel, cfg: &Config) -> S
 /// A scheduled call: a trace realising a mutation (its co lists a witness).
 struct Schedule<P: Program> {
     st: State<P>,
-    /// Events with stamp `>= fresh` (the mutated read and what followed it) have not
-    /// had their errors reported.
+    /// τ of the trace (see [`mutation`]): a permutation of the graph's events; those
+    /// added to the graph after `fresh` are appended to it.
+    tau: Vec<EventId>,
+    /// The stamp of the mutated read: events after it belong to the extension.
     fresh: usize,
+    /// Events with stamp `>= unreported` (a displaced read executed again, the mutated
+    /// read and what followed them) have not had their errors reported.
+    unreported: usize,
     /// Reads whose source is fixed in this subtree.
     marked: HashSet<EventId>,
     /// The schedule set of every unmarked read of the trace.
@@ -116,17 +141,17 @@ impl<'a, 'c, P: Program> RfSmc<'a, 'c, P> {
     fn call(&mut self, sched: Schedule<P>) {
         let Schedule {
             mut st,
+            mut tau,
             fresh,
+            unreported,
             marked,
             mut slots,
         } = sched;
         self.rec.stats.smc.calls += 1;
-        let fresh_events = st.g.insertion_order()[fresh..].to_vec();
+        let fresh_events = st.g.insertion_order()[unreported..].to_vec();
         for e in fresh_events {
             self.extender().report(&st, e);
         }
-        // The mutated read's consequences (its write part) belong to the extension.
-        let base = fresh + 1;
         if self.extender().run_to_maximal(&mut st) == Extended::Stopped {
             return;
         }
@@ -134,8 +159,13 @@ impl<'a, 'c, P: Program> RfSmc<'a, 'c, P> {
         if self.rec.stopped() {
             return;
         }
+        // The extension: what followed the mutated read in its thread (its write part,
+        // a block) and everything the extension added.
+        let base = tau.len();
+        tau.extend_from_slice(&st.g.insertion_order()[fresh + 1..]);
+        let tr = Trace::new(&st, tau);
         let first = self.sets.len();
-        let ext_reads: Vec<EventId> = st.g.insertion_order()[base..]
+        let ext_reads: Vec<EventId> = tr.tau[base..]
             .iter()
             .copied()
             .filter(|&e| st.g.label(e).is_read())
@@ -147,7 +177,8 @@ impl<'a, 'c, P: Program> RfSmc<'a, 'c, P> {
                 seen: HashSet::new(),
             });
         }
-        self.mutate(&st, base, &marked, &slots);
+        self.mutate(&tr, base, &marked, &slots);
+        drop(tr);
         for i in (0..ext_reads.len()).rev() {
             while let Some(child) = self.sets[first + i].todo.pop() {
                 self.pending -= 1;
@@ -161,41 +192,56 @@ impl<'a, 'c, P: Program> RfSmc<'a, 'c, P> {
     }
 
     /// Lines 5–21: proposes every mutation of the unmarked reads of the maximal trace
-    /// `st` (whose events from stamp `base` on are the extension) and schedules the
-    /// realisable new ones.
+    /// `tr` (whose events from position `base` of τ on are the extension) and
+    /// schedules the realisable new ones.
     fn mutate(
         &mut self,
-        st: &State<P>,
+        tr: &Trace<P>,
         base: usize,
         marked: &HashSet<EventId>,
         slots: &HashMap<EventId, usize>,
     ) {
-        let g = &st.g;
-        for (pos, &r) in g.insertion_order().iter().enumerate() {
+        let g = tr.g();
+        for (pos, &r) in tr.tau.iter().enumerate() {
             let LabelKind::Read { loc, rf: cur, .. } = g.label(r).kind else {
                 continue;
             };
             if marked.contains(&r) {
                 continue;
             }
-            let in_ext = pos >= base;
-            let writes = g.loc_info(loc).accesses.iter().copied().filter(|&w| {
-                let l = g.label(w);
-                l.is_write() && (in_ext || l.stamp as usize >= base)
-            });
-            let cands = in_ext
+            // On a location with exclusive reads, an unmarked read may read any write,
+            // not only the extension's (see the module documentation).
+            let exclusive = has_exclusive(g, loc);
+            let in_ext = pos >= base || exclusive;
+            let admit = |e: EventId| in_ext || tr.pos[&e] >= base;
+            let writes = g
+                .loc_info(loc)
+                .accesses
+                .iter()
+                .copied()
+                .filter(|&w| g.label(w).is_write() && admit(w));
+            let cands: Vec<Option<EventId>> = in_ext
                 .then_some(None)
                 .into_iter()
                 .chain(writes.map(Some))
-                .filter(|&w| w != cur);
+                .filter(|&w| w != cur)
+                .collect();
+            let mut muts = Vec::new();
             for w in cands {
+                self.rec.stats.smc.mutations += 1;
+                muts.extend(mutation::direct(tr, r, w));
+            }
+            if g.label(r).is_exclusive_read() {
+                for d in swap_partners(tr, r, admit) {
+                    self.rec.stats.smc.mutations += 1;
+                    muts.extend(mutation::swap(tr, r, d));
+                }
+            }
+            for m in muts {
                 if self.rec.stopped() {
                     return;
                 }
-                self.rec.stats.smc.mutations += 1;
-                if let Some(m) = mutation::direct(g, r, w) {
-                    self.schedule(st, m, marked, slots);
-                }
+                self.schedule(tr, m, marked, slots);
             }
         }
     }
@@ -204,22 +250,38 @@ impl<'a, 'c, P: Program> RfSmc<'a, 'c, P> {
     /// realisable, schedules it with the witness.
     fn schedule(
         &mut self,
-        st: &State<P>,
+        tr: &Trace<P>,
         m: mutation::Mutation,
         marked: &HashSet<EventId>,
         slots: &HashMap<EventId, usize>,
     ) {
-        let g = &st.g;
+        let g = tr.g();
         let slot = slots[&m.r];
-        if !self.sets[slot].seen.insert(mutation::key(g, &m)) {
+        if !self.sets[slot].seen.insert(mutation::key(tr, &m)) {
             self.rec.stats.smc.duplicates += 1;
             return;
         }
-        let mut g2 = mutation::graph(g, self.model, &m);
-        if !self.realisable(&mut g2, m.r) {
-            return;
-        }
-        let (st2, fresh) = mutation::with_threads(st, g2, &m);
+        let (st2, unreported, fresh) = match mutation::plain_graph(tr, self.model, &m) {
+            Some(mut g2) => {
+                if !self.realisable(&mut g2, Some(m.r)) {
+                    return;
+                }
+                let (st2, fresh) = mutation::with_threads(tr.st, g2, &m);
+                (st2, fresh, fresh)
+            }
+            None => {
+                let Some((mut st2, unreported, fresh)) =
+                    mutation::build(tr, self.prog, self.model, &mut self.tids, &m)
+                else {
+                    return;
+                };
+                if !self.realisable(&mut st2.g, None) {
+                    return;
+                }
+                (st2, unreported, fresh)
+            }
+        };
+        let tau = mutation::tau_of(tr, &m);
         let mut marked2: HashSet<EventId> = marked
             .iter()
             .copied()
@@ -233,7 +295,9 @@ impl<'a, 'c, P: Program> RfSmc<'a, 'c, P> {
             .collect();
         self.sets[slot].todo.push(Schedule {
             st: st2,
+            tau,
             fresh,
+            unreported,
             marked: marked2,
             slots: slots2,
         });
@@ -244,13 +308,13 @@ impl<'a, 'c, P: Program> RfSmc<'a, 'c, P> {
 
 impl<P: Program> RfSmc<'_, '_, P> {
     /// The realisability test (line 18), counted: the model's cheap staleness check of
-    /// the mutated read `r`, then its exact check (VerifySC / VerifyTSO / VerifyPSO,
+    /// the mutated read `r` (if given: a plain read whose graph has nothing after it),
+    /// then its exact check (VerifySC / VerifyTSO / VerifyPSO,
     /// each with its closure first); installs the witness.
-    fn realisable(&mut self, g: &mut Graph, r: EventId) -> bool {
-        let check = if self.model.reads_stale(g, r) {
-            RfCheck::refuted(DecidedBy::Precheck)
-        } else {
-            self.model.rf_check(g)
+    fn realisable(&mut self, g: &mut Graph, r: Option<EventId>) -> bool {
+        let check = match r {
+            Some(r) if self.model.reads_stale(g, r) => RfCheck::refuted(DecidedBy::Precheck),
+            _ => self.model.rf_check(g),
         };
         self.rec.stats.smc.witness.record(&check);
         match check.witness {
@@ -261,4 +325,35 @@ impl<P: Program> RfSmc<'_, '_, P> {
             None => false,
         }
     }
+}
+
+/// The exclusive reads `d` of `x`'s location that read a write `x` precedes in P and
+/// pass `admit`: the partners of [`mutation::swap`].
+fn swap_partners<P: Program>(
+    tr: &Trace<P>,
+    x: EventId,
+    admit: impl Fn(EventId) -> bool,
+) -> Vec<EventId> {
+    let g = tr.g();
+    let loc = g.label(x).loc().unwrap();
+    g.loc_info(loc)
+        .accesses
+        .iter()
+        .copied()
+        .filter(|&d| {
+            let l = g.label(d);
+            d != x
+                && l.is_exclusive_read()
+                && admit(d)
+                && l.rf().is_some_and(|s| mutation::precedes(tr, x, s))
+        })
+        .collect()
+}
+
+/// Whether some read of `loc` in `g` is exclusive (an RMW, compare-exchange, lock).
+fn has_exclusive(g: &Graph, loc: porf_graph::Loc) -> bool {
+    g.loc_info(loc)
+        .accesses
+        .iter()
+        .any(|&e| g.label(e).is_exclusive_read())
 }
