@@ -37,6 +37,9 @@ pub enum Explorer {
     /// RF-SMC, the trace-based reads-from explorer of Bui et al. (OOPSLA 2021); needs
     /// `--equiv rf` and `--model sc`, `tso` or `pso`.
     RfSmc,
+    /// RF-partSMC, the space-optimal variant of RF-SMC (the same as `--explorer rf-smc
+    /// --low-memory`).
+    RfPartSmc,
 }
 
 /// Flags shared by every command that explores a program.
@@ -51,6 +54,11 @@ pub struct ExploreArgs {
     /// Keep exploring after an error: count everything, collect every distinct error.
     #[arg(long)]
     keep_going: bool,
+    /// With --explorer rf-smc: RF-partSMC, the space-optimal variant (memory
+    /// polynomial in the length of an execution, at the price of calls on partial
+    /// traces).
+    #[arg(long)]
+    low_memory: bool,
     /// Stop after this many complete executions. If no error was found by then, the
     /// result is "incomplete" (exit code 4): not a proof.
     #[arg(long, value_name = "N")]
@@ -64,7 +72,10 @@ pub struct ExploreArgs {
 impl ExploreArgs {
     /// The explorer configuration, or a usage error message.
     fn config(&self, equiv: Equiv) -> Result<Config, String> {
-        if self.explorer == Explorer::RfSmc {
+        if self.low_memory && self.explorer != Explorer::RfSmc {
+            return Err("--low-memory applies to --explorer rf-smc only".into());
+        }
+        if matches!(self.explorer, Explorer::RfSmc | Explorer::RfPartSmc) {
             if equiv != Equiv::Rf {
                 return Err(
                     "--explorer rf-smc explores reads-from classes: it needs --equiv rf".into(),
@@ -102,7 +113,9 @@ impl ExploreArgs {
         match self.explorer {
             Explorer::Graph => Strategy::Optimal,
             Explorer::Reference => Strategy::Reference,
+            Explorer::RfSmc if self.low_memory => Strategy::RfPartSmc,
             Explorer::RfSmc => Strategy::RfSmc,
+            Explorer::RfPartSmc => Strategy::RfPartSmc,
         }
     }
 }

@@ -102,6 +102,30 @@ impl<'m> Coherence<'m> {
         self.model.rf_consistent(g).map(Accepted::Witness)
     }
 
+    /// Rf mode: [`Coherence::check`], counting the test in `stats` — a success of the
+    /// cheap path (the previous witness extended by `e`) as a test that passed, a
+    /// failure of the model's staleness check as a pre-check refutation, and otherwise
+    /// the model's exact check ([`MemoryModel::rf_check`]) with what decided it.
+    pub fn check_counted(&self, g: &mut Graph, e: EventId, stats: &mut rf::RfStats) -> bool {
+        debug_assert!(!self.tracked());
+        let check = if self.model.consistent_with(g, e) && atomic_with(g, e) {
+            stats.tests += 1;
+            return true;
+        } else if self.model.reads_stale(g, e) {
+            rf::RfCheck::refuted(rf::DecidedBy::Precheck)
+        } else {
+            self.model.rf_check(g)
+        };
+        stats.record(&check);
+        match check.witness {
+            Some(co) => {
+                rf::install(g, &co);
+                true
+            }
+            None => false,
+        }
+    }
+
     /// [`Coherence::accepts`], installing the witness when accepted.
     pub fn check(&self, g: &mut Graph, e: EventId) -> bool {
         match self.accepts(g, e) {

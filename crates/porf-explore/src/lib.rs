@@ -80,6 +80,8 @@ pub enum Strategy {
     Reference,
     /// RF-SMC; requires [`Equiv::Rf`] and a model in [`rf_smc::MODELS`].
     RfSmc,
+    /// RF-partSMC, RF-SMC's space-optimal variant; the same requirements.
+    RfPartSmc,
 }
 
 /// Runs `strategy` on `prog` under `model`, on a thread with a large stack (the
@@ -99,6 +101,7 @@ pub fn explore<P: porf_graph::Program + Sync>(
                 Strategy::Optimal => optimal::explore(prog, model, cfg),
                 Strategy::Reference => reference::explore(prog, model, cfg),
                 Strategy::RfSmc => rf_smc::explore(prog, model, cfg),
+                Strategy::RfPartSmc => rf_smc::part::explore(prog, model, cfg),
             })
             .expect("cannot start the exploration thread")
             .join()

@@ -13,6 +13,10 @@
 //!   RF-SMC may reach a class twice but counts it once; the runs print how often.
 //!
 //!
+//!
+//! RF-partSMC (`Strategy::RfPartSmc`, the space-optimal variant) is checked the same
+//! way, on programs with RMWs and mutexes, and must never explore a class twice.
+//!
 //! `PORF_DIFF_SMC_PROGRAMS` sets the number of programs per model (default 2000),
 //! `PORF_DIFF_FIRST` the first seed, and
 //! `PORF_DIFF_SMC_HEAP_PROGRAMS` that of the runs on programs with heap blocks and
@@ -79,6 +83,17 @@ fn compare(graph: &Stats, smc: &Stats, optimal: bool) -> Vec<String> {
 
 /// Compares on `n` programs from `gen`; `optimal`: RF-SMC must explore no class twice.
 fn run(model_name: &str, gen: &GenConfig, n: u64, what: &str, optimal: bool) {
+    run_with(Strategy::RfSmc, model_name, gen, n, what, optimal);
+}
+
+fn run_with(
+    strategy: Strategy,
+    model_name: &str,
+    gen: &GenConfig,
+    n: u64,
+    what: &str,
+    optimal: bool,
+) {
     let model = by_name(model_name).unwrap();
     let cfg = Config {
         keep_going: true,
@@ -93,7 +108,7 @@ fn run(model_name: &str, gen: &GenConfig, n: u64, what: &str, optimal: bool) {
     for seed in first..first + n {
         let prog = random_program(seed, gen);
         let graph = explore(Strategy::Optimal, &prog, model.as_ref(), &cfg);
-        let smc = explore(Strategy::RfSmc, &prog, model.as_ref(), &cfg);
+        let smc = explore(strategy, &prog, model.as_ref(), &cfg);
         classes += graph.complete + graph.blocked;
         traces += smc.smc.calls;
         repeats += smc.repeated_classes;
@@ -122,7 +137,7 @@ fn run(model_name: &str, gen: &GenConfig, n: u64, what: &str, optimal: bool) {
         }
     }
     println!(
-        "differential rf-smc{what} {model_name}: {n} programs, {} agreed ({classes} complete or blocked classes, {traces} rf-smc traces, {repeats} of them repeats)",
+        "differential {strategy:?}{what} {model_name}: {n} programs, {} agreed ({classes} complete or blocked classes, {traces} rf-smc traces, {repeats} of them repeats)",
         n - failures.len() as u64
     );
     assert!(
@@ -193,6 +208,62 @@ fn rf_smc_plain_tso() {
 #[test]
 fn rf_smc_plain_pso() {
     differential_plain("pso");
+}
+
+/// RF-partSMC (`--low-memory`) on programs with RMWs and mutexes: each class once.
+fn differential_part(model_name: &str) {
+    let n = env_or("PORF_DIFF_SMC_PROGRAMS", 2000);
+    run_with(
+        Strategy::RfPartSmc,
+        model_name,
+        &GenConfig::default(),
+        n,
+        "",
+        true,
+    );
+}
+
+/// RF-partSMC on the heap and mutex-misuse programs.
+fn differential_part_heap(model_name: &str) {
+    let gen = GenConfig {
+        heap: true,
+        lock_misuse: true,
+        max_events: 11,
+        max_locs: 2,
+        ..GenConfig::default()
+    };
+    let n = env_or("PORF_DIFF_SMC_HEAP_PROGRAMS", 500);
+    run_with(Strategy::RfPartSmc, model_name, &gen, n, " heap", true);
+}
+
+#[test]
+fn rf_part_smc_heap_sc() {
+    differential_part_heap("sc");
+}
+
+#[test]
+fn rf_part_smc_heap_tso() {
+    differential_part_heap("tso");
+}
+
+#[test]
+fn rf_part_smc_heap_pso() {
+    differential_part_heap("pso");
+}
+
+#[test]
+fn rf_part_smc_sc() {
+    differential_part("sc");
+}
+
+#[test]
+fn rf_part_smc_tso() {
+    differential_part("tso");
+}
+
+#[test]
+fn rf_part_smc_pso() {
+    differential_part("pso");
 }
 
 #[test]

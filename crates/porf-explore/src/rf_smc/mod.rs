@@ -41,6 +41,7 @@
 
 mod extend;
 mod mutation;
+pub mod part;
 
 use crate::coherence::{Coherence, Equiv};
 use crate::record::Recorder;
@@ -49,7 +50,7 @@ use crate::{Config, Stats};
 use extend::{Extended, Extender};
 use mutation::Trace;
 use porf_graph::{EventId, Graph, LabelKind, Program};
-use porf_models::rf::{self, DecidedBy, RfCheck};
+use porf_models::rf;
 use porf_models::MemoryModel;
 use std::collections::{HashMap, HashSet};
 
@@ -263,7 +264,12 @@ impl<'a, 'c, P: Program> RfSmc<'a, 'c, P> {
         }
         let (st2, unreported, fresh) = match mutation::plain_graph(tr, self.model, &m) {
             Some(mut g2) => {
-                if !self.realisable(&mut g2, Some(m.r)) {
+                // The kept events with the parent's witness restricted to them are
+                // consistent: the cheap check of `r` against that witness comes first.
+                if !self
+                    .co
+                    .check_counted(&mut g2, m.r, &mut self.rec.stats.smc.witness)
+                {
                     return;
                 }
                 let (st2, fresh) = mutation::with_threads(tr.st, g2, &m);
@@ -275,7 +281,7 @@ impl<'a, 'c, P: Program> RfSmc<'a, 'c, P> {
                 else {
                     return;
                 };
-                if !self.realisable(&mut st2.g, None) {
+                if !self.realisable(&mut st2.g) {
                     return;
                 }
                 (st2, unreported, fresh)
@@ -307,15 +313,11 @@ impl<'a, 'c, P: Program> RfSmc<'a, 'c, P> {
 }
 
 impl<P: Program> RfSmc<'_, '_, P> {
-    /// The realisability test (line 18), counted: the model's cheap staleness check of
-    /// the mutated read `r` (if given: a plain read whose graph has nothing after it),
-    /// then its exact check (VerifySC / VerifyTSO / VerifyPSO,
-    /// each with its closure first); installs the witness.
-    fn realisable(&mut self, g: &mut Graph, r: Option<EventId>) -> bool {
-        let check = match r {
-            Some(r) if self.model.reads_stale(g, r) => RfCheck::refuted(DecidedBy::Precheck),
-            _ => self.model.rf_check(g),
-        };
+    /// The realisability test (line 18) of a whole graph, counted: the model's exact
+    /// check (VerifySC / VerifyTSO / VerifyPSO, each with its closure first); installs
+    /// the witness.
+    fn realisable(&mut self, g: &mut Graph) -> bool {
+        let check = self.model.rf_check(g);
         self.rec.stats.smc.witness.record(&check);
         match check.witness {
             Some(co) => {
