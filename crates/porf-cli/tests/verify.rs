@@ -339,7 +339,25 @@ fn rf_smc_flags_and_rmws() {
         path,
     ];
     let (code, out, err) = porf(&args);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("\"complete\":2"), "{out}");
+    let low = [
+        "verify",
+        "--explorer",
+        "rf-smc",
+        "--low-memory",
+        "--equiv",
+        "rf",
+        "--model",
+        "sc",
+        "--json",
+        path,
+    ];
+    let (code, out, err) = porf(&low);
     let _ = std::fs::remove_file(&ainc);
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.contains("\"complete\":2"), "{out}");
+    let (code, _, err) = porf(&["verify", "--low-memory", &mp]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--low-memory"), "{err}");
 }
