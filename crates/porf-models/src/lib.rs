@@ -28,6 +28,7 @@ pub mod rc11;
 pub mod rc11_genmc;
 pub mod relation;
 pub mod rf;
+pub mod rvf;
 pub mod sc;
 pub mod tso;
 
