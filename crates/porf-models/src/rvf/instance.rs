@@ -259,13 +259,6 @@ impl Compiled {
         let t = e.tid as usize;
         (t < self.k && e.idx < self.len[t]).then(|| self.first[t] + e.idx)
     }
-    /// The location of an access.
-    pub fn loc(&self, e: Id) -> Option<u32> {
-        match self.kind[e as usize] {
-            K::Read { loc, .. } | K::Write { loc, .. } => Some(loc),
-            _ => None,
-        }
-    }
     pub fn is_atomic_write(&self, e: Id) -> bool {
         matches!(self.kind[e as usize], K::Write { atomic: true, .. })
     }
