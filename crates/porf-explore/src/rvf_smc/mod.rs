@@ -15,7 +15,9 @@
 //!    location in another thread;
 //! 3. no enabled read: `σ~` is maximal — record it;
 //! 4. otherwise take the enabled reads, those outside `dom(C)` first, and for each
-//!    read `r` (stopping after an `r ∉ dom(C)` whose signal stayed false: Lemma 1),
+//!    read `r` (stopping after a plain read `r ∉ dom(C)` whose signal stayed false:
+//!    Lemma 1; its proof moves `r` earlier, which for an RMW or lock acquire would
+//!    move a write too, so exclusive reads never stop the loop),
 //!    group the writes of `σ~` it could see and `C` does not forbid by value; for
 //!    each value, `GoodW' = GoodW ∪ {r ↦ group}`, ask VerifySC for a witness of the
 //!    events plus `r` (guided by `σ~ · r`, skipped when `σ~ · r` already is one) and
@@ -47,7 +49,7 @@ use crate::record::Recorder;
 use crate::state::{State, TidRegistry};
 use crate::step::{self, Access, AfterRead, Step};
 use crate::{Config, RvfStats, Stats};
-use porf_graph::{EventId, LabelKind, Loc, Program, Tid, WriteKind};
+use porf_graph::{EventId, LabelKind, Loc, Program, ReadKind, Tid, WriteKind};
 use porf_models::rvf::{self as vsc, Query, Verdict};
 use porf_models::MemoryModel;
 use std::collections::{HashMap, HashSet, VecDeque};
@@ -117,7 +119,7 @@ struct ReadAccess {
     loc: Loc,
     bytes: u8,
     ord: porf_graph::MemOrder,
-    kind: porf_graph::ReadKind,
+    kind: ReadKind,
     src: porf_graph::SrcLoc,
 }
 
@@ -175,10 +177,13 @@ impl<P: Program> Rvf<'_, '_, P> {
                 return;
             }
             let r = EventId::new(t, tr.st.g.thread_len(t));
-            if !causal.0.contains_key(&r) {
+            let acc = self.read_access(&mut tr, t);
+            // Lemma 1 moves `r` earlier in a trace; an exclusive read (RMW, lock,
+            // trylock) would move its write part too, changing what later reads see,
+            // so only a plain read's signal may end the loop.
+            if !causal.0.contains_key(&r) && acc.kind == ReadKind::Plain {
                 backtrack = false;
             }
-            let acc = self.read_access(&mut tr, t);
             for group in self.value_groups(&tr, r, &acc, &causal) {
                 if self.rec.stopped() {
                     return;
