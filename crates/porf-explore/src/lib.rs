@@ -101,7 +101,7 @@ pub fn supported(
     }
     if model.name() != "sc" {
         return Err(format!(
-            "--equiv rvf is implemented for --model sc only (not {})",
+            "--equiv rvf is implemented for --model sc only (not {}): pass --model sc",
             model.name()
         ));
     }

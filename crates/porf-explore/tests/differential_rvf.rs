@@ -39,9 +39,14 @@ fn compare(co: &Stats, rf: &Stats, rvf: &Stats) -> Vec<String> {
             rvf.complete, rf.complete
         ));
     }
-    let missing: Vec<_> = rf.thread_outcomes.difference(&rvf.thread_outcomes).collect();
+    let missing: Vec<_> = rf
+        .thread_outcomes
+        .difference(&rvf.thread_outcomes)
+        .collect();
     if !missing.is_empty() {
-        diffs.push(format!("thread outcomes rf mode reaches and rvf not: {missing:?}"));
+        diffs.push(format!(
+            "thread outcomes rf mode reaches and rvf not: {missing:?}"
+        ));
     }
     let mut seen = HashSet::new();
     let dups = rvf
@@ -57,7 +62,10 @@ fn compare(co: &Stats, rf: &Stats, rvf: &Stats) -> Vec<String> {
     }
     let r = rvf.rvf.expect("RVF counters");
     if r.traces != rvf.rvf_class_keys.len() as u64 || r.classes != seen.len() as u64 {
-        diffs.push(format!("counters {r:?} vs {} keys", rvf.rvf_class_keys.len()));
+        diffs.push(format!(
+            "counters {r:?} vs {} keys",
+            rvf.rvf_class_keys.len()
+        ));
     }
     diffs
 }

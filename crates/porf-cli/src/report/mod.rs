@@ -176,6 +176,20 @@ pub fn human<P: Program>(s: &Stats, prog: &P, stats: bool) -> String {
                 s.revisit_states
             );
         }
+        if let Some(r) = s.rvf {
+            let _ = writeln!(o, "RVF traces explored: {}", r.traces);
+            let _ = writeln!(o, "RVF classes: {}", r.classes);
+            let _ = writeln!(
+                o,
+                "Witnesses tried (VerifySC calls): {} ({} failed, {} refuted by the closure)",
+                r.witness_calls, r.witness_failed, r.closure_refuted
+            );
+            let _ = writeln!(
+                o,
+                "Per-class error searches: {} ({} found a witness)",
+                r.error_searches, r.error_searches_found
+            );
+        }
         let _ = match peak_rss_kib() {
             Some(k) => writeln!(o, "Peak resident memory: {k} KiB"),
             None => writeln!(o, "Peak resident memory: unknown"),
