@@ -9,8 +9,9 @@
 //! * no two maximal traces RVF explores are in one RVF class (at most one trace per
 //!   class), by the class keys it records.
 //!
-//! `PORF_DIFF_N` sets the number of programs (default 2000) and `PORF_DIFF_HEAP_N`
-//! that of the runs on programs with a heap block and mutex misuse (default 400).
+//! `PORF_DIFF_N` sets the number of programs (default 2000), `PORF_DIFF_HEAP_N` that
+//! of the runs on programs with a heap block and mutex misuse (default 400), and
+//! `PORF_DIFF_DENSE_N` that of denser programs (default 300).
 
 use porf_explore::{explore, Config, Equiv, Stats, Strategy};
 use porf_models::by_name;
@@ -132,4 +133,16 @@ fn differential_rvf_heap_sc() {
         ..GenConfig::default()
     };
     run(&gen, env_n("PORF_DIFF_HEAP_N", 400), " heap");
+}
+
+/// Denser programs: more events over fewer locations, so more reads share values
+/// and more RMWs and lock acquires compete (where backtrack signals matter most).
+#[test]
+fn differential_rvf_dense_sc() {
+    let gen = GenConfig {
+        max_events: 10,
+        max_locs: 2,
+        ..GenConfig::default()
+    };
+    run(&gen, env_n("PORF_DIFF_DENSE_N", 300), " dense");
 }

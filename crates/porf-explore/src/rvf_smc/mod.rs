@@ -12,12 +12,11 @@
 //!    (writes, fences, spawns, joins, mallocs, frees, finishes, blocks, errors) — `σ~`;
 //! 2. *backtrack signals*: every write of the extension (and the write part of the
 //!    read that created this call) sets the signal of each ancestor read of its
-//!    location in another thread;
+//!    location in another thread — and so does the read that created this call if it
+//!    is exclusive (an RMW's, lock's or trylock's read part; see below);
 //! 3. no enabled read: `σ~` is maximal — record it;
 //! 4. otherwise take the enabled reads, those outside `dom(C)` first, and for each
-//!    read `r` (stopping after a plain read `r ∉ dom(C)` whose signal stayed false:
-//!    Lemma 1; its proof moves `r` earlier, which for an RMW or lock acquire would
-//!    move a write too, so exclusive reads never stop the loop),
+//!    read `r` (stopping after an `r ∉ dom(C)` whose signal stayed false: Lemma 1),
 //!    group the writes of `σ~` it could see and `C` does not forbid by value; for
 //!    each value, `GoodW' = GoodW ∪ {r ↦ group}`, ask VerifySC for a witness of the
 //!    events plus `r` (guided by `σ~ · r`, skipped when `σ~ · r` already is one) and
@@ -31,6 +30,15 @@
 //! marker counts as part of the value. The initialisation is a write every read
 //! without an earlier write of its location in its own thread may see, forbidden
 //! once `r ∈ dom(C)`.
+//!
+//! Backtrack signals with RMWs. Lemma 1's proof builds, from a trace where `r` reads a
+//! write `w*` outside `σ~`, a trace `σ2 · r · w*` where `r` reads inside `σ~`: it cuts
+//! `w*` off as the last event of its thread. When `w*` is the write part of another
+//! thread's RMW (or lock acquire), that cut leaves the read part `e` alone, which an
+//! atomic RMW cannot be; cutting `e` too gives `σ2 · r · e`, where `e` is an access to
+//! `r`'s location but may read another value and write nothing (a lock acquire that
+//! now sees the lock taken, a CAS that now fails). So an exclusive read of `r`'s
+//! location by another thread signals too, as a write would.
 //!
 //! Errors are porf's everywhere (assertions, data races, heap lifetime errors,
 //! deadlocks, mutex misuse), defined on graphs exactly as for the graph explorer.
@@ -140,11 +148,12 @@ impl<P: Program> Rvf<'_, '_, P> {
             return;
         }
         self.rec.tick(&tr.st.g);
-        // Backtrack signals (lines 2–5).
+        // Backtrack signals (lines 2–5): new writes, and new exclusive reads (see
+        // the module documentation).
         let g = &tr.st.g;
         for &w in fresh.iter().chain(&g.insertion_order()[from..]) {
             let lab = g.label(w);
-            if !lab.is_write() {
+            if !lab.is_write() && !lab.is_exclusive_read() {
                 continue;
             }
             let loc = lab.loc().unwrap();
@@ -178,10 +187,7 @@ impl<P: Program> Rvf<'_, '_, P> {
             }
             let r = EventId::new(t, tr.st.g.thread_len(t));
             let acc = self.read_access(&mut tr, t);
-            // Lemma 1 moves `r` earlier in a trace; an exclusive read (RMW, lock,
-            // trylock) would move its write part too, changing what later reads see,
-            // so only a plain read's signal may end the loop.
-            if !causal.0.contains_key(&r) && acc.kind == ReadKind::Plain {
+            if !causal.0.contains_key(&r) {
                 backtrack = false;
             }
             for group in self.value_groups(&tr, r, &acc, &causal) {
