@@ -337,3 +337,15 @@ fn rvf_runs_under_sc() {
         );
     }
 }
+
+/// `examples/same_value.c` is the program of Figure 1 of "Stateless Model Checking
+/// under a Reads-Value-From Equivalence" (with joins): the paper counts 9 reads-from
+/// classes and a single reads-value-from class.
+#[test]
+fn rvf_merges_reads_of_equal_values() {
+    let f = file("examples/same_value.c");
+    let (code, rf) = json(&["--equiv", "rf", "--model", "sc", &f]);
+    assert_eq!((code, rf["complete"].as_u64()), (0, Some(9)), "{rf}");
+    let (code, rvf) = json(&["--equiv", "rvf", "--model", "sc", &f]);
+    assert_eq!((code, rvf["complete"].as_u64()), (0, Some(1)), "{rvf}");
+}

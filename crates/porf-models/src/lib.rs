@@ -7,7 +7,7 @@
 //! **API boundary**: [`MemoryModel`] with [`by_name`] and [`MODEL_NAMES`]; the
 //! model-independent error checks over a `&Graph`: [`race`], [`lifetime`],
 //! [`atomicity`]; rf mode's witnesses, ground truth and exact checks: [`rf`],
-//! [`rf::wb`].
+//! [`rf::wb`]; VerifySC with good-writes for the RVF explorer: [`rvf`].
 //!
 //! An execution here is (events, rf, co). Every model implements [`MemoryModel`]:
 //! an incremental check used by the optimal explorer when it adds one event, a

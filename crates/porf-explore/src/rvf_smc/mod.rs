@@ -314,7 +314,9 @@ impl<P: Program> Rvf<'_, '_, P> {
                 cands.push(Some(w));
             }
         }
-        let mut groups: Vec<((i64, bool), Vec<Option<EventId>>)> = Vec::new();
+        // (value, reads a destroyed mutex) → writes.
+        type Group = ((i64, bool), Vec<Option<EventId>>);
+        let mut groups: Vec<Group> = Vec::new();
         for w in cands {
             if causal.forbids(r, w) {
                 continue;
