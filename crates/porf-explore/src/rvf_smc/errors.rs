@@ -9,7 +9,8 @@
 //! 1. its graph is checked as every explorer checks a graph ([`race::all_races`],
 //!    [`lifetime::all_errors`]);
 //! 2. for every error the trace does not show but the class might — a pair the trace
-//!    orders by hb through rf (not by po and sync alone, which every trace shares), or
+//!    orders by hb through rf (not by po, sync and the rf every witness shares — the
+//!    sources the closure forces), or
 //!    an in-bounds heap read that may read the initialisation — VerifySC-rvf looks for
 //!    a witness of the same events and good writes meeting the hb condition
 //!    ([`TaintGoal`]); a witness found is realised and checked as in 1. Errors already
@@ -69,6 +70,30 @@ impl<P: Program> Rvf<'_, '_, P> {
                 self.counters.error_searches_found += 1;
                 let st = realise(&tr.st, &order, self.model);
                 self.graph_errors(&st.g);
+            }
+        }
+    }
+
+    /// Reports the races and lifetime errors of access or free `e`, the newest event
+    /// of `g` (or one just added with it), not already known.
+    pub(super) fn event_errors(&mut self, g: &Graph, e: EventId) {
+        if !g.label(e).is_access() && !matches!(g.label(e).kind, LabelKind::Free { .. }) {
+            return;
+        }
+        for o in race::races_with(g, e) {
+            if self.rec.stopped() {
+                return;
+            }
+            if !self.known(g, ErrorClass::Race, &[o, e], "") {
+                self.rec.race(g, o, e);
+            }
+        }
+        for err in lifetime::errors_with(g, e) {
+            if self.rec.stopped() {
+                return;
+            }
+            if !self.known(g, ErrorClass::Memory, &err.events, err.violation.message()) {
+                self.rec.lifetime(g, &err);
             }
         }
     }
@@ -171,17 +196,31 @@ impl<P: Program> Rvf<'_, '_, P> {
     }
 }
 
-/// Per event, the events before it by po, spawn and join alone (hb that every trace
-/// of the same events shares).
-fn sync_views(g: &Graph) -> HashMap<EventId, View> {
+/// Per event, the events hb-before it in *every* trace of `tr`'s events and good
+/// writes: po, spawn and join, and rf between atomic accesses where the closure
+/// forces the source ([`vsc::forced_sources`]).
+fn shared_hb<P: Program>(tr: &Trace<P>) -> HashMap<EventId, View> {
+    let g = &tr.st.g;
+    let forced: HashMap<EventId, Option<EventId>> = vsc::forced_sources(&instance(g, &tr.good))
+        .unwrap_or_default()
+        .into_iter()
+        .collect();
     let mut out: HashMap<EventId, View> = HashMap::with_capacity(g.len());
     for &e in g.insertion_order() {
         let mut v = e.prev().map(|p| out[&p].clone()).unwrap_or_default();
-        match g.label(e).kind {
+        let lab = g.label(e);
+        match lab.kind {
             LabelKind::Start { parent: Some(p) } => v.join(&out[&p]),
             LabelKind::Join { child } => {
                 if let Some(l) = g.last_of(child) {
                     v.join(&out[&l]);
+                }
+            }
+            LabelKind::Read { ord, .. } if ord.is_atomic() => {
+                if let Some(Some(w)) = forced.get(&e) {
+                    if g.label(*w).ord().is_some_and(|o| o.is_atomic()) {
+                        v.join(&out[w]);
+                    }
                 }
             }
             _ => {}
@@ -195,7 +234,7 @@ fn sync_views(g: &Graph) -> HashMap<EventId, View> {
 /// The searches of step 2 for trace `tr`.
 fn hidden<P: Program>(tr: &Trace<P>) -> Vec<Hidden> {
     let g = &tr.st.g;
-    let sv = sync_views(g);
+    let sv = shared_hb(tr);
     let fixed = |a: EventId, b: EventId| sv[&b].contains(a) || sv[&a].contains(b);
     let hb = |a: EventId, b: EventId| g.label(b).hb.contains(a);
     let mut out = Vec::new();

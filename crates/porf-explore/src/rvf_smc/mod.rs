@@ -42,7 +42,10 @@
 //!
 //! Errors are porf's everywhere (assertions, data races, heap lifetime errors,
 //! deadlocks, mutex misuse), defined on graphs exactly as for the graph explorer.
-//! Error events are local-state facts, found when they are added. Races, lifetime
+//! Error events are local-state facts, found when they are added; each event added
+//! is checked for races and lifetime errors in the trace at hand, as the graph
+//! explorer does (so without `--keep-going` the first error tends to be the one it
+//! reports). Races, lifetime
 //! errors and deadlocks depend on hb or on which write a read reads, which differ
 //! between traces of one class: [`errors`] checks each maximal trace's graph and
 //! then asks VerifySC, for each such error the trace does not show but another trace
@@ -58,7 +61,7 @@ use crate::state::{State, TidRegistry};
 use crate::step::{self, Access, AfterRead, Step};
 use crate::{Config, RvfStats, Stats};
 use porf_graph::{EventId, LabelKind, Loc, Program, ReadKind, Tid, WriteKind};
-use porf_models::rvf::{self as vsc, Query, Verdict};
+use porf_models::rvf::{self as vsc, Closure, Instance, Kind, Query, Verdict};
 use porf_models::MemoryModel;
 use std::collections::{HashMap, HashSet, VecDeque};
 use trace::{instance, is_read_action, realise, Trace};
@@ -108,6 +111,45 @@ impl Causal {
     }
 }
 
+/// What the reads and values of one call share: the instance of `σ~` and its
+/// closure, built when first needed.
+#[derive(Default)]
+struct Node {
+    inst: Option<Instance>,
+    closure: Option<Option<Closure>>,
+}
+
+impl Node {
+    fn instance(&mut self, g: &porf_graph::Graph, good: &trace::GoodW) -> &Instance {
+        self.inst.get_or_insert_with(|| instance(g, good))
+    }
+
+    /// Whether every write of `group` is hidden from a new read of `loc` placed after
+    /// `pred` in every witness: some other write of `loc` comes after it and no later
+    /// than `pred` in the closure of `σ~`'s events (the initialisation: after any).
+    fn all_hidden(
+        &mut self,
+        g: &porf_graph::Graph,
+        good: &trace::GoodW,
+        loc: Loc,
+        group: &[Option<EventId>],
+        pred: EventId,
+    ) -> bool {
+        if self.closure.is_none() {
+            let c = Closure::new(self.instance(g, good));
+            self.closure = Some(c);
+        }
+        let Some(Some(p)) = &self.closure else {
+            return false;
+        };
+        let ws = g.co(loc);
+        group.iter().all(|&w| {
+            ws.iter()
+                .any(|&w2| Some(w2) != w && p.le(w2, pred) && w.is_none_or(|w| p.le(w, w2)))
+        })
+    }
+}
+
 pub(super) struct Rvf<'a, 'c, P: Program> {
     prog: &'a P,
     model: &'a dyn MemoryModel,
@@ -138,6 +180,8 @@ impl<P: Program> Rvf<'_, '_, P> {
         for &e in &fresh {
             if matches!(tr.st.g.label(e).kind, LabelKind::Error { .. }) {
                 self.rec.error_event(&tr.st.g, e);
+            } else {
+                self.event_errors(&tr.st.g, e);
             }
         }
         if self.rec.stopped() {
@@ -179,6 +223,7 @@ impl<P: Program> Rvf<'_, '_, P> {
                 mutate.push_front(t);
             }
         }
+        let mut node = Node::default();
         let mut backtrack = true;
         while backtrack {
             let Some(t) = mutate.pop_front() else { break };
@@ -194,7 +239,7 @@ impl<P: Program> Rvf<'_, '_, P> {
                 if self.rec.stopped() {
                     return;
                 }
-                let Some((next, fresh)) = self.witness(&tr, r, &acc, group) else {
+                let Some((next, fresh)) = self.witness(&tr, &mut node, r, &acc, group) else {
                     continue;
                 };
                 self.ancestors.push(Ancestor {
@@ -234,6 +279,8 @@ impl<P: Program> Rvf<'_, '_, P> {
                         Step::Done(e) => {
                             if matches!(st.g.label(e).kind, LabelKind::Error { .. }) {
                                 self.rec.error_event(&st.g, e);
+                            } else {
+                                self.event_errors(&st.g, e);
                             }
                         }
                         Step::Access(Access::Write {
@@ -255,6 +302,7 @@ impl<P: Program> Rvf<'_, '_, P> {
                             st.push_resumed(t, 0);
                             let n = st.g.co(loc).len();
                             st.g.co_insert(w, n + 1);
+                            self.event_errors(&st.g, w);
                         }
                         Step::Access(Access::Read { .. }) => {
                             unreachable!("a read action performed as a non-read")
@@ -334,23 +382,77 @@ impl<P: Program> Rvf<'_, '_, P> {
 
     /// A witness trace of the events of `tr` plus read `r` (with what follows it: an
     /// RMW's write part, a `Block` or an error event) in which `r` reads one of
-    /// `group` (lines 23–26), and the events added with `r`.
+    /// `group` (lines 23–26), and the events added with `r`. `node` caches what is
+    /// shared by the reads and values of one call.
     fn witness(
         &mut self,
         tr: &Trace<P>,
+        node: &mut Node,
         r: EventId,
         acc: &ReadAccess,
         group: Vec<Option<EventId>>,
     ) -> Option<(Trace<P>, Vec<EventId>)> {
-        let mut st = tr.st.clone();
-        let latest = st.g.co_max(acc.loc);
+        let g = &tr.st.g;
+        let latest = g.co_max(acc.loc);
         let direct = group.contains(&latest);
         let w0 = if direct { latest } else { group[0] };
-        let val = st.g.write_val(acc.loc, w0);
+        let val = g.write_val(acc.loc, w0);
+        let ord = step::read_order(acc.kind, acc.ord, val);
+        let mut order = None;
+        if !direct {
+            // σ~ · r is no witness: ask VerifySC, after a cheap refutation by the
+            // closure of σ~'s events (every witness of the new events respects it).
+            self.counters.witness_calls += 1;
+            let pred = EventId::new(r.tid, r.idx - 1);
+            if node.all_hidden(g, &tr.good, acc.loc, &group, pred) {
+                self.counters.witness_failed += 1;
+                self.counters.closure_refuted += 1;
+                return None;
+            }
+            let mut inst = node.instance(g, &tr.good).clone();
+            let th = &mut inst.threads[r.tid as usize];
+            debug_assert_eq!(th.len() as u32, r.idx);
+            th.push(Kind::Read {
+                loc: acc.loc,
+                good: group.clone(),
+                atomic: ord.is_atomic(),
+                last: false,
+            });
+            if acc.kind.write_part(val).is_some() {
+                // As `step::add_write_part` orders it: relaxed for a lock's.
+                let lock = matches!(acc.kind, ReadKind::Lock | ReadKind::TryLock);
+                th.push(Kind::Write {
+                    loc: acc.loc,
+                    atomic: lock || ord.is_atomic(),
+                    exclusive: true,
+                });
+            }
+            let mut guide = g.insertion_order().to_vec();
+            guide.push(r);
+            let q = Query {
+                guide: &guide,
+                taint: None,
+                closure: true,
+            };
+            match vsc::verify(&inst, &q) {
+                Verdict::Witness(o) => order = Some(o),
+                Verdict::Refuted => {
+                    self.counters.witness_failed += 1;
+                    self.counters.closure_refuted += 1;
+                    return None;
+                }
+                Verdict::NoWitness => {
+                    self.counters.witness_failed += 1;
+                    return None;
+                }
+                Verdict::Malformed => unreachable!("a trace's events form a well-formed instance"),
+            }
+        }
+        let mut st = tr.st.clone();
         let kind = LabelKind::Read {
             loc: acc.loc,
             bytes: acc.bytes,
-            ord: step::read_order(acc.kind, acc.ord, val),
+            ord,
             kind: acc.kind,
             rf: w0,
         };
@@ -364,33 +466,17 @@ impl<P: Program> Rvf<'_, '_, P> {
         }
         let mut good = tr.good.clone();
         good.insert(r, group);
-        if direct {
-            // σ~ · r already satisfies GoodW': no search needed.
-            return Some((Trace { st, good }, fresh));
+        if let Some(mut order) = order {
+            // A `Block` or error event after `r` touches no memory: it goes last.
+            let rest: Vec<EventId> = fresh
+                .iter()
+                .copied()
+                .filter(|e| !order.contains(e))
+                .collect();
+            order.extend(rest);
+            st = realise(&st, &order, self.model);
         }
-        self.counters.witness_calls += 1;
-        let inst = instance(&st.g, &good);
-        let q = Query {
-            guide: st.g.insertion_order(),
-            taint: None,
-            closure: true,
-        };
-        match vsc::verify(&inst, &q) {
-            Verdict::Witness(order) => {
-                let st = realise(&st, &order, self.model);
-                Some((Trace { st, good }, fresh))
-            }
-            Verdict::Refuted => {
-                self.counters.witness_failed += 1;
-                self.counters.closure_refuted += 1;
-                None
-            }
-            Verdict::NoWitness => {
-                self.counters.witness_failed += 1;
-                None
-            }
-            Verdict::Malformed => unreachable!("a trace's events form a well-formed instance"),
-        }
+        Some((Trace { st, good }, fresh))
     }
 
     /// Records a maximal trace: its class, the errors of its class, its outcome.

@@ -197,3 +197,25 @@ fn saturate(c: &Compiled) -> Result<Order, Refuted> {
         }
     }
 }
+
+/// The reads every witness makes read one and the same write: those `r` whose
+/// `Cl(r) = GoodW(r) ∩ VisibleW_P(r)` is a single write under the closure `p` (every
+/// witness respects `P`, so a write `P` hides from `r` is never the one it reads).
+pub(super) fn forced(c: &Compiled, p: &Order) -> Vec<(Id, Option<Id>)> {
+    let mut out = Vec::new();
+    for r in 0..c.n() as Id {
+        let K::Read { loc, .. } = c.kind[r as usize] else {
+            continue;
+        };
+        let ws = &c.writes_of[loc as usize];
+        let visible = |w: Option<Id>| match w {
+            None => !ws.iter().any(|&w2| p.lt(c, w2, r)),
+            Some(w) => !p.lt(c, r, w) && !ws.iter().any(|&w2| p.lt(c, w, w2) && p.lt(c, w2, r)),
+        };
+        let mut cl = c.good[r as usize].iter().copied().filter(|&w| visible(w));
+        if let (Some(w), None) = (cl.next(), cl.next()) {
+            out.push((r, w));
+        }
+    }
+    out
+}

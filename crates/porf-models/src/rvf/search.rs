@@ -8,8 +8,10 @@
 //! write per location) — the paper's memory map, with the write itself in place of its
 //! thread, which the executed set determines — plus, for a [`TaintGoal`], which threads
 //! and which active writes are hb-after the goal's source, and whether the source was
-//! executed. Two prefixes with one state extend to witnesses alike (the paper's
-//! completeness argument; the taint bits are all the future needs to know of hb), so
+//! executed (until the goal is met; a goal `want`ing no hb whose thread is already
+//! hb-after the source is dead). Two prefixes with one state extend to witnesses
+//! alike (the paper's completeness argument; the taint bits are all the future needs
+//! to know of hb), so
 //! each state is expanded once: at most `n^k · (k + 1)^d` states (times `2^{k+d}` with
 //! a goal) for `n` events, `k` threads and `d` locations.
 //!
@@ -21,8 +23,9 @@
 //! start together with its spawn): they change no value and no taint bit a later
 //! move depends on, so hoisting them is complete.
 //!
-//! Greedy moves of §4.2 (taken alone, only without a goal, where hoisting a read could
-//! change which write, and so which hb, it gets): (1) an executable plain read;
+//! Greedy moves of §4.2 (taken alone, only without a goal or once it is met: before,
+//! hoisting a read could change which write, and so which hb, it gets): (1) an
+//! executable plain read;
 //! (2) a plain write no unexecuted read may read, over an active write no unexecuted
 //! read may read. Branching moves are tried in the order of the guide trace (the
 //! auxiliary trace of §4.2, item 3), depth first.
@@ -121,6 +124,45 @@ pub fn verify(inst: &Instance, q: &Query) -> Verdict {
     }
 }
 
+/// The reads that read one and the same write in every witness of `inst` (as
+/// `(read, source)`, `None` = the initialisation), found through the closure; `None`
+/// when the closure refutes `inst` (it has no witness). Not every read with a single
+/// possible source is found.
+pub fn forced_sources(inst: &Instance) -> Option<Vec<(EventId, Option<EventId>)>> {
+    let c = Compiled::new(inst)?;
+    let p = closure(&c)?;
+    Some(
+        super::closure::forced(&c, &p)
+            .into_iter()
+            .map(|(r, w)| (c.ev[r as usize], w.map(|w| c.ev[w as usize])))
+            .collect(),
+    )
+}
+
+/// The closure of an instance, to ask which pairs every witness orders.
+pub struct Closure {
+    c: Compiled,
+    p: Order,
+}
+
+impl Closure {
+    /// The closure of `inst`; `None` if it has none (no witness exists) or `inst` is
+    /// not well-formed.
+    pub fn new(inst: &Instance) -> Option<Closure> {
+        let c = Compiled::new(inst)?;
+        let p = closure(&c)?;
+        Some(Closure { c, p })
+    }
+    /// `a ≤P b`: `a` is `b` or comes before it in every witness. False for events not
+    /// in the instance.
+    pub fn le(&self, a: EventId, b: EventId) -> bool {
+        match (self.c.id(a), self.c.id(b)) {
+            (Some(a), Some(b)) => self.p.le(&self.c, a, b),
+            _ => false,
+        }
+    }
+}
+
 struct Search<'a> {
     c: &'a Compiled,
     p: Option<&'a Order>,
@@ -165,6 +207,14 @@ impl Search<'_> {
         if pre.trace.len() == self.c.n() {
             return Some(pre.trace);
         }
+        if let Some((_, g, false, _)) = self.goal {
+            // Taint only grows: a goal whose thread is already hb-after the source can
+            // no longer be executed outside its hb-future.
+            let t = self.c.tid(g);
+            if !self.executed(&pre, Some(g)) && pre.taint[t] {
+                return None;
+            }
+        }
         if !self.done.insert(self.key(&pre)) {
             return None;
         }
@@ -179,11 +229,18 @@ impl Search<'_> {
         None
     }
 
+    /// Whether the goal (if any) is met and only a completion is left to find.
+    fn goal_met(&self, p: &Prefix) -> bool {
+        self.goal
+            .is_none_or(|(_, g, _, _)| self.executed(p, Some(g)))
+    }
+
     fn key(&self, p: &Prefix) -> Vec<u32> {
         let mut k = Vec::with_capacity(p.pos.len() + p.active.len() + 2);
         k.extend_from_slice(&p.pos);
         k.extend(p.active.iter().map(|a| a.map_or(0, |w| w + 1)));
-        if self.goal.is_some() {
+        // Once the goal is met the taint bits no longer matter.
+        if !self.goal_met(p) {
             k.push(p.src_done as u32);
             k.extend(p.taint.iter().map(|&b| b as u32));
             k.extend(p.wtaint.iter().map(|&b| b as u32));
@@ -252,7 +309,7 @@ impl Search<'_> {
             .filter_map(|t| self.next_of(p, t))
             .filter(|&e| self.executable(p, e))
             .collect();
-        if self.goal.is_none() {
+        if self.goal_met(p) {
             // Greedy (1): a plain read.
             if let Some(&r) = out
                 .iter()

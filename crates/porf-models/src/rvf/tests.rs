@@ -390,3 +390,65 @@ fn malformed_instances_are_rejected() {
     };
     assert_eq!(verify(&inst, &Query::default()), Verdict::Malformed);
 }
+
+/// Every witness (brute force, all of them) makes each read `forced_sources` names
+/// read its named source.
+#[test]
+fn forced_sources_hold_in_every_witness() {
+    fn all(
+        inst: &Instance,
+        pos: &mut Vec<usize>,
+        trace: &mut Vec<EventId>,
+        out: &mut Vec<Vec<EventId>>,
+    ) {
+        let n: usize = inst.threads.iter().map(|t| t.len()).sum();
+        if trace.len() == n {
+            if is_witness(inst, trace, None) {
+                out.push(trace.clone());
+            }
+            return;
+        }
+        for t in 0..inst.threads.len() {
+            if pos[t] < inst.threads[t].len() {
+                trace.push(EventId::new(t as u32, pos[t] as u32));
+                pos[t] += 1;
+                all(inst, pos, trace, out);
+                pos[t] -= 1;
+                trace.pop();
+            }
+        }
+    }
+    let mut checked = 0;
+    for seed in 0..400u64 {
+        let (inst, _) = random_instance(seed);
+        let n: usize = inst.threads.iter().map(|t| t.len()).sum();
+        if n > 11 {
+            continue;
+        }
+        let mut ws = Vec::new();
+        all(
+            &inst,
+            &mut vec![0; inst.threads.len()],
+            &mut Vec::new(),
+            &mut ws,
+        );
+        let Some(forced) = forced_sources(&inst) else {
+            assert!(ws.is_empty(), "seed {seed}: refuted but has a witness");
+            continue;
+        };
+        for tr in &ws {
+            for &(r, src) in &forced {
+                let i = tr.iter().position(|&e| e == r).unwrap();
+                let read_from = tr[..i].iter().rev().copied().find(|&w| {
+                    matches!(
+                        (&inst.threads[w.tid as usize][w.idx as usize], &inst.threads[r.tid as usize][r.idx as usize]),
+                        (Kind::Write { loc: a, .. }, Kind::Read { loc: b, .. }) if a == b
+                    )
+                });
+                assert_eq!(read_from, src, "seed {seed}: {r:?} in {tr:?}");
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 100, "{checked}");
+}
