@@ -13,7 +13,8 @@ pub struct VerifyArgs {
     #[command(flatten)]
     explore: ExploreArgs,
     /// Execution equivalence: `co` counts (events, rf, co) executions as GenMC does;
-    /// `rf` counts (events, rf) executions, one per reads-from class.
+    /// `rf` counts (events, rf) executions, one per reads-from class; `rvf` explores
+    /// one SC trace per reads-value-from class (RVF-SMC; `--model sc` only).
     #[arg(long, default_value = "co", value_parser = ["co", "rf", "rvf"])]
     equiv: String,
     /// Define a preprocessor macro (`NAME` or `NAME=VALUE`).
@@ -41,8 +42,9 @@ pub fn run(a: VerifyArgs) -> u8 {
     let equiv = match a.equiv.as_str() {
         "co" => Equiv::Co,
         "rf" => Equiv::Rf,
+        "rvf" => Equiv::Rvf,
         other => {
-            eprintln!("error: --equiv {other} is not implemented yet (`co` and `rf` are)");
+            eprintln!("error: unknown --equiv {other} (`co`, `rf` or `rvf`)");
             return 2;
         }
     };
@@ -53,6 +55,11 @@ pub fn run(a: VerifyArgs) -> u8 {
             return 2;
         }
     };
+    let model = porf_models::by_name(&a.explore.model).expect("clap checked the model name");
+    if let Err(msg) = porf_explore::supported(a.explore.strategy(), model.as_ref(), equiv) {
+        eprintln!("error: {msg}");
+        return 2;
+    }
     let front = FrontOptions {
         defines: a.define.clone(),
         include_dirs: a.include.clone(),
@@ -65,7 +72,6 @@ pub fn run(a: VerifyArgs) -> u8 {
         }
     };
     let prog = CProgram::new(module, RunOptions { unroll: a.unroll });
-    let model = porf_models::by_name(&a.explore.model).expect("clap checked the model name");
     let result = porf_explore::explore(a.explore.strategy(), &prog, model.as_ref(), &cfg);
     for e in result
         .errors

@@ -1,5 +1,6 @@
 //! The shared conformance suite (`../shared/conformance`: GenMC 0.11 counts and
-//! verdicts for co mode, Nidhugg and RF-SMC counts for rf mode) run through
+//! verdicts for co mode, Nidhugg and RF-SMC counts for rf mode, the RVF-SMC tool's
+//! for rvf mode) run through
 //! `porf verify` by the shared script, as the README's test command. Each run must end
 //! with `N passed, 0 failed`.
 
@@ -77,6 +78,14 @@ fn reference_explorer_matches_the_rf_references_on_small_rf_rows() {
 #[test]
 fn rf_smc_matches_the_rf_references_on_every_rf_row() {
     let last = run(&["--equiv", "rf", "--explorer", "rf-smc"]);
+    assert!(!last.starts_with("0 passed"), "{last}");
+}
+
+/// Reads-value-from counts (`--equiv rvf`, sc): at most the RVF-SMC authors' tool's,
+/// verdicts equal.
+#[test]
+fn rvf_explorer_matches_the_rvf_reference_on_every_rvf_row() {
+    let last = run(&["--equiv", "rvf"]);
     assert!(!last.starts_with("0 passed"), "{last}");
 }
 

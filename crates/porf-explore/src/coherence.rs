@@ -26,6 +26,11 @@ pub enum Equiv {
     Co,
     /// (events, rf): one execution per reads-from class.
     Rf,
+    /// Reads-value-from classes (events, the value each read reads, and the causal
+    /// order of the reads): the RVF explorer ([`crate::rvf_smc`], SC only). Its graphs
+    /// are traces: co is the trace's order of writes, and each read reads the latest
+    /// write before it, so every check here treats them as in co mode.
+    Rvf,
 }
 
 impl Equiv {
@@ -34,6 +39,7 @@ impl Equiv {
         match self {
             Equiv::Co => "co",
             Equiv::Rf => "rf",
+            Equiv::Rvf => "rvf",
         }
     }
 }
@@ -76,9 +82,9 @@ impl<'m> Coherence<'m> {
         Coherence { model, equiv }
     }
 
-    /// True in co mode.
+    /// True in co mode (and for the RVF explorer's traces, whose co is the trace's).
     pub fn tracked(&self) -> bool {
-        self.equiv == Equiv::Co
+        self.equiv != Equiv::Rf
     }
 
     /// Whether `g` is consistent after `e` (its newest or just-changed event) was added
@@ -147,7 +153,7 @@ impl<'m> Coherence<'m> {
     /// [`MemoryModel::is_consistent`]; rf mode the exact check, installing its witness.
     pub fn check_whole(&self, g: &mut Graph) -> bool {
         match self.equiv {
-            Equiv::Co => self.model.is_consistent(g),
+            Equiv::Co | Equiv::Rvf => self.model.is_consistent(g),
             Equiv::Rf => match self.model.rf_consistent(g) {
                 Some(co) => {
                     rf::install(g, &co);

@@ -2,7 +2,7 @@
 //!
 //! [`execution_key`]: an execution up to insertion order — every thread's events with
 //! their rf sources, and co in co mode. Two graphs with equal keys are the same
-//! execution of the equivalence.
+//! execution of the equivalence. [`rvf_class_key`]: a trace's reads-value-from class.
 
 use crate::coherence::Equiv;
 use porf_graph::{Graph, LabelKind, ReadKind, WriteKind};
@@ -14,43 +14,13 @@ pub fn execution_key(g: &Graph, equiv: Equiv) -> Vec<i64> {
     for t in 0..g.num_threads() {
         k.push(-1 - t as i64);
         for lab in g.thread(t) {
-            match &lab.kind {
-                LabelKind::Start { parent } => {
-                    k.push(1);
-                    k.push(parent.map_or(-1, |p| ((p.tid as i64) << 32) | p.idx as i64));
+            let rf = match lab.kind {
+                LabelKind::Read { rf, .. } => {
+                    rf.map_or(-1, |w| ((w.tid as i64) << 32) | w.idx as i64)
                 }
-                LabelKind::Read {
-                    loc,
-                    bytes,
-                    ord,
-                    kind,
-                    rf,
-                } => {
-                    k.extend([2, loc.0 as i64, *bytes as i64, *ord as i64]);
-                    k.push(read_kind_code(*kind));
-                    k.push(rf.map_or(-1, |w| ((w.tid as i64) << 32) | w.idx as i64));
-                }
-                LabelKind::Write {
-                    loc,
-                    bytes,
-                    ord,
-                    val,
-                    kind,
-                } => {
-                    k.extend([3, loc.0 as i64, *bytes as i64, *ord as i64, *val]);
-                    k.push(write_kind_code(*kind));
-                }
-                LabelKind::Fence { ord } => k.extend([4, *ord as i64]),
-                LabelKind::Spawn { child } => k.extend([5, *child as i64]),
-                LabelKind::Join { child } => k.extend([6, *child as i64]),
-                LabelKind::Finish { ret } => k.extend([7, *ret]),
-                LabelKind::Block { reason } => k.extend([8, *reason as i64]),
-                LabelKind::Error { .. } => k.push(9),
-                LabelKind::Malloc { base, size, zeroed } => {
-                    k.extend([10, base.0 as i64, *size as i64, *zeroed as i64])
-                }
-                LabelKind::Free { base } => k.extend([11, base.0 as i64]),
-            }
+                _ => 0,
+            };
+            encode(&mut k, &lab.kind, rf);
         }
     }
     if equiv == Equiv::Rf {
@@ -64,6 +34,85 @@ pub fn execution_key(g: &Graph, equiv: Equiv) -> Vec<i64> {
         k.extend(co.iter().map(|w| ((w.tid as i64) << 32) | w.idx as i64));
     }
     k
+}
+
+/// The reads-value-from class of a trace ("Stateless Model Checking under a
+/// Reads-Value-From Equivalence", §3): its events, the value each read reads, and the
+/// causal order restricted to reads — for each read, how many reads of each thread
+/// are in its porf-prefix (porf: po, spawn, join and rf, the paper's causal order with
+/// thread creation and joins as program order). Two traces have equal keys iff they
+/// are RVF-equivalent.
+pub fn rvf_class_key(g: &Graph) -> Vec<i64> {
+    let n = g.num_threads();
+    // reads_below[t][i]: the number of reads among thread t's first i events.
+    let reads_below: Vec<Vec<i64>> = (0..n)
+        .map(|t| {
+            let mut v = vec![0];
+            for l in g.thread(t) {
+                v.push(v.last().unwrap() + l.is_read() as i64);
+            }
+            v
+        })
+        .collect();
+    let mut k = Vec::with_capacity(g.len() * 4);
+    for t in 0..n {
+        k.push(-1 - t as i64);
+        for (i, lab) in g.thread(t).iter().enumerate() {
+            let val = match lab.kind {
+                LabelKind::Read { .. } => g.read_val(porf_graph::EventId::new(t, i as u32)),
+                _ => 0,
+            };
+            encode(&mut k, &lab.kind, val);
+            if lab.is_read() {
+                for (u, below) in reads_below.iter().enumerate() {
+                    let m = (lab.porf.get(u as u32) as usize).min(below.len() - 1);
+                    k.push(below[m]);
+                }
+            }
+        }
+    }
+    k
+}
+
+/// Appends the code of one event; `read` stands for a read's source (or value).
+fn encode(k: &mut Vec<i64>, kind: &LabelKind, read: i64) {
+    match kind {
+        LabelKind::Start { parent } => {
+            k.push(1);
+            k.push(parent.map_or(-1, |p| ((p.tid as i64) << 32) | p.idx as i64));
+        }
+        LabelKind::Read {
+            loc,
+            bytes,
+            ord,
+            kind,
+            ..
+        } => {
+            k.extend([2, loc.0 as i64, *bytes as i64, *ord as i64]);
+            k.push(read_kind_code(*kind));
+            k.push(read);
+        }
+        LabelKind::Write {
+            loc,
+            bytes,
+            ord,
+            val,
+            kind,
+        } => {
+            k.extend([3, loc.0 as i64, *bytes as i64, *ord as i64, *val]);
+            k.push(write_kind_code(*kind));
+        }
+        LabelKind::Fence { ord } => k.extend([4, *ord as i64]),
+        LabelKind::Spawn { child } => k.extend([5, *child as i64]),
+        LabelKind::Join { child } => k.extend([6, *child as i64]),
+        LabelKind::Finish { ret } => k.extend([7, *ret]),
+        LabelKind::Block { reason } => k.extend([8, *reason as i64]),
+        LabelKind::Error { .. } => k.push(9),
+        LabelKind::Malloc { base, size, zeroed } => {
+            k.extend([10, base.0 as i64, *size as i64, *zeroed as i64])
+        }
+        LabelKind::Free { base } => k.extend([11, base.0 as i64]),
+    }
 }
 
 fn read_kind_code(k: ReadKind) -> i64 {

@@ -26,6 +26,9 @@
 //! * [`record`]: the bookkeeping every explorer shares (counting, limits);
 //!   [`deadline`]: the time limit as a flag set by a watchdog thread.
 //! * [`mutex`]: which thread holds a mutex (invalid unlocks, self-deadlocks).
+//! * [`rvf_smc`]: RVF-SMC ("Stateless Model Checking under a Reads-Value-From
+//!   Equivalence", CAV 2021, Alg. 2) for SC: at most one maximal trace per
+//!   reads-value-from class ([`Equiv::Rvf`]).
 //! * [`coherence`]: co tracked (co mode) or derived by the model (rf mode);
 //!   [`key`]: execution and state keys for deduplication.
 
@@ -38,13 +41,17 @@ pub mod outcome;
 pub mod record;
 pub mod reference;
 pub mod rf_smc;
+pub mod rvf_smc;
 pub mod state;
 pub mod stats;
 pub mod step;
 
 pub use coherence::Equiv;
 pub use outcome::Outcome;
-pub use stats::{ErrorClass, ErrorReport, FinalState, SmcStats, Stats, StopReason};
+pub use stats::{
+    ErrorClass, ErrorReport, FinalState, RvfStats, SmcStats, Stats, StopReason, ThreadEnd,
+    ThreadOutcome,
+};
 
 use std::time::{Duration, Instant};
 
@@ -71,6 +78,12 @@ pub struct Config {
     /// Record the reads-from class ([`key::execution_key`] in rf mode) of every
     /// complete execution (for comparing the two equivalences).
     pub collect_rf_classes: bool,
+    /// Record every thread's outcome (values read, how it ended) in every maximal
+    /// execution ([`Stats::thread_outcomes`]), to compare explorers.
+    pub collect_thread_outcomes: bool,
+    /// RVF explorer: record the class key of every maximal trace
+    /// ([`Stats::rvf_class_keys`]).
+    pub collect_rvf_classes: bool,
 }
 
 /// Which explorer to run.
@@ -84,8 +97,32 @@ pub enum Strategy {
     RfPartSmc,
 }
 
+/// Whether `strategy` can explore `model` under `equiv`; the reason if not. The RVF
+/// equivalence has one explorer, for SC: `--equiv rvf` needs the optimal strategy and
+/// the `sc` model.
+pub fn supported(
+    strategy: Strategy,
+    model: &dyn porf_models::MemoryModel,
+    equiv: Equiv,
+) -> Result<(), String> {
+    if equiv != Equiv::Rvf {
+        return Ok(());
+    }
+    if model.name() != "sc" {
+        return Err(format!(
+            "--equiv rvf is implemented for --model sc only (not {}): pass --model sc",
+            model.name()
+        ));
+    }
+    if strategy != Strategy::Optimal {
+        return Err("--equiv rvf has one explorer (the default, --explorer graph)".into());
+    }
+    Ok(())
+}
+
 /// Runs `strategy` on `prog` under `model`, on a thread with a large stack (the
-/// explorers recurse once per event).
+/// explorers recurse once per event). Panics on a combination [`supported`] rejects
+/// (front ends ask it first).
 pub fn explore<P: porf_graph::Program + Sync>(
     strategy: Strategy,
     prog: &P,
@@ -93,11 +130,15 @@ pub fn explore<P: porf_graph::Program + Sync>(
     cfg: &Config,
 ) -> Stats {
     const STACK: usize = 1 << 30;
+    if let Err(msg) = supported(strategy, model, cfg.equiv) {
+        panic!("{msg}");
+    }
     std::thread::scope(|s| {
         std::thread::Builder::new()
             .name("porf-explore".into())
             .stack_size(STACK)
             .spawn_scoped(s, || match strategy {
+                Strategy::Optimal if cfg.equiv == Equiv::Rvf => rvf_smc::explore(prog, model, cfg),
                 Strategy::Optimal => optimal::explore(prog, model, cfg),
                 Strategy::Reference => reference::explore(prog, model, cfg),
                 Strategy::RfSmc => rf_smc::explore(prog, model, cfg),

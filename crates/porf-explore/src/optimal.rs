@@ -320,6 +320,12 @@ impl<P: Program> Optimal<'_, '_, P> {
             if !self.co.tracked() && !self.revisited.insert(execution_key(&st2.g, Equiv::Rf)) {
                 continue;
             }
+            // An RMW's write part added over a source another RMW had taken was not
+            // checked for races and lifetime errors then (that graph was dropped); the
+            // revisit makes a consistent graph of it, so it is checked here.
+            if st2.g.label(w).is_exclusive_write() && self.report_errors(&st2.g, w) {
+                return;
+            }
             self.continue_read(&mut st2, r);
         }
     }

@@ -6,7 +6,9 @@ use crate::deadline::Deadline;
 use crate::key::{execution_key, rf_class_key};
 use crate::outcome::{classify, Outcome};
 use crate::state::State;
-use crate::stats::{ErrorClass, ErrorReport, FinalState, Stats, StopReason};
+use crate::stats::{
+    ErrorClass, ErrorReport, FinalState, Stats, StopReason, ThreadEnd, ThreadOutcome,
+};
 use crate::step::error_class;
 use crate::Config;
 use porf_graph::{BlockReason, EventId, Graph, LabelKind, Program, SrcLoc, ThreadMachine};
@@ -170,6 +172,9 @@ impl<'c> Recorder<'c> {
                 return;
             }
         }
+        if self.cfg.collect_thread_outcomes {
+            self.stats.thread_outcomes.extend(thread_outcomes(&st.g));
+        }
         match classify(st, co) {
             Outcome::Complete => {
                 self.stats.complete += 1;
@@ -208,6 +213,30 @@ impl<'c> Recorder<'c> {
         self.stats.elapsed = self.start.elapsed();
         self.stats
     }
+}
+
+/// Every thread's outcome in a maximal graph: the values its reads returned and how it
+/// ended.
+pub fn thread_outcomes(g: &Graph) -> Vec<ThreadOutcome> {
+    (0..g.num_threads())
+        .filter(|&t| g.thread_exists(t))
+        .map(|t| {
+            let reads = g
+                .thread(t)
+                .iter()
+                .enumerate()
+                .filter(|(_, l)| l.is_read())
+                .map(|(i, _)| g.read_val(EventId::new(t, i as u32)))
+                .collect();
+            let end = match g.last_of(t).map(|e| &g.label(e).kind) {
+                Some(LabelKind::Finish { ret }) => ThreadEnd::Finished(*ret),
+                Some(LabelKind::Block { .. }) => ThreadEnd::Blocked,
+                Some(LabelKind::Error { .. }) => ThreadEnd::Error,
+                _ => ThreadEnd::Waiting,
+            };
+            ThreadOutcome { tid: t, reads, end }
+        })
+        .collect()
 }
 
 /// Whether some thread of `g` ended at a loop bound.

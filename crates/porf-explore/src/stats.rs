@@ -107,6 +107,59 @@ pub struct Stats {
     pub stopped_by: Option<StopReason>,
     /// Final states of complete executions, if requested.
     pub final_states: BTreeSet<FinalState>,
+    /// The thread-local outcomes of every maximal execution, if requested
+    /// ([`crate::Config::collect_thread_outcomes`]).
+    pub thread_outcomes: BTreeSet<ThreadOutcome>,
+    /// RVF explorer only: what it did (`None` for the other explorers).
+    pub rvf: Option<RvfStats>,
+    /// RVF explorer only, if requested ([`crate::Config::collect_rvf_classes`]): the
+    /// RVF class key ([`crate::key::rvf_class_key`]) of every maximal trace explored,
+    /// in exploration order, duplicates kept.
+    pub rvf_class_keys: Vec<Vec<i64>>,
+}
+
+/// What one thread did in a maximal execution: the values its reads returned, in
+/// program order, and how it ended. The paper's "thread-local state" is a function of
+/// it (threads are deterministic).
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub struct ThreadOutcome {
+    pub tid: u32,
+    pub reads: Vec<Val>,
+    pub end: ThreadEnd,
+}
+
+/// How a thread ended in a maximal execution.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub enum ThreadEnd {
+    /// Finished with this return value.
+    Finished(Val),
+    /// Blocked for good (failed assume, loop bound, or a lock it waits for).
+    Blocked,
+    /// Raised an error.
+    Error,
+    /// Waits to join a thread that never finishes.
+    Waiting,
+}
+
+/// The RVF explorer's counters (`--stats`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RvfStats {
+    /// Maximal traces explored (complete, blocked, erroneous or deadlocked).
+    pub traces: u64,
+    /// Distinct RVF classes among them (equal to `traces`: the algorithm explores at
+    /// most one trace per class).
+    pub classes: u64,
+    /// VerifySC calls: witnesses searched for a new read's value (when the current
+    /// trace extended by the read is not already one).
+    pub witness_calls: u64,
+    /// Of those, the calls that found no witness.
+    pub witness_failed: u64,
+    /// Of the failed calls, those the closure refuted before any search.
+    pub closure_refuted: u64,
+    /// Searches for an error that hb makes depend on the trace chosen within a class
+    /// (races, heap lifetime errors, deadlocks), and how many found one.
+    pub error_searches: u64,
+    pub error_searches_found: u64,
 }
 
 /// What a trace-based reads-from explorer did (the figures the RF-SMC paper reports).

@@ -8,7 +8,7 @@
 //! model-independent error checks over a `&Graph`: [`race`], [`lifetime`],
 //! [`atomicity`]; rf mode's witnesses, ground truth and exact checks: [`rf`],
 //! [`rf::wb`] (with [`MemoryModel::rf_check`]'s [`rf::RfCheck`] saying what decided an
-//! answer).
+//! answer); VerifySC with good-writes for the RVF explorer: [`rvf`].
 //!
 //! An execution here is (events, rf, co). Every model implements [`MemoryModel`]:
 //! an incremental check used by the optimal explorer when it adds one event, a
@@ -29,6 +29,7 @@ pub mod rc11;
 pub mod rc11_genmc;
 pub mod relation;
 pub mod rf;
+pub mod rvf;
 pub mod sc;
 pub mod tso;
 

@@ -2,7 +2,9 @@
 //!
 //! `{"verdict", "complete", "blocked", "bound_cut", "partial", "stopped_by",
 //! "errors": [{"kind", "message", "location", "trace": [{"thread", "event", "value",
-//! "location"}]}], "warnings", "time_s", "model", "equiv"}`.
+//! "location"}]}], "warnings", "time_s", "model", "equiv"}`, and with `--equiv rvf`
+//! `"rvf": {"traces", "classes", "witness_calls", "witness_failed", "closure_refuted",
+//! "error_searches", "error_searches_found"}` (the explorer's counters).
 //!
 //! `verdict` is an error class, `incomplete` (no error found, but `stopped_by` a
 //! limit: `timeout` or `max-executions`) or `safe`; `partial` is true exactly when
@@ -40,7 +42,7 @@ pub fn to_json<P: Program>(
                    "trace": steps})
         })
         .collect();
-    json!({
+    let mut v = json!({
         "verdict": super::verdict(s),
         "complete": s.complete,
         "blocked": s.blocked,
@@ -52,5 +54,17 @@ pub fn to_json<P: Program>(
         "time_s": (s.elapsed.as_secs_f64() * 1e4).round() / 1e4,
         "model": model,
         "equiv": equiv,
-    })
+    });
+    if let Some(r) = s.rvf {
+        v["rvf"] = json!({
+            "traces": r.traces,
+            "classes": r.classes,
+            "witness_calls": r.witness_calls,
+            "witness_failed": r.witness_failed,
+            "closure_refuted": r.closure_refuted,
+            "error_searches": r.error_searches,
+            "error_searches_found": r.error_searches_found,
+        });
+    }
+    v
 }

@@ -191,6 +191,27 @@ pub fn human<P: Program>(s: &Stats, prog: &P, stats: bool) -> String {
                 w.tests, w.failed, w.by_precheck, w.by_closure
             );
             let _ = writeln!(o, "Most schedules pending at once: {}", m.peak_pending);
+            if s.repeated_classes > 0 {
+                let _ = writeln!(
+                    o,
+                    "Traces of a class explored before (counted once): {}",
+                    s.repeated_classes
+                );
+            }
+        }
+        if let Some(r) = s.rvf {
+            let _ = writeln!(o, "RVF traces explored: {}", r.traces);
+            let _ = writeln!(o, "RVF classes: {}", r.classes);
+            let _ = writeln!(
+                o,
+                "Witnesses tried (VerifySC calls): {} ({} failed, {} refuted by the closure)",
+                r.witness_calls, r.witness_failed, r.closure_refuted
+            );
+            let _ = writeln!(
+                o,
+                "Per-class error searches: {} ({} found a witness)",
+                r.error_searches, r.error_searches_found
+            );
         }
         let _ = match peak_rss_kib() {
             Some(k) => writeln!(o, "Peak resident memory: {k} KiB"),
