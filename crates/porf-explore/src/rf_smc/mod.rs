@@ -5,8 +5,8 @@
 //! Each call takes a trace σ that realises a desired reads-from function, extends it
 //! to a maximal trace ([`extend`]), counts it, and proposes *mutations* ([`mutation`]):
 //! for every unmarked read `r` and every other write `w` of its location (only writes
-//! of the extension when `r` precedes it), the events before `r`, the causal past of
-//! `w` after `r`, and `r` reading `w`. A mutation new to the schedule set of `r` is
+//! of the extension when `r` precedes it), the events before `r`, `r` reading `w`, and
+//! the causal past of `w` after `r`. A mutation new to the schedule set of `r` is
 //! tested for realisability by the model's exact check (VerifySC, VerifyTSO,
 //! VerifyPSO) and, if realisable, scheduled with that witness. Finally the schedule
 //! sets of the extension's reads are explored, the latest read first.
@@ -17,9 +17,9 @@
 //! mutation only as causes of its write are *marked*: their sources are fixed for the
 //! whole subtree.
 //!
-//! Invariant (exploration optimality): each reads-from class of maximal traces is
-//! explored by exactly one call; [`crate::Config::collect_rf_classes`] lets tests count
-//! repeats (`Stats::repeated_classes`).
+//! Invariant: every reads-from class of maximal traces is explored and counted once.
+//! Exploration optimality (each class reached by exactly one call) holds for programs
+//! without exclusive reads; see below for the others.
 //!
 //! RMWs, compare-exchanges, lock acquires and trylocks are a read followed by its
 //! exclusive write part; a mutation of such a read carries the write part with it, and
@@ -33,11 +33,13 @@
 //! be reached twice. The recorder therefore counts each class once
 //! (`Recorder::dedupe_classes`, a compact key per class; `Stats::repeated_classes` says
 //! how many traces were repeats). Programs without exclusive reads are explored
-//! optimally: no repeats (the differential tests check it). A lock acquire that reads a taken lock blocks its thread, as in the
-//! graph explorers, so the blocked executions counted are the same. Assumes (blocked
-//! traces counted as blocked), spawn and join, assertion failures, data races and heap
-//! errors (reported as each event is added, exactly as the graph explorers do) and
-//! fences are handled too.
+//! optimally: no repeats (the differential tests check it).
+//!
+//! A lock acquire that reads a taken lock blocks its thread, as in the graph
+//! explorers, so the blocked executions counted are the same. Assumes (blocked traces
+//! counted as blocked), spawn and join, assertion failures, data races and heap errors
+//! (reported as each event is added, exactly as the graph explorers do) and fences are
+//! handled too.
 
 mod extend;
 mod mutation;
