@@ -61,7 +61,9 @@ impl<P: Program> Rvf<'_, '_, P> {
                     *good = vec![None];
                 }
             }
+            let stop = || self.rec.deadline_passed();
             let q = Query {
+                stop: Some(&stop),
                 guide: tr.st.g.insertion_order(),
                 taint: Some(h.goal),
                 closure: false,
@@ -181,7 +183,9 @@ impl<P: Program> Rvf<'_, '_, P> {
                 *last = true;
             }
         }
+        let stop = || self.rec.deadline_passed();
         let q = Query {
+            stop: Some(&stop),
             guide: g.insertion_order(),
             taint: None,
             closure: true,

@@ -429,7 +429,9 @@ impl<P: Program> Rvf<'_, '_, P> {
             }
             let mut guide = g.insertion_order().to_vec();
             guide.push(r);
+            let stop = || self.rec.deadline_passed();
             let q = Query {
+                stop: Some(&stop),
                 guide: &guide,
                 taint: None,
                 closure: true,
@@ -445,6 +447,8 @@ impl<P: Program> Rvf<'_, '_, P> {
                     self.counters.witness_failed += 1;
                     return None;
                 }
+                // The time limit passed: the caller's next `stopped()` records it.
+                Verdict::Interrupted => return None,
                 Verdict::Malformed => unreachable!("a trace's events form a well-formed instance"),
             }
         }
