@@ -64,6 +64,7 @@ use porf_graph::{EventId, LabelKind, Loc, Program, ReadKind, Tid, WriteKind};
 use porf_models::rvf::{self as vsc, Closure, Instance, Kind, Query, Verdict};
 use porf_models::MemoryModel;
 use std::collections::{HashMap, HashSet, VecDeque};
+use std::hash::{Hash, Hasher};
 use trace::{instance, is_read_action, realise, Trace};
 
 /// Runs RVF-SMC on `prog` (the model must be SC: the traces are SC traces).
@@ -120,7 +121,8 @@ struct Node {
 }
 
 impl Node {
-    fn instance(&mut self, g: &porf_graph::Graph, good: &trace::GoodW) -> &Instance {
+    /// The instance of `σ~` (callers may extend it, and restore it after).
+    fn instance(&mut self, g: &porf_graph::Graph, good: &trace::GoodW) -> &mut Instance {
         self.inst.get_or_insert_with(|| instance(g, good))
     }
 
@@ -158,8 +160,10 @@ pub(super) struct Rvf<'a, 'c, P: Program> {
     cfg: &'c Config,
     tids: TidRegistry,
     ancestors: Vec<Ancestor>,
-    /// Class keys of the maximal traces explored.
-    classes: HashSet<Vec<i64>>,
+    /// Class keys of the maximal traces explored, as 128-bit hashes (the keys are
+    /// long; the count is a statistic, and `Config::collect_rvf_classes` keeps the keys
+    /// themselves for tests).
+    classes: HashSet<(u64, u64)>,
     counters: RvfStats,
 }
 
@@ -409,7 +413,8 @@ impl<P: Program> Rvf<'_, '_, P> {
                 self.counters.closure_refuted += 1;
                 return None;
             }
-            let mut inst = node.instance(g, &tr.good).clone();
+            // The node's instance plus `r` (and its write part), popped again below.
+            let inst = node.instance(g, &tr.good);
             let th = &mut inst.threads[r.tid as usize];
             debug_assert_eq!(th.len() as u32, r.idx);
             th.push(Kind::Read {
@@ -436,7 +441,9 @@ impl<P: Program> Rvf<'_, '_, P> {
                 taint: None,
                 closure: true,
             };
-            match vsc::verify(&inst, &q) {
+            let verdict = vsc::verify(inst, &q);
+            inst.threads[r.tid as usize].truncate(r.idx as usize);
+            match verdict {
                 Verdict::Witness(o) => order = Some(o),
                 Verdict::Refuted => {
                     self.counters.witness_failed += 1;
@@ -478,7 +485,7 @@ impl<P: Program> Rvf<'_, '_, P> {
                 .filter(|e| !order.contains(e))
                 .collect();
             order.extend(rest);
-            st = realise(&st, &order, self.model);
+            st.g = realise(&st.g, &order, self.model);
         }
         Some((Trace { st, good }, fresh))
     }
@@ -490,7 +497,12 @@ impl<P: Program> Rvf<'_, '_, P> {
         if self.cfg.collect_rvf_classes {
             self.rec.stats.rvf_class_keys.push(key.clone());
         }
-        self.classes.insert(key);
+        let hash = |salt: u8| {
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            (salt, &key).hash(&mut h);
+            h.finish()
+        };
+        self.classes.insert((hash(0), hash(1)));
         self.class_errors(&tr);
         if self.rec.stopped() {
             return;
