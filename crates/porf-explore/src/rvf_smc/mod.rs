@@ -80,14 +80,22 @@ pub fn explore<P: Program>(prog: &P, model: &dyn MemoryModel, cfg: &Config) -> S
         classes: HashSet::new(),
         counters: RvfStats::default(),
     };
-    let tr = Trace {
+    let mut tr = Trace {
         st: State::new(prog, model),
         good: HashMap::new(),
     };
-    ex.call(tr, Vec::new(), Causal::default());
+    ex.call(&mut tr, Vec::new(), Causal::default());
     ex.counters.classes = ex.classes.len() as u64;
     ex.rec.stats.rvf = Some(ex.counters);
     ex.rec.finish()
+}
+
+/// The trace a recursive call works on.
+enum Child<P: Program> {
+    /// The caller's trace, extended in place (the caller truncates it afterwards).
+    InPlace(Vec<EventId>),
+    /// A new trace (a VerifySC witness), with the events added with the read.
+    New(Trace<P>, Vec<EventId>),
 }
 
 /// A read being processed by an ancestor call, with its backtrack signal.
@@ -180,7 +188,8 @@ struct ReadAccess {
 impl<P: Program> Rvf<'_, '_, P> {
     /// One call of Alg. 2 on trace `tr`; `fresh` are the events the parent added with
     /// the read that created this call.
-    fn call(&mut self, mut tr: Trace<P>, fresh: Vec<EventId>, mut causal: Causal) {
+    /// Works on `tr` in place: the caller restores it by truncation.
+    fn call(&mut self, tr: &mut Trace<P>, fresh: Vec<EventId>, mut causal: Causal) {
         for &e in &fresh {
             if matches!(tr.st.g.label(e).kind, LabelKind::Error { .. }) {
                 self.rec.error_event(&tr.st.g, e);
@@ -192,7 +201,7 @@ impl<P: Program> Rvf<'_, '_, P> {
             return;
         }
         let from = tr.st.g.len();
-        if !self.extend(&mut tr) {
+        if !self.extend(tr) {
             return;
         }
         self.rec.tick(&tr.st.g);
@@ -235,15 +244,16 @@ impl<P: Program> Rvf<'_, '_, P> {
                 return;
             }
             let r = EventId::new(t, tr.st.g.thread_len(t));
-            let acc = self.read_access(&mut tr, t);
+            let acc = self.read_access(tr, t);
             if !causal.0.contains_key(&r) {
                 backtrack = false;
             }
-            for group in self.value_groups(&tr, r, &acc, &causal) {
+            for group in self.value_groups(tr, r, &acc, &causal) {
                 if self.rec.stopped() {
                     return;
                 }
-                let Some((next, fresh)) = self.witness(&tr, &mut node, r, &acc, group) else {
+                let stamp = tr.st.g.len();
+                let Some(child) = self.witness(tr, &mut node, r, &acc, group) else {
                     continue;
                 };
                 self.ancestors.push(Ancestor {
@@ -251,7 +261,13 @@ impl<P: Program> Rvf<'_, '_, P> {
                     loc: acc.loc,
                     signal: backtrack,
                 });
-                self.call(next, fresh, causal.clone());
+                match child {
+                    Child::InPlace(fresh) => {
+                        self.call(tr, fresh, causal.clone());
+                        tr.truncate(stamp);
+                    }
+                    Child::New(mut next, fresh) => self.call(&mut next, fresh, causal.clone()),
+                }
                 backtrack = self.ancestors.pop().unwrap().signal;
             }
             let g = &tr.st.g;
@@ -390,12 +406,12 @@ impl<P: Program> Rvf<'_, '_, P> {
     /// shared by the reads and values of one call.
     fn witness(
         &mut self,
-        tr: &Trace<P>,
+        tr: &mut Trace<P>,
         node: &mut Node,
         r: EventId,
         acc: &ReadAccess,
         group: Vec<Option<EventId>>,
-    ) -> Option<(Trace<P>, Vec<EventId>)> {
+    ) -> Option<Child<P>> {
         let g = &tr.st.g;
         let latest = g.co_max(acc.loc);
         let direct = group.contains(&latest);
@@ -459,7 +475,9 @@ impl<P: Program> Rvf<'_, '_, P> {
                 Verdict::Malformed => unreachable!("a trace's events form a well-formed instance"),
             }
         }
-        let mut st = tr.st.clone();
+        // Add `r` (and what follows it) to `σ~` in place.
+        let stamp = tr.st.g.len();
+        let st = &mut tr.st;
         let kind = LabelKind::Read {
             loc: acc.loc,
             bytes: acc.bytes,
@@ -467,31 +485,39 @@ impl<P: Program> Rvf<'_, '_, P> {
             kind: acc.kind,
             rf: w0,
         };
-        let e = step::add_event(&mut st, self.model, r.tid, kind, acc.src);
+        let e = step::add_event(st, self.model, r.tid, kind, acc.src);
         debug_assert_eq!(e, r);
         let mut fresh = vec![r];
-        match step::after_read(&mut st, self.model, r) {
+        match step::after_read(st, self.model, r) {
             AfterRead::Continue => {}
-            AfterRead::WritePart(v) => fresh.push(step::add_write_part(&mut st, self.model, r, v)),
+            AfterRead::WritePart(v) => fresh.push(step::add_write_part(st, self.model, r, v)),
             AfterRead::Blocked | AfterRead::Ended => fresh.push(st.g.last_of(r.tid).unwrap()),
         }
-        let mut good = tr.good.clone();
-        good.insert(r, group);
-        if let Some(mut order) = order {
-            // A `Block` or error event after `r` touches no memory: it goes last.
-            let rest: Vec<EventId> = fresh
-                .iter()
-                .copied()
-                .filter(|e| !order.contains(e))
-                .collect();
-            order.extend(rest);
-            st.g = realise(&st.g, &order, self.model);
-        }
-        Some((Trace { st, good }, fresh))
+        tr.good.insert(r, group);
+        let Some(mut order) = order else {
+            // σ~ · r satisfies GoodW': the child goes on from it.
+            return Some(Child::InPlace(fresh));
+        };
+        // A `Block` or error event after `r` touches no memory: it goes last.
+        let rest: Vec<EventId> = fresh
+            .iter()
+            .copied()
+            .filter(|e| !order.contains(e))
+            .collect();
+        order.extend(rest);
+        let next = Trace {
+            st: State {
+                g: realise(&tr.st.g, &order, self.model),
+                ts: tr.st.ts.clone(),
+            },
+            good: tr.good.clone(),
+        };
+        tr.truncate(stamp);
+        Some(Child::New(next, fresh))
     }
 
     /// Records a maximal trace: its class, the errors of its class, its outcome.
-    fn maximal(&mut self, mut tr: Trace<P>) {
+    fn maximal(&mut self, tr: &mut Trace<P>) {
         self.counters.traces += 1;
         let key = rvf_class_key(&tr.st.g);
         if self.cfg.collect_rvf_classes {
@@ -503,18 +529,17 @@ impl<P: Program> Rvf<'_, '_, P> {
             h.finish()
         };
         self.classes.insert((hash(0), hash(1)));
-        self.class_errors(&tr);
+        self.class_errors(tr);
         if self.rec.stopped() {
             return;
         }
-        if let Some(st) = self.deadlock_witness(&tr) {
-            tr.st = st;
-        }
+        let mut deadlock = self.deadlock_witness(tr);
+        let st = deadlock.as_mut().unwrap_or(&mut tr.st);
         debug_assert!(
-            self.model.is_consistent(&tr.st.g),
+            self.model.is_consistent(&st.g),
             "RVF explorer reached an inconsistent trace:\n{}",
-            tr.st.g
+            st.g
         );
-        self.rec.maximal(&mut tr.st, &self.co);
+        self.rec.maximal(st, &self.co);
     }
 }

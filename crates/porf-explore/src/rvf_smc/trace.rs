@@ -32,6 +32,16 @@ impl<P: Program> Clone for Trace<P> {
     }
 }
 
+impl<P: Program> Trace<P> {
+    /// Removes every event with stamp `>= stamp` (and the good writes of its reads).
+    pub fn truncate(&mut self, stamp: usize) {
+        for &e in &self.st.g.insertion_order()[stamp..] {
+            self.good.remove(&e);
+        }
+        self.st.truncate(stamp);
+    }
+}
+
 /// Whether performing `a` adds a read (plain, RMW, lock or trylock).
 pub(super) fn is_read_action(a: &Action) -> bool {
     matches!(
