@@ -95,7 +95,7 @@ enum Child<P: Program> {
     /// The caller's trace, extended in place (the caller truncates it afterwards).
     InPlace(Vec<EventId>),
     /// A new trace (a VerifySC witness), with the events added with the read.
-    New(Trace<P>, Vec<EventId>),
+    New(Box<Trace<P>>, Vec<EventId>),
 }
 
 /// A read being processed by an ancestor call, with its backtrack signal.
@@ -513,7 +513,7 @@ impl<P: Program> Rvf<'_, '_, P> {
             good: tr.good.clone(),
         };
         tr.truncate(stamp);
-        Some(Child::New(next, fresh))
+        Some(Child::New(Box::new(next), fresh))
     }
 
     /// Records a maximal trace: its class, the errors of its class, its outcome.
