@@ -428,3 +428,25 @@ fn rvf_merges_reads_of_equal_values() {
     let (code, rvf) = json(&["--equiv", "rvf", "--model", "sc", &f]);
     assert_eq!((code, rvf["complete"].as_u64()), (0, Some(1)), "{rvf}");
 }
+
+/// Limits work in rvf mode as in the others: the result is partial and says which
+/// limit cut it.
+#[test]
+fn rvf_honours_limits() {
+    let f = file("examples/lock_counter.c");
+    let (code, v) = json(&[
+        "--equiv",
+        "rvf",
+        "--model",
+        "sc",
+        "-D",
+        "N=4",
+        "--max-executions",
+        "2",
+        &f,
+    ]);
+    assert_eq!(code, 4, "{v}");
+    assert_eq!(v["verdict"], "incomplete", "{v}");
+    assert_eq!(v["stopped_by"], "max-executions", "{v}");
+    assert_eq!(v["complete"], 2, "{v}");
+}

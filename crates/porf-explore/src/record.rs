@@ -87,6 +87,13 @@ impl<'c> Recorder<'c> {
         reason.is_some()
     }
 
+    /// Whether the time limit has passed (for long computations that cannot call
+    /// [`Recorder::stopped`], which needs `&mut self`; they give up, and the next
+    /// `stopped` records the limit).
+    pub fn deadline_passed(&self) -> bool {
+        self.deadline.as_ref().is_some_and(Deadline::passed)
+    }
+
     /// Records an error; stops the exploration unless keep-going.
     pub fn error(
         &mut self,

@@ -61,15 +61,17 @@ impl<P: Program> Rvf<'_, '_, P> {
                     *good = vec![None];
                 }
             }
+            let stop = || self.rec.deadline_passed();
             let q = Query {
+                stop: Some(&stop),
                 guide: tr.st.g.insertion_order(),
                 taint: Some(h.goal),
                 closure: false,
             };
             if let Verdict::Witness(order) = vsc::verify(&inst, &q) {
                 self.counters.error_searches_found += 1;
-                let st = realise(&tr.st, &order, self.model);
-                self.graph_errors(&st.g);
+                let g = realise(&tr.st.g, &order, self.model);
+                self.graph_errors(&g);
             }
         }
     }
@@ -181,7 +183,9 @@ impl<P: Program> Rvf<'_, '_, P> {
                 *last = true;
             }
         }
+        let stop = || self.rec.deadline_passed();
         let q = Query {
+            stop: Some(&stop),
             guide: g.insertion_order(),
             taint: None,
             closure: true,
@@ -189,11 +193,34 @@ impl<P: Program> Rvf<'_, '_, P> {
         match vsc::verify(&inst, &q) {
             Verdict::Witness(order) => {
                 self.counters.error_searches_found += 1;
-                Some(realise(&tr.st, &order, self.model))
+                Some(State {
+                    g: realise(g, &order, self.model),
+                    ts: tr.st.ts.clone(),
+                })
             }
             _ => None,
         }
     }
+}
+
+/// Per event, the events before it by po, spawn and join alone.
+fn sync_views(g: &Graph) -> HashMap<EventId, View> {
+    let mut out: HashMap<EventId, View> = HashMap::with_capacity(g.len());
+    for &e in g.insertion_order() {
+        let mut v = e.prev().map(|p| out[&p].clone()).unwrap_or_default();
+        match g.label(e).kind {
+            LabelKind::Start { parent: Some(p) } => v.join(&out[&p]),
+            LabelKind::Join { child } => {
+                if let Some(l) = g.last_of(child) {
+                    v.join(&out[&l]);
+                }
+            }
+            _ => {}
+        }
+        v.include(e);
+        out.insert(e, v);
+    }
+    out
 }
 
 /// Per event, the events hb-before it in *every* trace of `tr`'s events and good
@@ -234,8 +261,17 @@ fn shared_hb<P: Program>(tr: &Trace<P>) -> HashMap<EventId, View> {
 /// The searches of step 2 for trace `tr`.
 fn hidden<P: Program>(tr: &Trace<P>) -> Vec<Hidden> {
     let g = &tr.st.g;
-    let sv = shared_hb(tr);
-    let fixed = |a: EventId, b: EventId| sv[&b].contains(a) || sv[&a].contains(b);
+    // Pairs every trace orders: by po and sync alone (cheap), else also through the
+    // rf the closure forces (computed once, only if some pair needs it).
+    let sync = sync_views(g);
+    let forced = std::cell::OnceCell::new();
+    let fixed = |a: EventId, b: EventId| {
+        if sync[&b].contains(a) || sync[&a].contains(b) {
+            return true;
+        }
+        let sv = forced.get_or_init(|| shared_hb(tr));
+        sv[&b].contains(a) || sv[&a].contains(b)
+    };
     let hb = |a: EventId, b: EventId| g.label(b).hb.contains(a);
     let mut out = Vec::new();
     let mut locs: Vec<Loc> = g.locations().map(|(l, _)| *l).collect();

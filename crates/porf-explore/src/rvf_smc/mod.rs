@@ -64,6 +64,7 @@ use porf_graph::{EventId, LabelKind, Loc, Program, ReadKind, Tid, WriteKind};
 use porf_models::rvf::{self as vsc, Closure, Instance, Kind, Query, Verdict};
 use porf_models::MemoryModel;
 use std::collections::{HashMap, HashSet, VecDeque};
+use std::hash::{Hash, Hasher};
 use trace::{instance, is_read_action, realise, Trace};
 
 /// Runs RVF-SMC on `prog` (the model must be SC: the traces are SC traces).
@@ -79,14 +80,22 @@ pub fn explore<P: Program>(prog: &P, model: &dyn MemoryModel, cfg: &Config) -> S
         classes: HashSet::new(),
         counters: RvfStats::default(),
     };
-    let tr = Trace {
+    let mut tr = Trace {
         st: State::new(prog, model),
         good: HashMap::new(),
     };
-    ex.call(tr, Vec::new(), Causal::default());
+    ex.call(&mut tr, Vec::new(), Causal::default());
     ex.counters.classes = ex.classes.len() as u64;
     ex.rec.stats.rvf = Some(ex.counters);
     ex.rec.finish()
+}
+
+/// The trace a recursive call works on.
+enum Child<P: Program> {
+    /// The caller's trace, extended in place (the caller truncates it afterwards).
+    InPlace(Vec<EventId>),
+    /// A new trace (a VerifySC witness), with the events added with the read.
+    New(Box<Trace<P>>, Vec<EventId>),
 }
 
 /// A read being processed by an ancestor call, with its backtrack signal.
@@ -120,7 +129,8 @@ struct Node {
 }
 
 impl Node {
-    fn instance(&mut self, g: &porf_graph::Graph, good: &trace::GoodW) -> &Instance {
+    /// The instance of `σ~` (callers may extend it, and restore it after).
+    fn instance(&mut self, g: &porf_graph::Graph, good: &trace::GoodW) -> &mut Instance {
         self.inst.get_or_insert_with(|| instance(g, good))
     }
 
@@ -158,8 +168,10 @@ pub(super) struct Rvf<'a, 'c, P: Program> {
     cfg: &'c Config,
     tids: TidRegistry,
     ancestors: Vec<Ancestor>,
-    /// Class keys of the maximal traces explored.
-    classes: HashSet<Vec<i64>>,
+    /// Class keys of the maximal traces explored, as 128-bit hashes (the keys are
+    /// long; the count is a statistic, and `Config::collect_rvf_classes` keeps the keys
+    /// themselves for tests).
+    classes: HashSet<(u64, u64)>,
     counters: RvfStats,
 }
 
@@ -176,7 +188,8 @@ struct ReadAccess {
 impl<P: Program> Rvf<'_, '_, P> {
     /// One call of Alg. 2 on trace `tr`; `fresh` are the events the parent added with
     /// the read that created this call.
-    fn call(&mut self, mut tr: Trace<P>, fresh: Vec<EventId>, mut causal: Causal) {
+    /// Works on `tr` in place: the caller restores it by truncation.
+    fn call(&mut self, tr: &mut Trace<P>, fresh: Vec<EventId>, mut causal: Causal) {
         for &e in &fresh {
             if matches!(tr.st.g.label(e).kind, LabelKind::Error { .. }) {
                 self.rec.error_event(&tr.st.g, e);
@@ -188,7 +201,7 @@ impl<P: Program> Rvf<'_, '_, P> {
             return;
         }
         let from = tr.st.g.len();
-        if !self.extend(&mut tr) {
+        if !self.extend(tr) {
             return;
         }
         self.rec.tick(&tr.st.g);
@@ -231,15 +244,16 @@ impl<P: Program> Rvf<'_, '_, P> {
                 return;
             }
             let r = EventId::new(t, tr.st.g.thread_len(t));
-            let acc = self.read_access(&mut tr, t);
+            let acc = self.read_access(tr, t);
             if !causal.0.contains_key(&r) {
                 backtrack = false;
             }
-            for group in self.value_groups(&tr, r, &acc, &causal) {
+            for group in self.value_groups(tr, r, &acc, &causal) {
                 if self.rec.stopped() {
                     return;
                 }
-                let Some((next, fresh)) = self.witness(&tr, &mut node, r, &acc, group) else {
+                let stamp = tr.st.g.len();
+                let Some(child) = self.witness(tr, &mut node, r, &acc, group) else {
                     continue;
                 };
                 self.ancestors.push(Ancestor {
@@ -247,7 +261,13 @@ impl<P: Program> Rvf<'_, '_, P> {
                     loc: acc.loc,
                     signal: backtrack,
                 });
-                self.call(next, fresh, causal.clone());
+                match child {
+                    Child::InPlace(fresh) => {
+                        self.call(tr, fresh, causal.clone());
+                        tr.truncate(stamp);
+                    }
+                    Child::New(mut next, fresh) => self.call(&mut next, fresh, causal.clone()),
+                }
                 backtrack = self.ancestors.pop().unwrap().signal;
             }
             let g = &tr.st.g;
@@ -386,12 +406,12 @@ impl<P: Program> Rvf<'_, '_, P> {
     /// shared by the reads and values of one call.
     fn witness(
         &mut self,
-        tr: &Trace<P>,
+        tr: &mut Trace<P>,
         node: &mut Node,
         r: EventId,
         acc: &ReadAccess,
         group: Vec<Option<EventId>>,
-    ) -> Option<(Trace<P>, Vec<EventId>)> {
+    ) -> Option<Child<P>> {
         let g = &tr.st.g;
         let latest = g.co_max(acc.loc);
         let direct = group.contains(&latest);
@@ -409,7 +429,8 @@ impl<P: Program> Rvf<'_, '_, P> {
                 self.counters.closure_refuted += 1;
                 return None;
             }
-            let mut inst = node.instance(g, &tr.good).clone();
+            // The node's instance plus `r` (and its write part), popped again below.
+            let inst = node.instance(g, &tr.good);
             let th = &mut inst.threads[r.tid as usize];
             debug_assert_eq!(th.len() as u32, r.idx);
             th.push(Kind::Read {
@@ -429,12 +450,16 @@ impl<P: Program> Rvf<'_, '_, P> {
             }
             let mut guide = g.insertion_order().to_vec();
             guide.push(r);
+            let stop = || self.rec.deadline_passed();
             let q = Query {
+                stop: Some(&stop),
                 guide: &guide,
                 taint: None,
                 closure: true,
             };
-            match vsc::verify(&inst, &q) {
+            let verdict = vsc::verify(inst, &q);
+            inst.threads[r.tid as usize].truncate(r.idx as usize);
+            match verdict {
                 Verdict::Witness(o) => order = Some(o),
                 Verdict::Refuted => {
                     self.counters.witness_failed += 1;
@@ -445,10 +470,14 @@ impl<P: Program> Rvf<'_, '_, P> {
                     self.counters.witness_failed += 1;
                     return None;
                 }
+                // The time limit passed: the caller's next `stopped()` records it.
+                Verdict::Interrupted => return None,
                 Verdict::Malformed => unreachable!("a trace's events form a well-formed instance"),
             }
         }
-        let mut st = tr.st.clone();
+        // Add `r` (and what follows it) to `σ~` in place.
+        let stamp = tr.st.g.len();
+        let st = &mut tr.st;
         let kind = LabelKind::Read {
             loc: acc.loc,
             bytes: acc.bytes,
@@ -456,49 +485,61 @@ impl<P: Program> Rvf<'_, '_, P> {
             kind: acc.kind,
             rf: w0,
         };
-        let e = step::add_event(&mut st, self.model, r.tid, kind, acc.src);
+        let e = step::add_event(st, self.model, r.tid, kind, acc.src);
         debug_assert_eq!(e, r);
         let mut fresh = vec![r];
-        match step::after_read(&mut st, self.model, r) {
+        match step::after_read(st, self.model, r) {
             AfterRead::Continue => {}
-            AfterRead::WritePart(v) => fresh.push(step::add_write_part(&mut st, self.model, r, v)),
+            AfterRead::WritePart(v) => fresh.push(step::add_write_part(st, self.model, r, v)),
             AfterRead::Blocked | AfterRead::Ended => fresh.push(st.g.last_of(r.tid).unwrap()),
         }
-        let mut good = tr.good.clone();
-        good.insert(r, group);
-        if let Some(mut order) = order {
-            // A `Block` or error event after `r` touches no memory: it goes last.
-            let rest: Vec<EventId> = fresh
-                .iter()
-                .copied()
-                .filter(|e| !order.contains(e))
-                .collect();
-            order.extend(rest);
-            st = realise(&st, &order, self.model);
-        }
-        Some((Trace { st, good }, fresh))
+        tr.good.insert(r, group);
+        let Some(mut order) = order else {
+            // σ~ · r satisfies GoodW': the child goes on from it.
+            return Some(Child::InPlace(fresh));
+        };
+        // A `Block` or error event after `r` touches no memory: it goes last.
+        let rest: Vec<EventId> = fresh
+            .iter()
+            .copied()
+            .filter(|e| !order.contains(e))
+            .collect();
+        order.extend(rest);
+        let next = Trace {
+            st: State {
+                g: realise(&tr.st.g, &order, self.model),
+                ts: tr.st.ts.clone(),
+            },
+            good: tr.good.clone(),
+        };
+        tr.truncate(stamp);
+        Some(Child::New(Box::new(next), fresh))
     }
 
     /// Records a maximal trace: its class, the errors of its class, its outcome.
-    fn maximal(&mut self, mut tr: Trace<P>) {
+    fn maximal(&mut self, tr: &mut Trace<P>) {
         self.counters.traces += 1;
         let key = rvf_class_key(&tr.st.g);
         if self.cfg.collect_rvf_classes {
             self.rec.stats.rvf_class_keys.push(key.clone());
         }
-        self.classes.insert(key);
-        self.class_errors(&tr);
+        let hash = |salt: u8| {
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            (salt, &key).hash(&mut h);
+            h.finish()
+        };
+        self.classes.insert((hash(0), hash(1)));
+        self.class_errors(tr);
         if self.rec.stopped() {
             return;
         }
-        if let Some(st) = self.deadlock_witness(&tr) {
-            tr.st = st;
-        }
+        let mut deadlock = self.deadlock_witness(tr);
+        let st = deadlock.as_mut().unwrap_or(&mut tr.st);
         debug_assert!(
-            self.model.is_consistent(&tr.st.g),
+            self.model.is_consistent(&st.g),
             "RVF explorer reached an inconsistent trace:\n{}",
-            tr.st.g
+            st.g
         );
-        self.rec.maximal(&mut tr.st, &self.co);
+        self.rec.maximal(st, &self.co);
     }
 }

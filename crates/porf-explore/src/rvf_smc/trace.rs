@@ -32,6 +32,16 @@ impl<P: Program> Clone for Trace<P> {
     }
 }
 
+impl<P: Program> Trace<P> {
+    /// Removes every event with stamp `>= stamp` (and the good writes of its reads).
+    pub fn truncate(&mut self, stamp: usize) {
+        for &e in &self.st.g.insertion_order()[stamp..] {
+            self.good.remove(&e);
+        }
+        self.st.truncate(stamp);
+    }
+}
+
 /// Whether performing `a` adds a read (plain, RMW, lock or trylock).
 pub(super) fn is_read_action(a: &Action) -> bool {
     matches!(
@@ -40,15 +50,10 @@ pub(super) fn is_read_action(a: &Action) -> bool {
     )
 }
 
-/// The events of `st` in the order `order` (a witness of them): a new graph whose
+/// The events of `old` in the order `order` (a witness of them): a new graph whose
 /// insertion order is `order`, each read reading the latest write before it, hb views
-/// recomputed. Machine states are kept.
-pub(super) fn realise<P: Program>(
-    st: &State<P>,
-    order: &[EventId],
-    model: &dyn MemoryModel,
-) -> State<P> {
-    let old = &st.g;
+/// recomputed. (Machine states stay valid for it: they depend only on values.)
+pub(super) fn realise(old: &Graph, order: &[EventId], model: &dyn MemoryModel) -> Graph {
     debug_assert_eq!(order.len(), old.len());
     let mut g = Graph::new();
     let mut locs: Vec<_> = old
@@ -74,10 +79,7 @@ pub(super) fn realise<P: Program>(
             g.co_insert(ne, n + 1);
         }
     }
-    State {
-        g,
-        ts: st.ts.clone(),
-    }
+    g
 }
 
 /// The VerifySC-rvf instance of `g`'s events with good writes `good`.

@@ -39,8 +39,11 @@ use porf_graph::EventId;
 use std::collections::HashSet;
 
 /// What to ask of the search besides a witness.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Default)]
 pub struct Query<'a> {
+    /// Polled now and then: when it returns true the search gives up
+    /// ([`Verdict::Interrupted`]), so a time limit is kept within a few hundred states.
+    pub stop: Option<&'a dyn Fn() -> bool>,
     /// Branch in this order first (events not listed come after, by thread).
     pub guide: &'a [EventId],
     /// Require the witness to meet this hb condition.
@@ -75,6 +78,8 @@ pub enum Verdict {
     Refuted,
     /// The instance is not well-formed (see [`Instance`]).
     Malformed,
+    /// [`Query::stop`] said to give up: nothing is known.
+    Interrupted,
 }
 
 /// Decides whether `inst` has a witness meeting `q`.
@@ -111,15 +116,19 @@ pub fn verify(inst: &Instance, q: &Query) -> Verdict {
             }
         }
     }
-    let s = Search {
+    let mut s = Search {
         c: &c,
         p: p.as_ref(),
         goal,
         guide_pos,
         done: HashSet::new(),
+        stop: q.stop,
+        interrupted: false,
     };
-    match s.run() {
+    let found = s.run();
+    match found {
         Some(tr) => Verdict::Witness(tr.iter().map(|&i| c.ev[i as usize]).collect()),
+        None if s.interrupted => Verdict::Interrupted,
         None => Verdict::NoWitness,
     }
 }
@@ -170,6 +179,8 @@ struct Search<'a> {
     goal: Option<(Id, Id, bool, bool)>,
     guide_pos: Vec<u32>,
     done: HashSet<Vec<u32>>,
+    stop: Option<&'a dyn Fn() -> bool>,
+    interrupted: bool,
 }
 
 /// A witness prefix.
@@ -187,7 +198,7 @@ struct Prefix {
 }
 
 impl Search<'_> {
-    fn run(mut self) -> Option<Vec<Id>> {
+    fn run(&mut self) -> Option<Vec<Id>> {
         let c = self.c;
         let mut root = Prefix {
             pos: vec![0; c.k],
@@ -214,6 +225,13 @@ impl Search<'_> {
             if !self.executed(&pre, Some(g)) && pre.taint[t] {
                 return None;
             }
+        }
+        if self.interrupted {
+            return None;
+        }
+        if self.done.len() % 256 == 255 && self.stop.is_some_and(|f| f()) {
+            self.interrupted = true;
+            return None;
         }
         if !self.done.insert(self.key(&pre)) {
             return None;

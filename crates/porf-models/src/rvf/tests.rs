@@ -352,6 +352,7 @@ fn agrees_with_brute_force() {
                     guide: &[],
                     taint: goal,
                     closure,
+                    stop: None,
                 };
                 let v = verify(&inst, &q);
                 match &v {
@@ -363,7 +364,9 @@ fn agrees_with_brute_force() {
                         found += 1;
                     }
                     Verdict::NoWitness | Verdict::Refuted => {}
-                    Verdict::Malformed => panic!("seed {seed}: malformed {inst:?}"),
+                    Verdict::Malformed | Verdict::Interrupted => {
+                        panic!("seed {seed}: {v:?} {inst:?}")
+                    }
                 }
                 assert_eq!(
                     matches!(v, Verdict::Witness(_)),
@@ -451,4 +454,24 @@ fn forced_sources_hold_in_every_witness() {
         }
     }
     assert!(checked > 100, "{checked}");
+}
+
+/// A search told to stop gives up without an answer (or answers before it asks).
+#[test]
+fn stop_interrupts_the_search() {
+    for seed in 0..200u64 {
+        let (inst, _) = random_instance(seed);
+        let q = Query {
+            stop: Some(&|| true),
+            ..Query::default()
+        };
+        match verify(&inst, &q) {
+            Verdict::Interrupted => {}
+            Verdict::Witness(tr) => assert!(is_witness(&inst, &tr, None)),
+            v => assert_eq!(
+                v == Verdict::NoWitness || v == Verdict::Refuted,
+                !brute(&inst, None)
+            ),
+        }
+    }
 }
