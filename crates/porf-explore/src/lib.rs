@@ -15,7 +15,8 @@
 //!   execution is visited exactly once, memory stays linear in one graph.
 //! * [`rf_smc`]: RF-SMC ("The Reads-From Equivalence for the TSO and PSO Memory
 //!   Models", OOPSLA 2021, Alg. 3): traces instead of graph revisits, each reads-from
-//!   class once, for `sc`, `tso` and `pso` in rf mode.
+//!   class counted once, for `sc`, `tso` and `pso` in rf mode; [`rf_smc::part`] is its
+//!   space-optimal variant RF-partSMC (App. C).
 //! * [`reference`]: brute force over every porf-respecting order of adding events and
 //!   every rf/co choice, deduplicated; exponential, the ground truth for small programs.
 //! * [`state`]: a graph plus the thread machines' states (shared by both).
