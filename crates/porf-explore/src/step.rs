@@ -30,6 +30,64 @@ pub enum Access {
     },
 }
 
+impl Access {
+    /// The event the access adds (a read with no source yet).
+    pub fn label(&self) -> LabelKind {
+        match *self {
+            Access::Read {
+                loc,
+                bytes,
+                ord,
+                kind,
+                ..
+            } => LabelKind::Read {
+                loc,
+                bytes,
+                ord,
+                kind,
+                rf: None,
+            },
+            Access::Write {
+                loc,
+                bytes,
+                val,
+                ord,
+                kind,
+                ..
+            } => LabelKind::Write {
+                loc,
+                bytes,
+                ord,
+                val,
+                kind,
+            },
+        }
+    }
+
+    /// Where in the source the access is.
+    pub fn src(&self) -> SrcLoc {
+        match *self {
+            Access::Read { src, .. } | Access::Write { src, .. } => src,
+        }
+    }
+}
+
+/// Adds write `a` of thread `t` last in co (where co is derived, as in rf mode and the
+/// trace explorers, a new write goes last) and resumes the thread.
+pub fn add_write_last<P: Program>(
+    st: &mut State<P>,
+    model: &dyn MemoryModel,
+    t: Tid,
+    a: &Access,
+) -> EventId {
+    let w = add_event(st, model, t, a.label(), a.src());
+    st.push_resumed(t, 0);
+    let loc = st.g.label(w).loc().unwrap();
+    let n = st.g.co(loc).len();
+    st.g.co_insert(w, n + 1);
+    w
+}
+
 /// The width of a mutex's location (mutex operations name its first byte).
 const MUTEX_BYTES: u8 = 1;
 

@@ -64,46 +64,13 @@ impl<P: Program> Extender<'_, '_, '_, P> {
                 }
                 self.report(st, e);
             }
-            Step::Access(Access::Read {
-                loc,
-                bytes,
-                ord,
-                kind,
-                src,
-            }) => {
-                let r = st.g.add(
-                    t,
-                    LabelKind::Read {
-                        loc,
-                        bytes,
-                        ord,
-                        kind,
-                        rf: None,
-                    },
-                    src,
-                );
+            Step::Access(a @ Access::Read { ord, .. }) => {
+                let r = st.g.add(t, a.label(), a.src());
                 self.read_latest(st, r, ord);
                 self.after_read(st, r);
             }
-            Step::Access(Access::Write {
-                loc,
-                bytes,
-                val,
-                ord,
-                kind,
-                src,
-            }) => {
-                let kind = LabelKind::Write {
-                    loc,
-                    bytes,
-                    ord,
-                    val,
-                    kind,
-                };
-                let w = step::add_event(st, self.model, t, kind, src);
-                st.push_resumed(t, 0);
-                let n = st.g.co(loc).len();
-                st.g.co_insert(w, n + 1);
+            Step::Access(a @ Access::Write { .. }) => {
+                let w = step::add_write_last(st, self.model, t, &a);
                 self.confirm(st, w);
                 self.report(st, w);
             }

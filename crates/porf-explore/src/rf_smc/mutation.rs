@@ -313,24 +313,12 @@ fn execute_read<P: Program>(
     w: Option<EventId>,
 ) {
     let action = st.ts[r.tid as usize].last_mut().unwrap().peek();
-    let Step::Access(Access::Read {
-        loc,
-        bytes,
-        ord,
-        kind,
-        src,
-    }) = step::perform(st, prog, model, tids, r.tid, action)
+    let Step::Access(a @ Access::Read { ord, .. }) =
+        step::perform(st, prog, model, tids, r.tid, action)
     else {
         unreachable!("the action behind read {r} is not a read")
     };
-    let lab = LabelKind::Read {
-        loc,
-        bytes,
-        ord,
-        kind,
-        rf: None,
-    };
-    let r2 = st.g.add(r.tid, lab, src);
+    let r2 = st.g.add(r.tid, a.label(), a.src());
     debug_assert_eq!(r2, r);
     step::set_source(model, &mut st.g, r, w, ord);
     if let AfterRead::WritePart(val) = step::after_read(st, model, r) {

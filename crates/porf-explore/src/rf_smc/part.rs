@@ -28,7 +28,7 @@ use crate::record::Recorder;
 use crate::state::{State, TidRegistry};
 use crate::step::{self, Access, AfterRead, Step};
 use crate::{Config, Stats};
-use porf_graph::{Action, EventId, LabelKind, Program, Tid};
+use porf_graph::{Action, EventId, Program, Tid};
 use porf_models::{atomicity, MemoryModel};
 use std::collections::HashMap;
 
@@ -156,24 +156,12 @@ impl<'a, 'c, P: Program> Part<'a, 'c, P> {
     /// it, and tests the result for realisability (installing the witness). False if it
     /// is not realisable (the caller truncates either way).
     fn add_read(&mut self, st: &mut State<P>, t: Tid, action: Action, w: Option<EventId>) -> bool {
-        let Step::Access(Access::Read {
-            loc,
-            bytes,
-            ord,
-            kind,
-            src,
-        }) = step::perform(st, self.prog, self.model, &mut self.tids, t, action)
+        let Step::Access(a @ Access::Read { ord, .. }) =
+            step::perform(st, self.prog, self.model, &mut self.tids, t, action)
         else {
             unreachable!("the next action of T{t} is not a read")
         };
-        let lab = LabelKind::Read {
-            loc,
-            bytes,
-            ord,
-            kind,
-            rf: None,
-        };
-        let r = st.g.add(t, lab, src);
+        let r = st.g.add(t, a.label(), a.src());
         step::set_source(self.model, &mut st.g, r, w, ord);
         // The previous witness extended by `r` (the model's incremental check), else
         // the exact check; then the write part, which must sit right after its source.

@@ -303,25 +303,8 @@ impl<P: Program> Rvf<'_, '_, P> {
                                 self.event_errors(&st.g, e);
                             }
                         }
-                        Step::Access(Access::Write {
-                            loc,
-                            bytes,
-                            val,
-                            ord,
-                            kind,
-                            src,
-                        }) => {
-                            let lab = LabelKind::Write {
-                                loc,
-                                bytes,
-                                ord,
-                                val,
-                                kind,
-                            };
-                            let w = step::add_event(st, self.model, t, lab, src);
-                            st.push_resumed(t, 0);
-                            let n = st.g.co(loc).len();
-                            st.g.co_insert(w, n + 1);
+                        Step::Access(a @ Access::Write { .. }) => {
+                            let w = step::add_write_last(st, self.model, t, &a);
                             self.event_errors(&st.g, w);
                         }
                         Step::Access(Access::Read { .. }) => {
