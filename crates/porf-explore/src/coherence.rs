@@ -98,34 +98,39 @@ impl<'m> Coherence<'m> {
     /// Requires, as [`MemoryModel::consistent_with`] does, that `g` without `e`'s
     /// incident edges is consistent with the co it holds.
     pub fn accepts(&self, g: &Graph, e: EventId) -> Option<Accepted> {
-        if self.model.consistent_with(g, e) && (self.tracked() || atomic_with(g, e)) {
-            return Some(Accepted::Keep);
-        }
-        if self.tracked() || self.model.reads_stale(g, e) {
-            debug_assert!(self.tracked() || self.model.rf_consistent(g).is_none());
-            return None;
-        }
-        self.model.rf_consistent(g).map(Accepted::Witness)
+        self.decide(g, e, &mut rf::RfStats::default())
     }
 
-    /// Rf mode: [`Coherence::check`], counting the test in `stats` — a success of the
+    /// [`Coherence::accepts`], counting the test in `stats` (rf mode): a success of the
     /// cheap path (the previous witness extended by `e`) as a test that passed, a
     /// failure of the model's staleness check as a pre-check refutation, and otherwise
     /// the model's exact check ([`MemoryModel::rf_check`]) with what decided it.
-    pub fn check_counted(&self, g: &mut Graph, e: EventId, stats: &mut rf::RfStats) -> bool {
-        debug_assert!(!self.tracked());
-        let check = if self.model.consistent_with(g, e) && atomic_with(g, e) {
+    fn decide(&self, g: &Graph, e: EventId, stats: &mut rf::RfStats) -> Option<Accepted> {
+        if self.model.consistent_with(g, e) && (self.tracked() || atomic_with(g, e)) {
             stats.tests += 1;
-            return true;
-        } else if self.model.reads_stale(g, e) {
+            return Some(Accepted::Keep);
+        }
+        if self.tracked() {
+            return None;
+        }
+        let check = if self.model.reads_stale(g, e) {
+            debug_assert!(self.model.rf_consistent(g).is_none());
             rf::RfCheck::refuted(rf::DecidedBy::Precheck)
         } else {
             self.model.rf_check(g)
         };
         stats.record(&check);
-        match check.witness {
-            Some(co) => {
-                rf::install(g, &co);
+        check.witness.map(Accepted::Witness)
+    }
+
+    /// Rf mode: [`Coherence::check`], counting the test in `stats`: a pass of the cheap
+    /// path as a passed test, otherwise the staleness pre-check's or the exact check's
+    /// answer with what decided it.
+    pub fn check_counted(&self, g: &mut Graph, e: EventId, stats: &mut rf::RfStats) -> bool {
+        debug_assert!(!self.tracked());
+        match self.decide(g, e, stats) {
+            Some(a) => {
+                a.install(g, None);
                 true
             }
             None => false,
