@@ -19,7 +19,8 @@ use crate::potential::Potential;
 use crate::pred::{self, Alphabet};
 use crate::prune::prune;
 use crate::system::{Label, Model, System};
-use std::collections::{HashMap, VecDeque};
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap};
 use std::time::{Duration, Instant};
 
 /// Bounds on the search.
@@ -102,9 +103,17 @@ struct Search<'s> {
     ab: Alphabet,
     /// `rev[t][s']`: the transitions of thread `t` into `s'`, as `(s, label)`.
     rev: Vec<Vec<Vec<(u32, Label)>>>,
+    /// `writes[t][s]`: the (location, value) pairs thread `t` writes on some path from
+    /// its initial state to `s`; `writes[t][len]`: all it may write at all.
+    writes: Vec<Vec<Vec<bool>>>,
     entries: Vec<Entry>,
     by_prog: HashMap<Vec<u32>, Vec<usize>>,
-    queue: VecDeque<usize>,
+    /// The work list, best first: elements closer to an initial state (threads near
+    /// their initial states, few read options) are expanded first, so a witness is
+    /// found early; the fixpoint does not depend on the order.
+    queue: BinaryHeap<(Reverse<usize>, usize)>,
+    /// `dist[t][s]`: the length of a shortest path from thread `t`'s initial state to `s`.
+    dist: Vec<Vec<usize>>,
     alive: usize,
 }
 
@@ -132,14 +141,18 @@ pub fn decide(sys: &System, model: Model, mut limits: Limits) -> Outcome {
         })
         .collect();
     let ab = Alphabet::new(&sys, model);
+    let writes = writes_before(&sys);
+    let dist = distances(&sys);
     let mut search = Search {
         sys: &sys,
+        writes,
         model,
         ab,
         rev,
         entries: Vec::new(),
         by_prog: HashMap::new(),
-        queue: VecDeque::new(),
+        queue: BinaryHeap::new(),
+        dist,
         alive: 0,
     };
     let n = sys.threads.len();
@@ -151,7 +164,7 @@ pub fn decide(sys: &System, model: Model, mut limits: Limits) -> Outcome {
         search.insert(node, None);
     }
     let mut iterations = 0u64;
-    while let Some(i) = search.queue.pop_front() {
+    while let Some((_, i)) = search.queue.pop() {
         if !search.entries[i].alive {
             continue;
         }
@@ -227,7 +240,7 @@ impl Search<'_> {
     /// Adds `node` unless an element below it is known; removes the elements above it
     /// with the same program state.
     fn insert(&mut self, node: Node, next: Option<(usize, WitnessStep)>) {
-        if self.covered(&node) {
+        if self.hopeless(&node) || self.covered(&node) {
             return;
         }
         if let Some(ids) = self.by_prog.get_mut(&node.prog) {
@@ -247,7 +260,53 @@ impl Search<'_> {
             next,
         });
         self.alive += 1;
-        self.queue.push_back(id);
+        let h = self.heuristic(&self.entries[id].node);
+        self.queue.push((Reverse(h), id));
+    }
+
+    /// How far `node` looks from an initial state: the threads' distances from their
+    /// initial states plus the read options still to be removed.
+    fn heuristic(&self, node: &Node) -> usize {
+        let d: usize = node
+            .prog
+            .iter()
+            .enumerate()
+            .map(|(t, &s)| {
+                if s == WILD {
+                    0
+                } else {
+                    self.dist[t][s as usize]
+                }
+            })
+            .sum();
+        let reads = node
+            .mem
+            .iter()
+            .flat_map(|p| p.lists().iter().flatten())
+            .filter(|&&o| !option::is_write(o))
+            .count();
+        d + reads
+    }
+
+    /// Whether no initial state can reach `node`: a read option can only be removed,
+    /// going backwards, by its writer's write of that value, so an option whose writer
+    /// has no such write left on any path to its current state stays forever.
+    fn hopeless(&self, node: &Node) -> bool {
+        let nv = usize::from(self.sys.vals);
+        node.mem.iter().any(|p| {
+            p.lists().iter().flatten().any(|&o| {
+                if option::is_write(o) {
+                    return false;
+                }
+                let w = usize::from(option::tid(o));
+                let at = match node.prog[w] {
+                    WILD => self.writes[w].len() - 1,
+                    s => s as usize,
+                };
+                let k = usize::from(option::loc(o)) * nv + usize::from(option::val(o));
+                !self.writes[w][at][k]
+            })
+        })
     }
 
     /// Whether a live element is ⊑ `node`: its program state equals `node`'s where it
@@ -353,4 +412,65 @@ impl Search<'_> {
         }
         Witness { steps }
     }
+}
+
+/// `writes[t][s][x * vals + v]`: whether thread `t` writes `v` to `x` on some path from
+/// its initial state to `s`; the extra last row is every pair the thread writes.
+fn writes_before(sys: &System) -> Vec<Vec<Vec<bool>>> {
+    let nv = usize::from(sys.vals);
+    let width = usize::from(sys.locs) * nv;
+    sys.threads
+        .iter()
+        .map(|th| {
+            let mut w = vec![vec![false; width]; th.len() + 1];
+            let mut changed = true;
+            while changed {
+                changed = false;
+                for s in 0..th.len() {
+                    for &(l, t) in &th.trans[s] {
+                        let own = match l {
+                            Label::Write { loc, val } => Some((loc, val)),
+                            Label::Rmw { loc, write, .. } => Some((loc, write)),
+                            _ => None,
+                        };
+                        let t = t as usize;
+                        for k in 0..width {
+                            let bit = w[s][k]
+                                || own.is_some_and(|(x, v)| {
+                                    k == usize::from(x) * nv + usize::from(v)
+                                });
+                            if bit && !w[t][k] {
+                                w[t][k] = true;
+                                changed = true;
+                            }
+                        }
+                    }
+                }
+            }
+            let all: Vec<bool> = (0..width).map(|k| (0..th.len()).any(|s| w[s][k])).collect();
+            w[th.len()] = all;
+            w
+        })
+        .collect()
+}
+
+/// Shortest distances from each thread's initial state (unreachable: `usize::MAX / 4`).
+fn distances(sys: &System) -> Vec<Vec<usize>> {
+    sys.threads
+        .iter()
+        .map(|th| {
+            let mut d = vec![usize::MAX / 4; th.len()];
+            let mut q = std::collections::VecDeque::from([th.init as usize]);
+            d[th.init as usize] = 0;
+            while let Some(s) = q.pop_front() {
+                for &(_, t) in &th.trans[s] {
+                    if d[t as usize] > d[s] + 1 {
+                        d[t as usize] = d[s] + 1;
+                        q.push_back(t as usize);
+                    }
+                }
+            }
+            d
+        })
+        .collect()
 }

@@ -119,7 +119,26 @@ fn reachable(
         gate_done: vec![ids0[&(init_ops.len(), Vec::new())]],
         targets: vec![target],
     };
-    match decide(&sys, model, Limits::default()) {
+    let t = std::time::Instant::now();
+    let out = decide(&sys, model, Limits::default());
+    if std::env::var("WSTS_DEBUG").is_ok() {
+        match &out {
+            Outcome::Reachable {
+                iterations, basis, ..
+            } => eprintln!(
+                "{model:?} reachable: {iterations} iterations, basis {basis}, {:?}",
+                t.elapsed()
+            ),
+            Outcome::Unreachable {
+                iterations, basis, ..
+            } => eprintln!(
+                "{model:?} unreachable: {iterations} iterations, basis {basis}, {:?}",
+                t.elapsed()
+            ),
+            _ => {}
+        }
+    }
+    match out {
         Outcome::Reachable { witness, .. } => {
             if std::env::var("WSTS_DEBUG").is_ok() {
                 for st in &witness.steps {
@@ -241,4 +260,43 @@ fn uninitialised_reads_block() {
     for m in [Sra, Wra] {
         assert!(!reachable(m, &[], &[&[R(X)]], &[&[0]], 2));
     }
+}
+
+#[test]
+fn example_5_4_needs_several_lists_per_thread() {
+    // Example 5.4: the annotated outcome is allowed under SRA (and so under WRA); it
+    // needs potentials with more than one list.
+    let t: [&[Op]; 6] = [
+        &[W(X, 0), W(X, 1), R(Z), R(Y)],
+        &[W(Y, 0), W(Y, 1), R(X), R(Z)],
+        &[W(Z, 0), W(Z, 1), R(Y), R(X)],
+        &[R(X), R(Y), R(Z)],
+        &[R(Y), R(Z), R(X)],
+        &[R(Z), R(X), R(Y)],
+    ];
+    let out: [&[u8]; 6] = [
+        &[1, 0],
+        &[1, 0],
+        &[1, 0],
+        &[1, 1, 0],
+        &[1, 1, 0],
+        &[1, 1, 0],
+    ];
+    for m in [Sra, Wra] {
+        assert!(reachable(m, &[], &t, &out, 2));
+    }
+}
+
+#[test]
+fn example_5_5_two_mp_is_forbidden_under_sra() {
+    // Example 5.5 (2MP): T1: x:=0; x:=1; z:=1 || T2: y:=0; y:=1; z:=1 ||
+    // T3: a:=z //1; b:=x //0; w:=1 || T4: c:=w //1; d:=y //0 — disallowed under SRA.
+    const W_: u8 = 3;
+    let t: [&[Op]; 4] = [
+        &[W(X, 0), W(X, 1), W(Z, 1)],
+        &[W(Y, 0), W(Y, 1), W(Z, 1)],
+        &[R(Z), R(X), W(W_, 1)],
+        &[R(W_), R(Y)],
+    ];
+    assert!(!reachable(Sra, &[], &t, &[&[], &[], &[1, 0], &[1, 0]], 2));
 }
