@@ -434,15 +434,13 @@ fn writes_before(sys: &System) -> Vec<Vec<Vec<bool>>> {
                             _ => None,
                         };
                         let t = t as usize;
-                        for k in 0..width {
-                            let bit = w[s][k]
-                                || own.is_some_and(|(x, v)| {
-                                    k == usize::from(x) * nv + usize::from(v)
-                                });
-                            if bit && !w[t][k] {
-                                w[t][k] = true;
-                                changed = true;
-                            }
+                        let own = own.map(|(x, v)| usize::from(x) * nv + usize::from(v));
+                        let add: Vec<usize> = (0..width)
+                            .filter(|&k| (w[s][k] || own == Some(k)) && !w[t][k])
+                            .collect();
+                        for k in add {
+                            w[t][k] = true;
+                            changed = true;
                         }
                     }
                 }
