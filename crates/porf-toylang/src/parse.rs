@@ -787,6 +787,17 @@ fn parse_instr(
             match regs.loc(&lhs) {
                 Some(loc) => {
                     // A write: the value is an expression over registers.
+                    if let Some(Tok::Ident(op)) = l.peek() {
+                        if matches!(op.as_str(), "FADD" | "XCHG" | "CAS") {
+                            return Err(l.err(
+                                lpos,
+                                format!(
+                                    "`{lhs}` is a location: the old value {op} returns goes \
+                                     into a register (`r := {op}({lhs}, ...)` updates `{lhs}`)"
+                                ),
+                            ));
+                        }
+                    }
                     if let (Some(Tok::Ident(r)), None) = (l.peek(), l.peek_at(1)) {
                         if regs.loc(r).is_some() {
                             return Err(l.err(
@@ -803,7 +814,6 @@ fn parse_instr(
                 }
                 None => {
                     let dst = regs.reg(&lhs);
-                    let _ = lpos;
                     let rmw = match l.peek() {
                         Some(Tok::Ident(w))
                             if matches!(w.as_str(), "FADD" | "XCHG" | "CAS")

@@ -255,6 +255,7 @@ fn diagnostics_have_positions_and_reasons() {
         ("values 4\nlocations x\nthread T\n a := CAS(x, 1)\n", "expected `,`, found `)`"),
         ("values 4\nlocations x\nthread T\n a := FADD x\n", "expected `(` after `FADD`"),
         ("values 4\nthread T\n if 1 goto 99999999999\n", "jump target too large"),
+        ("values 4\nlocations x\nthread T\n x := FADD(x, 1)\n", "t.toy:4:2: error: `x` is a location: the old value FADD returns goes into a register"),
     ];
     for (src, want) in cases {
         let got = err(src);
@@ -317,4 +318,50 @@ fn random_programs_parse_and_are_loop_free() {
     }
     // Reads, writes, FADD, CAS, assert and if all occur.
     assert_eq!(kinds.len(), 6);
+}
+
+#[test]
+fn mutated_programs_never_panic() {
+    // Random programs with random edits: the parser accepts or rejects, never panics,
+    // and whatever it accepts has a well-defined local semantics.
+    const PIECES: [&str; 16] = [
+        " ", "\n", ":", ":=", "(", ")", "#", "goto", "if", "x", "T1.", "9", "!", "-", "é", ",",
+    ];
+    let cfg = GenConfig::default();
+    let mut accepted = 0;
+    for seed in 0..300u64 {
+        let mut src: Vec<char> = random_program(seed, &cfg).chars().collect();
+        let mut r = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+        let mut next = |m: usize| {
+            r ^= r << 13;
+            r ^= r >> 7;
+            r ^= r << 17;
+            (r % m as u64) as usize
+        };
+        for _ in 0..1 + next(4) {
+            let at = next(src.len() + 1);
+            if next(2) == 0 && at < src.len() {
+                src.remove(at);
+            } else {
+                let piece: Vec<char> = PIECES[next(PIECES.len())].chars().collect();
+                src.splice(at..at, piece);
+            }
+        }
+        let text: String = src.into_iter().collect();
+        if let Ok(prog) = parse("m.toy", &text) {
+            accepted += 1;
+            for t in 0..prog.threads.len() {
+                let mut frontier = vec![prog.initial_state(t)];
+                for _ in 0..10 {
+                    let Some(s) = frontier.pop() else { break };
+                    let _ = prog.assertion_failure(t, &s);
+                    frontier.extend(prog.successors(t, &s).into_iter().map(|x| x.1));
+                }
+            }
+            let listing = prog.to_string();
+            let again = parse("m.toy", &listing).unwrap_or_else(|d| panic!("{d}\n{listing}"));
+            assert_eq!(again.to_string(), listing);
+        }
+    }
+    assert!(accepted > 10, "{accepted}");
 }

@@ -128,5 +128,8 @@ fn porf_under_sc_agrees_with_the_local_lts_on_random_programs() {
     }
     println!("{with_errors} programs with reachable failures, {with_finals} with complete runs");
     // The generator is not degenerate: both kinds of outcome occur often.
-    assert!(with_errors > 150 && with_finals > 500, "{with_errors} {with_finals}");
+    assert!(
+        with_errors > 150 && with_finals > 500,
+        "{with_errors} {with_finals}"
+    );
 }
