@@ -4,11 +4,12 @@
 //! an explorer, and prints results; it reads graphs only to print witnesses
 //! (`report/`), and decides nothing about executions itself.
 //!
-//! **API boundary**: the command line (`porf verify`, `porf litmus`, `porf example`), its
+//! **API boundary**: the command line (`porf verify`, `porf litmus`, `porf example`, `porf reach`), its
 //! output lines, `--json` objects and exit codes (0, 2, 3, 4, 42).
 
 mod example;
 mod litmus;
+mod reach;
 mod report;
 mod verify;
 
@@ -130,6 +131,9 @@ enum Command {
     Example(example::ExampleArgs),
     /// Run herd C11 litmus tests and print herd7's verdicts.
     Litmus(litmus::LitmusArgs),
+    /// Decide whether a toy program (`.toy`) can fail an assertion under SRA or WRA,
+    /// for loops of any length (Lahav and Boker's backward reachability).
+    Reach(reach::ReachArgs),
 }
 
 fn main() -> ExitCode {
@@ -145,6 +149,7 @@ fn main() -> ExitCode {
         Command::Verify(a) => verify::run(a),
         Command::Example(a) => example::run(a),
         Command::Litmus(a) => litmus::run(a),
+        Command::Reach(a) => reach::run(a),
     };
     ExitCode::from(code)
 }

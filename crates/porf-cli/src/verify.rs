@@ -1,14 +1,18 @@
-//! `porf verify FILE.c`: compile a C program with porf's front end and explore it.
+//! `porf verify FILE`: compile a C program with porf's front end, or parse a `.toy`
+//! program (the toy language of Lahav and Boker's "What's Decidable About Causally
+//! Consistent Shared Memory?", `porf-toylang`), and explore it.
 
 use crate::{report, ExploreArgs};
 use clap::Args;
 use porf_c::{CProgram, FrontOptions, RunOptions};
-use porf_explore::Equiv;
+use porf_explore::{Config, Equiv};
+use porf_graph::Program;
+use porf_models::MemoryModel;
 use std::path::PathBuf;
 
 #[derive(Args)]
 pub struct VerifyArgs {
-    /// The C file to verify.
+    /// The program to verify: a C file, or a toy program (`.toy`).
     file: PathBuf,
     #[command(flatten)]
     explore: ExploreArgs,
@@ -60,6 +64,22 @@ pub fn run(a: VerifyArgs) -> u8 {
         eprintln!("error: {msg}");
         return 2;
     }
+    if a.file.extension().is_some_and(|e| e == "toy") {
+        if !a.define.is_empty() || !a.include.is_empty() {
+            eprintln!("error: -D and -I apply to C files, not to toy programs");
+            return 2;
+        }
+        let prog = match porf_toylang::parse_file(&a.file) {
+            Ok(p) => p,
+            Err(d) => {
+                eprintln!("{d}");
+                return 3;
+            }
+        };
+        let run = porf_toylang::RunOptions { unroll: a.unroll };
+        let prog = porf_toylang::ToyLangProgram::new(prog, run);
+        return explore_and_report(&a, &prog, model.as_ref(), &cfg);
+    }
     let front = FrontOptions {
         defines: a.define.clone(),
         include_dirs: a.include.clone(),
@@ -72,7 +92,17 @@ pub fn run(a: VerifyArgs) -> u8 {
         }
     };
     let prog = CProgram::new(module, RunOptions { unroll: a.unroll });
-    let result = porf_explore::explore(a.explore.strategy(), &prog, model.as_ref(), &cfg);
+    explore_and_report(&a, &prog, model.as_ref(), &cfg)
+}
+
+/// Explores `prog` and prints the result; returns the exit code.
+fn explore_and_report<P: Program + Sync>(
+    a: &VerifyArgs,
+    prog: &P,
+    model: &dyn MemoryModel,
+    cfg: &Config,
+) -> u8 {
+    let result = porf_explore::explore(a.explore.strategy(), prog, model, cfg);
     for e in result
         .errors
         .iter()
@@ -81,13 +111,13 @@ pub fn run(a: VerifyArgs) -> u8 {
         let loc = e
             .events
             .first()
-            .map_or(String::new(), |(_, s)| report::trace::location(&prog, *s));
+            .map_or(String::new(), |(_, s)| report::trace::location(prog, *s));
         eprintln!("{loc}: unsupported: {}", e.message);
     }
     if let Some(path) = &a.dot {
         match result.errors.first() {
             Some(e) => {
-                if let Err(err) = std::fs::write(path, report::dot::to_dot(&prog, &e.witness)) {
+                if let Err(err) = std::fs::write(path, report::dot::to_dot(prog, &e.witness)) {
                     eprintln!("error: cannot write {}: {err}", path.display());
                     return 2;
                 }
@@ -103,10 +133,10 @@ pub fn run(a: VerifyArgs) -> u8 {
         let warnings = report::warnings(&result, a.unroll);
         println!(
             "{}",
-            report::json::to_json(&result, &prog, &a.explore.model, &a.equiv, &warnings)
+            report::json::to_json(&result, prog, &a.explore.model, &a.equiv, &warnings)
         );
     } else {
-        report::print_human(&result, &prog, a.stats);
+        report::print_human(&result, prog, a.stats);
     }
     report::exit_code(&result)
 }

@@ -56,6 +56,7 @@ fn crates_state_their_invariant_and_boundary() {
         "porf-toy",
         "porf-c",
         "porf-litmus",
+        "porf-toylang",
         "porf-cli",
     ] {
         let src = crates_dir().join(krate).join("src");
@@ -91,6 +92,7 @@ fn crates_name_only_what_their_invariant_allows() {
                 "porf_c",
                 "porf_toy",
                 "porf_litmus",
+                "porf_toylang",
             ],
         ),
         (
@@ -100,13 +102,20 @@ fn crates_name_only_what_their_invariant_allows() {
                 "porf_c",
                 "porf_toy",
                 "porf_litmus",
+                "porf_toylang",
                 "ThreadMachine",
                 "Action",
             ],
         ),
         (
             "porf-explore",
-            &["porf_c", "porf_toy", "porf_litmus", "by_name"],
+            &[
+                "porf_c",
+                "porf_toy",
+                "porf_litmus",
+                "porf_toylang",
+                "by_name",
+            ],
         ),
         (
             "porf-toy",
@@ -116,7 +125,22 @@ fn crates_name_only_what_their_invariant_allows() {
             "porf-c",
             &["porf_models", "porf_explore", "Graph", "LabelKind"],
         ),
-        ("porf-litmus", &["Graph", "LabelKind", "porf_toy"]),
+        (
+            "porf-litmus",
+            &["Graph", "LabelKind", "porf_toy", "porf_toylang"],
+        ),
+        (
+            "porf-toylang",
+            &[
+                "porf_models",
+                "porf_explore",
+                "porf_c",
+                "porf_toy",
+                "porf_litmus",
+                "Graph",
+                "LabelKind",
+            ],
+        ),
     ];
     let mut bad = Vec::new();
     for (krate, forbidden) in rules {

@@ -140,6 +140,22 @@ pub enum RmwOp {
         new: Val,
         fail_ord: MemOrder,
     },
+    /// Fetch-and-add over the finite value domain `0..modulus`: writes
+    /// `(old + add) mod modulus` (`add` in the domain). An `old` outside the domain —
+    /// a front end's reserved "uninitialised" value, never written — makes it fail
+    /// like a failed compare-exchange: no write part. For languages with a declared
+    /// finite value domain, such as the toy language of Lahav and Boker, "What's
+    /// Decidable About Causally Consistent Shared Memory?" (TOPLAS 2022).
+    AddMod {
+        add: Val,
+        modulus: Val,
+    },
+    /// Exchange over the finite value domain `0..modulus`: writes `val`; an `old`
+    /// outside the domain fails as for [`RmwOp::AddMod`].
+    XchgMod {
+        val: Val,
+        modulus: Val,
+    },
 }
 
 impl RmwOp {
@@ -159,6 +175,18 @@ impl RmwOp {
                 } else {
                     return None;
                 }
+            }
+            RmwOp::AddMod { add, modulus } => {
+                if !(0..modulus).contains(&old) {
+                    return None;
+                }
+                (old + add).rem_euclid(modulus)
+            }
+            RmwOp::XchgMod { val, modulus } => {
+                if !(0..modulus).contains(&old) {
+                    return None;
+                }
+                val
             }
         })
     }
@@ -322,6 +350,11 @@ pub enum BlockReason {
     LoopBound,
     /// A lock acquire read a taken lock (added by the engine, never by a program).
     Lock,
+    /// A read (or RMW) of a location no write has initialised, in a language whose
+    /// locations must be initialised explicitly (the toy language of Lahav and Boker,
+    /// "What's Decidable About Causally Consistent Shared Memory?", Remark 1: such a
+    /// read blocks the thread).
+    Uninit,
 }
 
 /// The value a destroyed mutex holds (a lock that reads it is an error).
@@ -380,6 +413,14 @@ mod tests {
         };
         assert_eq!(cas.apply(1), Some(5));
         assert_eq!(cas.apply(2), None);
+        let fadd = RmwOp::AddMod { add: 3, modulus: 4 };
+        assert_eq!(fadd.apply(0), Some(3));
+        assert_eq!(fadd.apply(2), Some(1));
+        assert_eq!(fadd.apply(-1), None);
+        assert_eq!(fadd.apply(4), None);
+        let xchg = RmwOp::XchgMod { val: 2, modulus: 3 };
+        assert_eq!(xchg.apply(1), Some(2));
+        assert_eq!(xchg.apply(-1), None);
         assert_eq!(
             RmwOp::Add(3, Wrap::NONE).apply(i64::MAX),
             Some(i64::MIN + 2)
