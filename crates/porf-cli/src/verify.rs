@@ -4,6 +4,7 @@ use crate::{report, ExploreArgs};
 use clap::Args;
 use porf_c::{CProgram, FrontOptions, RunOptions};
 use porf_explore::Equiv;
+use porf_graph::{AllReleaseAcquire, Program};
 use std::path::PathBuf;
 
 #[derive(Args)]
@@ -72,7 +73,21 @@ pub fn run(a: VerifyArgs) -> u8 {
         }
     };
     let prog = CProgram::new(module, RunOptions { unroll: a.unroll });
-    let result = porf_explore::explore(a.explore.strategy(), &prog, model.as_ref(), &cfg);
+    if a.explore.all_release_acquire {
+        explore_and_report(&a, &AllReleaseAcquire(prog), model.as_ref(), &cfg)
+    } else {
+        explore_and_report(&a, &prog, model.as_ref(), &cfg)
+    }
+}
+
+/// Explores `prog` and prints the result; returns the exit code.
+fn explore_and_report<P: Program + Sync>(
+    a: &VerifyArgs,
+    prog: &P,
+    model: &dyn porf_models::MemoryModel,
+    cfg: &porf_explore::Config,
+) -> u8 {
+    let result = porf_explore::explore(a.explore.strategy(), prog, model, cfg);
     for e in result
         .errors
         .iter()
@@ -81,13 +96,13 @@ pub fn run(a: VerifyArgs) -> u8 {
         let loc = e
             .events
             .first()
-            .map_or(String::new(), |(_, s)| report::trace::location(&prog, *s));
+            .map_or(String::new(), |(_, s)| report::trace::location(prog, *s));
         eprintln!("{loc}: unsupported: {}", e.message);
     }
     if let Some(path) = &a.dot {
         match result.errors.first() {
             Some(e) => {
-                if let Err(err) = std::fs::write(path, report::dot::to_dot(&prog, &e.witness)) {
+                if let Err(err) = std::fs::write(path, report::dot::to_dot(prog, &e.witness)) {
                     eprintln!("error: cannot write {}: {err}", path.display());
                     return 2;
                 }
@@ -103,10 +118,10 @@ pub fn run(a: VerifyArgs) -> u8 {
         let warnings = report::warnings(&result, a.unroll);
         println!(
             "{}",
-            report::json::to_json(&result, &prog, &a.explore.model, &a.equiv, &warnings)
+            report::json::to_json(&result, prog, &a.explore.model, &a.equiv, &warnings)
         );
     } else {
-        report::print_human(&result, &prog, a.stats);
+        report::print_human(&result, prog, a.stats);
     }
     report::exit_code(&result)
 }
