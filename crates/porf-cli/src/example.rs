@@ -42,7 +42,16 @@ pub fn run(a: ExampleArgs) -> u8 {
         }
     };
     let model = porf_models::by_name(&a.explore.model).expect("clap checked the model name");
-    let result = porf_explore::explore(a.explore.strategy(), &prog, model.as_ref(), &cfg);
+    let result = if a.explore.all_release_acquire {
+        porf_explore::explore(
+            a.explore.strategy(),
+            &porf_graph::AllReleaseAcquire(prog.clone()),
+            model.as_ref(),
+            &cfg,
+        )
+    } else {
+        porf_explore::explore(a.explore.strategy(), &prog, model.as_ref(), &cfg)
+    };
     report::print_warnings(&result, None);
     report::print_human(&result, &prog, a.stats);
     report::exit_code(&result)

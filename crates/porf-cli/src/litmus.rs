@@ -21,6 +21,10 @@ pub struct LitmusArgs {
     /// `-unroll`); without it, a loop that spins is explored without end.
     #[arg(long, value_name = "N")]
     unroll: Option<u32>,
+    /// Run every test as Lahav and Boker's causal models read it: every load acquire,
+    /// every store release, every RMW acq_rel, non-atomic accesses included.
+    #[arg(long)]
+    all_release_acquire: bool,
 }
 
 fn to_json(o: &Outcome) -> serde_json::Value {
@@ -55,7 +59,10 @@ fn to_json(o: &Outcome) -> serde_json::Value {
 /// Runs the command; returns the exit code (3 if some file could not be checked).
 pub fn run(a: LitmusArgs) -> u8 {
     let model = porf_models::by_name(&a.model).expect("clap checked the model name");
-    let opts = Options { unroll: a.unroll };
+    let opts = Options {
+        unroll: a.unroll,
+        all_release_acquire: a.all_release_acquire,
+    };
     let mut code = 0;
     for f in &a.files {
         match check_file(f, model.as_ref(), &a.model, &opts) {

@@ -68,6 +68,11 @@ pub struct ExploreArgs {
     /// found by then, the result is "incomplete" (exit code 4): not a proof.
     #[arg(long, value_name = "SECONDS")]
     timeout: Option<f64>,
+    /// Run the program as Lahav and Boker's causal models read it: every load
+    /// acquire, every store release, every RMW acq_rel, non-atomic accesses included
+    /// (so `--model ra`, `wra` and `sra` compare on one program).
+    #[arg(long)]
+    all_release_acquire: bool,
 }
 
 impl ExploreArgs {

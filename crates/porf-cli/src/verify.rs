@@ -6,7 +6,7 @@ use crate::{report, ExploreArgs};
 use clap::Args;
 use porf_c::{CProgram, FrontOptions, RunOptions};
 use porf_explore::{Config, Equiv};
-use porf_graph::Program;
+use porf_graph::{AllReleaseAcquire, Program};
 use porf_models::MemoryModel;
 use std::path::PathBuf;
 
@@ -92,7 +92,11 @@ pub fn run(a: VerifyArgs) -> u8 {
         }
     };
     let prog = CProgram::new(module, RunOptions { unroll: a.unroll });
-    explore_and_report(&a, &prog, model.as_ref(), &cfg)
+    if a.explore.all_release_acquire {
+        explore_and_report(&a, &AllReleaseAcquire(prog), model.as_ref(), &cfg)
+    } else {
+        explore_and_report(&a, &prog, model.as_ref(), &cfg)
+    }
 }
 
 /// Explores `prog` and prints the result; returns the exit code.

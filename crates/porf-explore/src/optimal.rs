@@ -16,7 +16,9 @@
 //!
 //! In rf mode (executions are (events, rf), see [`crate::coherence`]) writes have no
 //! co position to choose, a read may read from any write the model's exact check
-//! accepts, and the maximality rule, which rests on co, does not apply. Optimality
+//! accepts, and the maximality rule, which rests on co, does not apply. Nor does it in
+//! co mode for a model where reading the co-latest write may be inconsistent
+//! ([`MemoryModel::maximal_extensions_consistent`]: WRA). Optimality
 //! comes instead from the set U of the PLDI 2019 algorithm: the graph every backward
 //! revisit produces is recorded (up to insertion order), and a revisit producing a
 //! recorded graph is not explored again. U grows with the number of distinct revisit
@@ -40,8 +42,9 @@ pub fn explore<P: Program>(prog: &P, model: &dyn MemoryModel, cfg: &Config) -> S
         prog,
         model,
         co: Coherence::new(model, cfg.equiv),
-        rec: Recorder::new(cfg),
+        rec: Recorder::new(cfg, model),
         tids: TidRegistry::default(),
+        maximality: cfg.equiv != Equiv::Rf && model.maximal_extensions_consistent(),
         revisited: HashSet::new(),
     };
     let mut st = State::new(prog, model);
@@ -56,10 +59,15 @@ struct Optimal<'a, 'c, P: Program> {
     co: Coherence<'a>,
     rec: Recorder<'c>,
     tids: TidRegistry,
-    /// rf mode: the graphs backward revisits produced (their rf-mode
-    /// [`execution_key`]s, insertion order left out), each explored once — the set U of
-    /// the PLDI 2019 algorithm, which keeps the exploration optimal. Empty in co mode,
-    /// where TruSt's maximality rule does that without memory.
+    /// Whether TruSt's maximality rule decides which backward revisits to perform: in
+    /// co mode, for models where maximal extensions stay consistent
+    /// ([`MemoryModel::maximal_extensions_consistent`]).
+    maximality: bool,
+    /// Without the maximality rule (rf mode, and co mode for models such as WRA): the
+    /// graphs backward revisits produced (their [`execution_key`]s, insertion order
+    /// left out), each explored once — the set U of the PLDI 2019 algorithm, which
+    /// keeps the exploration optimal. Empty with the rule, which does that without
+    /// memory.
     revisited: HashSet<Vec<i64>>,
 }
 
@@ -296,7 +304,7 @@ impl<P: Program> Optimal<'_, '_, P> {
                 return;
             }
             let keep = revisit_view(&st.g, r, w);
-            if self.co.tracked() && !maximal_extension(&st.g, r, w, &keep) {
+            if self.maximality && !maximal_extension(&st.g, r, w, &keep) {
                 continue;
             }
             let mut st2 = st.restricted(&keep);
@@ -317,7 +325,7 @@ impl<P: Program> Optimal<'_, '_, P> {
             if st2.g.label(w).is_exclusive_write() && atomicity::violated_by(&st2.g, w) {
                 continue;
             }
-            if !self.co.tracked() && !self.revisited.insert(execution_key(&st2.g, Equiv::Rf)) {
+            if !self.maximality && !self.revisited.insert(execution_key(&st2.g, self.co.equiv)) {
                 continue;
             }
             // An RMW's write part added over a source another RMW had taken was not

@@ -13,7 +13,7 @@ use crate::step::error_class;
 use crate::Config;
 use porf_graph::{BlockReason, EventId, Graph, LabelKind, Program, SrcLoc, ThreadMachine};
 use porf_models::lifetime::{self, LifetimeError};
-use porf_models::race;
+use porf_models::{race, MemoryModel};
 use std::collections::HashSet;
 use std::time::Instant;
 
@@ -39,10 +39,13 @@ pub struct Recorder<'c> {
     seen: HashSet<Vec<u64>>,
     /// Count each reads-from class once (see [`Recorder::dedupe_classes`]).
     dedupe: bool,
+    /// Whether the model has data races ([`MemoryModel::has_data_races`]); if not,
+    /// races are never reported.
+    races: bool,
 }
 
 impl<'c> Recorder<'c> {
-    pub fn new(cfg: &'c Config) -> Recorder<'c> {
+    pub fn new(cfg: &'c Config, model: &dyn MemoryModel) -> Recorder<'c> {
         let start = Instant::now();
         // A deadline too far away for `Instant` to represent never passes.
         let from = cfg.clock_start.unwrap_or(start);
@@ -59,6 +62,7 @@ impl<'c> Recorder<'c> {
             deadline,
             seen: HashSet::new(),
             dedupe: false,
+            races: model.has_data_races(),
         }
     }
 
@@ -121,8 +125,12 @@ impl<'c> Recorder<'c> {
         }
     }
 
-    /// Records a data race between `a` and `b`.
+    /// Records a data race between `a` and `b` (nothing, under a model without data
+    /// races: every explorer reports races through here).
     pub fn race(&mut self, g: &Graph, a: EventId, b: EventId) {
+        if !self.races {
+            return;
+        }
         let (la, lb) = (g.label(a), g.label(b));
         self.error(
             ErrorClass::Race,
@@ -155,7 +163,12 @@ impl<'c> Recorder<'c> {
     /// (errors are functions of the graph, so every explorer reports them the same way,
     /// when the later of their events is added). True if exploration must stop.
     pub fn access_errors(&mut self, g: &Graph, e: EventId) -> bool {
-        for o in race::races_with(g, e) {
+        let races = if self.races {
+            race::races_with(g, e).collect()
+        } else {
+            Vec::new()
+        };
+        for o in races {
             self.race(g, o, e);
             if self.stopped() {
                 return true;

@@ -29,7 +29,7 @@ pub fn explore<P: Program>(prog: &P, model: &dyn MemoryModel, cfg: &Config) -> S
         prog,
         model,
         co: Coherence::new(model, cfg.equiv),
-        rec: Recorder::new(cfg),
+        rec: Recorder::new(cfg, model),
         tids: TidRegistry::default(),
         path: Vec::new(),
         nodes: Vec::new(),

@@ -6,8 +6,8 @@
 //! enumerated `porf-explore`'s.
 //!
 //! **API boundary**: [`Action`], [`Program`] and [`ThreadMachine`] (front ends implement
-//! them); [`Graph`], [`Label`], [`LabelKind`], [`EventId`] and [`View`] (models and
-//! explorers read and build graphs through them).
+//! them, [`AllReleaseAcquire`] wraps any of them); [`Graph`], [`Label`], [`LabelKind`],
+//! [`EventId`] and [`View`] (models and explorers read and build graphs through them).
 //!
 //! * [`action`]: what a thread asks the explorer to do next ([`Action`]), and the
 //!   [`Program`]/[`ThreadMachine`] traits every front end implements.
@@ -15,10 +15,14 @@
 //! * [`label`]: the events of a graph ([`Label`], [`LabelKind`]).
 //! * [`graph`]: the execution graph itself: events per thread, rf, co per location,
 //!   insertion stamps, restriction to prefixes.
+//! * [`release_acquire`]: [`AllReleaseAcquire`], a program wrapper making every
+//!   memory access release/acquire (how Lahav and Boker's causal models read a
+//!   program), for any front end.
 
 pub mod action;
 pub mod graph;
 pub mod label;
+pub mod release_acquire;
 pub mod view;
 
 pub use action::{
@@ -27,4 +31,5 @@ pub use action::{
 };
 pub use graph::{BlockInfo, Graph, LocInfo};
 pub use label::{EventId, Label, LabelKind, ReadKind, WriteKind};
+pub use release_acquire::AllReleaseAcquire;
 pub use view::View;

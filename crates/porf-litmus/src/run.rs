@@ -23,7 +23,7 @@ use crate::parse::{parse, LitmusError};
 use crate::translate::{translate, Translation, MODE};
 use porf_c::{CProgram, Diagnostic, FrontOptions, RunOptions};
 use porf_explore::{Config, ErrorClass, Stats, Strategy};
-use porf_graph::{Program, SrcLoc};
+use porf_graph::{AllReleaseAcquire, Program, SrcLoc};
 use porf_models::MemoryModel;
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
@@ -38,6 +38,9 @@ pub struct Options {
     /// would start its (N+1)th iteration is cut (herd7 cuts at its `-unroll` bound,
     /// 2 by default). Without a bound a spinning loop is explored without end.
     pub unroll: Option<u32>,
+    /// Make every access release/acquire ([`porf_graph::AllReleaseAcquire`]), as
+    /// Lahav and Boker's causal models read a program.
+    pub all_release_acquire: bool,
 }
 
 /// Why a test has no verdict. Each prints as `file:line:col: ...`.
@@ -221,20 +224,31 @@ fn explore(
     mode: i64,
     model: &dyn MemoryModel,
     collect: bool,
-    unroll: Option<u32>,
+    opts: &Options,
 ) -> (Stats, CProgram) {
     let mut m = module.clone();
     if let Some(c) = m.cells.values_mut().find(|c| c.name == MODE) {
         c.init = mode;
     }
-    let prog = CProgram::new(m, RunOptions { unroll });
+    let prog = CProgram::new(
+        m,
+        RunOptions {
+            unroll: opts.unroll,
+        },
+    );
     let cfg = Config {
         keep_going: true,
         collect_final_states: collect,
         ..Config::default()
     };
-    let stats = porf_explore::explore(Strategy::Optimal, &prog, model, &cfg);
-    (stats, prog)
+    if opts.all_release_acquire {
+        let ra = AllReleaseAcquire(prog);
+        let stats = porf_explore::explore(Strategy::Optimal, &ra, model, &cfg);
+        (stats, ra.0)
+    } else {
+        let stats = porf_explore::explore(Strategy::Optimal, &prog, model, &cfg);
+        (stats, prog)
+    }
 }
 
 fn location(prog: &CProgram, s: SrcLoc) -> String {
@@ -281,7 +295,7 @@ pub fn check(
     let names_by_addr: HashMap<i64, &str> = addrs.iter().map(|(n, &a)| (a, n.as_str())).collect();
 
     let mode = if l.filter.is_some() { 1 } else { 0 };
-    let (stats, prog) = explore(&module, mode, model, true, opts.unroll);
+    let (stats, prog) = explore(&module, mode, model, true, opts);
     if let Some(e) = stats
         .errors
         .iter()
@@ -350,7 +364,7 @@ pub fn check(
     } else if states.iter().all(|s| !s.satisfies) {
         0
     } else {
-        explore(&module, 2, model, false, opts.unroll).0.complete
+        explore(&module, 2, model, false, opts).0.complete
     };
     let loop_cut = stats.bound_cut > 0;
     Ok(Outcome {

@@ -171,7 +171,10 @@ fn races_are_undefined_behaviour() {
 #[test]
 fn loops_are_cut_at_the_unroll_bound() {
     let m = porf_models::by_name("rc11").unwrap();
-    let opts = Options { unroll: Some(2) };
+    let opts = Options {
+        unroll: Some(2),
+        ..Options::default()
+    };
     let o = check_file(&path("litmus", "spin.litmus"), m.as_ref(), "rc11", &opts).unwrap();
     assert!(o.loop_cut);
     assert_eq!(summary(&o), ("Ok", "Always", 2, 0, strs(&["1:r0=1;"])));

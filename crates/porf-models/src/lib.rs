@@ -8,7 +8,8 @@
 //! model-independent error checks over a `&Graph`: [`race`], [`lifetime`],
 //! [`atomicity`]; rf mode's witnesses, ground truth and exact checks: [`rf`],
 //! [`rf::wb`] (with [`MemoryModel::rf_check`]'s [`rf::RfCheck`] saying what decided an
-//! answer); VerifySC with good-writes for the RVF explorer: [`rvf`].
+//! answer); VerifySC with good-writes for the RVF explorer: [`rvf`]; the causal models'
+//! operational memory systems (an independent checker): [`causal::op`].
 //!
 //! An execution here is (events, rf, co). Every model implements [`MemoryModel`]:
 //! an incremental check used by the optimal explorer when it adds one event, a
@@ -21,6 +22,7 @@
 //! errors of dynamically allocated memory in [`lifetime`].
 
 pub mod atomicity;
+pub mod causal;
 pub mod lifetime;
 pub mod pso;
 pub mod ra;
@@ -41,7 +43,7 @@ use porf_graph::{EventId, Graph, View};
 /// its porf-prefix), `g` without `e`'s incident edges is consistent, and the hb views of
 /// every other event are already filled in.
 pub trait MemoryModel: Sync + Send {
-    /// Short name (`sc`, `tso`, `pso`, `ra`, `rc11`, `rc11-genmc`).
+    /// Short name (`sc`, `tso`, `pso`, `ra`, `rc11`, `rc11-genmc`, `wra`, `sra`).
     fn name(&self) -> &'static str;
 
     /// The happens-before prefix of `e` (reflexive): the events whose effects `e` is
@@ -84,6 +86,25 @@ pub trait MemoryModel: Sync + Send {
     fn reads_stale(&self, g: &Graph, r: EventId) -> bool {
         rf::stale_by_hb(g, r)
     }
+
+    /// Whether adding an event *maximally* to a consistent graph keeps it consistent:
+    /// a read reading the co-latest write of its location, a write placed co-last.
+    /// TruSt's maximality rule (the optimal explorer's duplicate-free co mode) rests
+    /// on it. True of every model coherent with respect to its hb; false for WRA,
+    /// where co plays no role, so the co-latest write may be one the reader saw
+    /// overwritten. Explorers then fall back to remembering the graphs their
+    /// backward revisits produce (the set U of GenMC, PLDI 2019), as in rf mode.
+    fn maximal_extensions_consistent(&self) -> bool {
+        true
+    }
+
+    /// Whether the model has data races at all (the [`race`] checks apply). False for
+    /// models in which every access synchronises whatever its memory order — the
+    /// causal models of Lahav and Boker (TOPLAS 2022), [`causal`] — so that explorers
+    /// report no race, and front ends no undefined behaviour, under them.
+    fn has_data_races(&self) -> bool {
+        true
+    }
 }
 
 /// The models porf knows, by name.
@@ -95,9 +116,11 @@ pub fn by_name(name: &str) -> Option<Box<dyn MemoryModel>> {
         "ra" => Box::new(ra::Ra),
         "rc11" => Box::new(rc11::Rc11),
         "rc11-genmc" => Box::new(rc11_genmc::Rc11Genmc),
+        "wra" => Box::new(causal::wra::Wra),
+        "sra" => Box::new(causal::sra::Sra),
         _ => return None,
     })
 }
 
 /// Names accepted by [`by_name`].
-pub const MODEL_NAMES: &[&str] = &["sc", "tso", "pso", "ra", "rc11", "rc11-genmc"];
+pub const MODEL_NAMES: &[&str] = &["sc", "tso", "pso", "ra", "rc11", "rc11-genmc", "wra", "sra"];

@@ -66,7 +66,7 @@ pub fn explore<P: Program>(prog: &P, model: &dyn MemoryModel, cfg: &Config) -> S
         "RF-SMC is defined for {MODELS:?}, not {}",
         model.name()
     );
-    let mut rec = Recorder::new(cfg);
+    let mut rec = Recorder::new(cfg, model);
     // Mutations on locations with exclusive reads can reach a class twice: count each
     // class once (a compact key per class: the sources of its reads).
     rec.dedupe_classes();

@@ -49,7 +49,7 @@ pub fn explore<P: Program>(prog: &P, model: &dyn MemoryModel, cfg: &Config) -> S
         prog,
         model,
         co: Coherence::new(model, Equiv::Rf),
-        rec: Recorder::new(cfg),
+        rec: Recorder::new(cfg, model),
         tids: TidRegistry::default(),
     };
     let mut st = State::new(prog, model);

@@ -73,7 +73,7 @@ pub fn explore<P: Program>(prog: &P, model: &dyn MemoryModel, cfg: &Config) -> S
         prog,
         model,
         co: Coherence::new(model, Equiv::Rvf),
-        rec: Recorder::new(cfg),
+        rec: Recorder::new(cfg, model),
         cfg,
         tids: TidRegistry::default(),
         ancestors: Vec::new(),
