@@ -8,8 +8,9 @@
 //!   says reachable; whenever reach says unreachable, bounded exploration finds
 //!   nothing up to k = 4.
 //! * Differential: on random loop-free programs (`PORF_REACH_PROGRAMS` per model,
-//!   default 1000), reach says reachable exactly when exhaustive exploration under the
-//!   same declarative model finds an assertion failure.
+//!   default 1000, plus `PORF_REACH_LITMUS_PROGRAMS`, default 100, of a litmus-like
+//!   shape whose exploration is slower), reach says reachable exactly when exhaustive
+//!   exploration under the same declarative model finds an assertion failure.
 
 mod common;
 use common::porf;
@@ -53,7 +54,10 @@ fn seed_examples_give_the_papers_outcomes() {
     }
     let text = std::fs::read_to_string(examples().join("verdicts.tsv")).unwrap();
     let mut checked = 0;
-    for line in text.lines().filter(|l| !l.starts_with('#') && !l.starts_with("file\t")) {
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.starts_with("file\t"))
+    {
         let c: Vec<&str> = line.split('\t').collect();
         let file = examples().join(c[0]).display().to_string();
         for (model, want) in [("ra", c[2]), ("wra", c[3]), ("sra", c[4])] {
@@ -96,17 +100,28 @@ fn loop_programs_agree_with_bounded_exploration() {
         for model in ["sra", "wra"] {
             let (code, result, secs) = reach(&file, model);
             // Exit 3 would be a witness that does not replay (or unsupported input).
-            assert!(code == 0 || code == 42, "{file} {model}: exit {code}: {result}");
+            assert!(
+                code == 0 || code == 42,
+                "{file} {model}: exit {code}: {result}"
+            );
             let bounded: Vec<bool> = (1..=4)
                 .map(|k| {
                     let (c, _, _) = porf(&[
-                        "verify", "--model", model, "--unroll", &k.to_string(), &file,
+                        "verify",
+                        "--model",
+                        model,
+                        "--unroll",
+                        &k.to_string(),
+                        &file,
                     ]);
                     c == 42
                 })
                 .collect();
             if bounded.iter().any(|&b| b) {
-                assert_eq!(result, "reachable", "{file} {model}: bounded exploration fails");
+                assert_eq!(
+                    result, "reachable",
+                    "{file} {model}: bounded exploration fails"
+                );
             }
             if result == "unreachable" {
                 unreachable += 1;
@@ -114,7 +129,9 @@ fn loop_programs_agree_with_bounded_exploration() {
             } else {
                 reachable += 1;
             }
-            println!("{file} {model}: {result} in {secs:.3} s; bounded failures k=1..4: {bounded:?}");
+            println!(
+                "{file} {model}: {result} in {secs:.3} s; bounded failures k=1..4: {bounded:?}"
+            );
         }
     }
     assert!(reachable > 0 && unreachable > 0);
@@ -151,16 +168,41 @@ fn reach_agrees_with_exhaustive_exploration_on_random_programs() {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(1000);
-    let cfg = GenConfig::default();
-    for (name, model) in [("sra", Model::Sra), ("wra", Model::Wra)] {
-        let mut reachable = 0;
+    // The generator's default shape, and a litmus-like one (more accesses, a final
+    // assertion forbidding one whole outcome) where the weak models differ more often.
+    let litmus = GenConfig {
+        threads: (2, 3),
+        instrs: (2, 4),
+        locations: 2,
+        values: 2,
+        init_percent: 90,
+        final_percent: 100,
+        final_all: true,
+    };
+    let mut differ = 0;
+    let n_litmus: u64 = std::env::var("PORF_REACH_LITMUS_PROGRAMS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(100);
+    for (shape, cfg, n) in [
+        ("default", GenConfig::default(), n),
+        ("litmus", litmus, n_litmus),
+    ] {
         for seed in 0..n {
             let src = random_program(seed, &cfg);
-            let want = explored(&src, name);
-            let got = decided(&src, model);
-            assert_eq!(got, want, "seed {seed} under {name}: reach {got}, exploration {want}\n{src}");
-            reachable += usize::from(got);
+            let mut got = Vec::new();
+            for (name, model) in [("sra", Model::Sra), ("wra", Model::Wra)] {
+                let want = explored(&src, name);
+                let g = decided(&src, model);
+                assert_eq!(
+                    g, want,
+                    "{shape} seed {seed} under {name}: reach {g}, exploration {want}\n{src}"
+                );
+                got.push(g);
+            }
+            differ += usize::from(got[0] != got[1]);
         }
-        println!("{name}: {n} random programs agree ({reachable} with a reachable failure)");
+        println!("{shape}: {n} random programs agree under sra and wra");
     }
+    println!("{differ} programs are decided differently under sra and wra");
 }

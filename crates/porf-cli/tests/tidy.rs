@@ -58,6 +58,7 @@ fn crates_state_their_invariant_and_boundary() {
         "porf-litmus",
         "porf-toylang",
         "porf-cli",
+        "porf-wsts",
     ] {
         let src = crates_dir().join(krate).join("src");
         let root = ["lib.rs", "main.rs"]
@@ -139,6 +140,20 @@ fn crates_name_only_what_their_invariant_allows() {
                 "porf_litmus",
                 "Graph",
                 "LabelKind",
+            ],
+        ),
+        (
+            "porf-wsts",
+            &[
+                "porf_graph",
+                "porf_models",
+                "porf_explore",
+                "porf_c",
+                "porf_toy",
+                "porf_litmus",
+                "porf_toylang",
+                "Graph",
+                "Action",
             ],
         ),
     ];

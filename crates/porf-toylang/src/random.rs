@@ -21,6 +21,9 @@ pub struct GenConfig {
     pub init_percent: u32,
     /// Percentage of programs with a `final assert`.
     pub final_percent: u32,
+    /// Litmus style: the final assertion forbids one complete outcome (a value for
+    /// every register read), as litmus tests do, so weak behaviours decide it.
+    pub final_all: bool,
 }
 
 impl Default for GenConfig {
@@ -32,6 +35,7 @@ impl Default for GenConfig {
             values: 3,
             init_percent: 60,
             final_percent: 60,
+            final_all: false,
         }
     }
 }
@@ -147,13 +151,20 @@ pub fn random_program(seed: u64, cfg: &GenConfig) -> String {
         .flat_map(|(t, &k)| (0..k).map(move |r| (t as u32, r)))
         .collect();
     if !candidates.is_empty() && rng.percent(cfg.final_percent) {
-        let k = rng.range(1, candidates.len().min(3) as u32);
-        let conj: Vec<String> = (0..k)
-            .map(|_| {
-                let (t, r) = candidates[rng.range(0, candidates.len() as u32 - 1) as usize];
-                format!("T{}.r{r} == {}", t + 1, rng.range(0, n - 1))
-            })
-            .collect();
+        let conj: Vec<String> = if cfg.final_all {
+            candidates
+                .iter()
+                .map(|(t, r)| format!("T{}.r{r} == {}", t + 1, rng.range(0, n - 1)))
+                .collect()
+        } else {
+            let k = rng.range(1, candidates.len().min(3) as u32);
+            (0..k)
+                .map(|_| {
+                    let (t, r) = candidates[rng.range(0, candidates.len() as u32 - 1) as usize];
+                    format!("T{}.r{r} == {}", t + 1, rng.range(0, n - 1))
+                })
+                .collect()
+        };
         let _ = writeln!(out, "final assert !({})", conj.join(" && "));
     }
     out

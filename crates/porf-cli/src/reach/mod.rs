@@ -121,7 +121,10 @@ pub fn run(a: ReachArgs) -> u8 {
                            "max_options": max_size, "time_s": round(elapsed)})
                 );
             } else {
-                println!("{file}: unreachable under {}: no assertion can fail.", a.model);
+                println!(
+                    "{file}: unreachable under {}: no assertion can fail.",
+                    a.model
+                );
                 println!(
                     "Fixpoint: {basis} minimal states after {iterations} iterations \
                      (largest: {max_size} options), {elapsed:.2} s."
@@ -222,7 +225,10 @@ fn reachable(
                    "run": run, "replay": replay})
         );
     } else {
-        println!("{file}: reachable under {}: an assertion can fail.", a.model);
+        println!(
+            "{file}: reachable under {}: an assertion can fail.",
+            a.model
+        );
         println!(
             "Found after {iterations} iterations ({basis} minimal states), {elapsed:.2} s. \
              The run (thread: instruction, values):"

@@ -33,7 +33,10 @@ impl<T: ThreadMachine> ThreadMachine for GuidedThread<T> {
         let Some((guide, k)) = &self.guide else {
             return a;
         };
-        let access = matches!(a, Action::Load { .. } | Action::Store { .. } | Action::Rmw { .. });
+        let access = matches!(
+            a,
+            Action::Load { .. } | Action::Store { .. } | Action::Rmw { .. }
+        );
         self.last_was_access = access;
         if self.off || (access && self.pos >= guide[*k].len()) {
             return Action::Block {

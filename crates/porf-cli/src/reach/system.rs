@@ -39,7 +39,11 @@ fn label(l: LocalLabel) -> Result<Label, String> {
             loc: loc(x)?,
             val: val(v)?,
         },
-        LocalLabel::Rmw { loc: x, read, write } => Label::Rmw {
+        LocalLabel::Rmw {
+            loc: x,
+            read,
+            write,
+        } => Label::Rmw {
             loc: loc(x)?,
             read: val(read)?,
             write: val(write)?,
@@ -146,7 +150,10 @@ fn final_targets(
                 .collect()
         })
         .collect();
-    let total: usize = per.iter().map(Vec::len).try_fold(1usize, |a, b| a.checked_mul(b))
+    let total: usize = per
+        .iter()
+        .map(Vec::len)
+        .try_fold(1usize, |a, b| a.checked_mul(b))
         .unwrap_or(usize::MAX);
     if total > MAX_FINAL_TARGETS {
         return Err(format!(
