@@ -216,7 +216,7 @@ fn differential(model_name: &str, sys: System, gen: &GenConfig) {
         if co.errors.iter().any(|e| e.class == ErrorClass::Race) {
             d.push("a data race was reported".into());
         }
-        d.extend(checked.tally.lock().unwrap().disagreements.drain(..));
+        d.append(&mut checked.tally.lock().unwrap().disagreements);
         if !d.is_empty() {
             failures.push(format!(
                 "model {model_name}, seed {seed}:\n  {}\nprogram:\n{prog}",

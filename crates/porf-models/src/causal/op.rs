@@ -205,7 +205,7 @@ impl Machine<'_> {
         (0..st.len()).all(|t| st[t] == self.g.thread_len(t as u32))
     }
 
-    fn run(&mut self, st: &mut Vec<u32>) -> bool {
+    fn run(&mut self, st: &mut [u32]) -> bool {
         // Greedy: silent steps and plain reads.
         loop {
             let mut moved = false;
@@ -226,7 +226,7 @@ impl Machine<'_> {
         if self.done(st) {
             return true;
         }
-        if !self.seen.insert(st.clone()) {
+        if !self.seen.insert(st.to_vec()) {
             return false;
         }
         for t in 0..st.len() {
@@ -237,7 +237,7 @@ impl Machine<'_> {
             if !self.enabled(st, e) {
                 continue;
             }
-            let mut next = st.clone();
+            let mut next = st.to_vec();
             self.step(&mut next, t);
             if self.run(&mut next) {
                 return true;
