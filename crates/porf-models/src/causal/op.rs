@@ -18,9 +18,9 @@
 //! (added here in one step, as the paper's single RMW event), a failed CAS is a plain
 //! read, and spawns, joins, fences, mallocs, finishes, blocks and errors are silent
 //! steps that add their event once its sync sources are there (a thread starts after
-//! its spawn, a join after the child's last event). hb is (po ∪ rf ∪ sync)⁺, computed
-//! here from the graph (stored hb views are ignored). The initialisation is a write
-//! present in the initial state, mo-first.
+//! its spawn, a join after the child's last event). hb is (po ∪ rf ∪ sync)⁺: the
+//! porf views the graph itself maintains (the hb views models store are not read).
+//! The initialisation is a write present in the initial state, mo-first.
 //!
 //! Since a run's state is the sub-graph of the target induced by the events added so
 //! far (opSRA's WRITE order must be the target's co, so its mo is the target's too),
@@ -29,7 +29,6 @@
 //! enabled: they change no other thread's preconditions and their own stay enabled.
 
 use crate::atomicity;
-use crate::relation::{Base, Relation};
 use porf_graph::{EventId, Graph, LabelKind};
 use std::collections::HashSet;
 
@@ -44,17 +43,9 @@ pub enum System {
 
 /// Whether some run of `sys` generates `g` (for opSRA, with mo = `g`'s co).
 pub fn accepts(sys: System, g: &Graph) -> bool {
-    let b = Base::new(g);
-    let hb = b.porf().closure();
-    if !hb.is_irreflexive() {
-        // A run adds each event after its rf and sync sources: no run builds a cycle.
-        return false;
-    }
     let mut m = Machine {
         sys,
         g,
-        b,
-        hb,
         seen: HashSet::new(),
     };
     let mut st = vec![0u32; g.num_threads() as usize];
@@ -64,8 +55,6 @@ pub fn accepts(sys: System, g: &Graph) -> bool {
 struct Machine<'g> {
     sys: System,
     g: &'g Graph,
-    b: Base,
-    hb: Relation,
     /// States already explored (all failed).
     seen: HashSet<Vec<u32>>,
 }
@@ -101,7 +90,12 @@ impl Machine<'_> {
             return false;
         }
         let last = EventId::new(tid, n - 1);
-        a == last || self.hb.contains(self.b.idx.of(a), self.b.idx.of(last))
+        self.hb(a, last)
+    }
+
+    /// `a hb? b`: `a` is in `b`'s porf prefix (reflexive).
+    fn hb(&self, a: EventId, b: EventId) -> bool {
+        self.g.label(b).porf.contains(a)
     }
 
     /// The writes of `e`'s location added so far.
@@ -152,9 +146,7 @@ impl Machine<'_> {
                         let overwritten = self.added_writes(st, e).any(|w2| {
                             Some(w2) != w
                                 && self.aware(st, e.tid, w2)
-                                && w.is_none_or(|w| {
-                                    self.hb.contains(self.b.idx.of(w), self.b.idx.of(w2))
-                                })
+                                && w.is_none_or(|w| self.hb(w, w2))
                         });
                         // w ∉ dom(rf; [RMW]).
                         let taken = rmw
@@ -213,7 +205,7 @@ impl Machine<'_> {
         (0..st.len()).all(|t| st[t] == self.g.thread_len(t as u32))
     }
 
-    fn run(&mut self, st: &mut Vec<u32>) -> bool {
+    fn run(&mut self, st: &mut [u32]) -> bool {
         // Greedy: silent steps and plain reads.
         loop {
             let mut moved = false;
@@ -234,7 +226,7 @@ impl Machine<'_> {
         if self.done(st) {
             return true;
         }
-        if !self.seen.insert(st.clone()) {
+        if !self.seen.insert(st.to_vec()) {
             return false;
         }
         for t in 0..st.len() {
@@ -245,7 +237,7 @@ impl Machine<'_> {
             if !self.enabled(st, e) {
                 continue;
             }
-            let mut next = st.clone();
+            let mut next = st.to_vec();
             self.step(&mut next, t);
             if self.run(&mut next) {
                 return true;
