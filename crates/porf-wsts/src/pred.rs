@@ -96,9 +96,18 @@ fn prepend(p: &Potential, prefix: &[Opt]) -> Potential {
 }
 
 /// Predecessors for a READ of `v` from `x` by `tau` (§8.3, "Read").
-pub fn read(mem: &[Potential], ab: &Alphabet, tau: usize, x: u8, v: u8) -> Vec<Pred> {
+/// `viable(w)`: whether thread `w` can still (going backwards) write `v` to `x`; other
+/// writers are skipped, as their option could never be removed.
+pub fn read(
+    mem: &[Potential],
+    ab: &Alphabet,
+    tau: usize,
+    x: u8,
+    v: u8,
+    viable: &dyn Fn(u8) -> bool,
+) -> Vec<Pred> {
     let mut out = Vec::new();
-    for &w in ab.writers(x, v) {
+    for &w in ab.writers(x, v).iter().filter(|&&w| viable(w)) {
         for &tag in &ab.tags[usize::from(x)] {
             let mut m = mem.to_vec();
             m[tau] = prepend(&mem[tau], &[option::read(w, x, v, tag)]);
@@ -291,7 +300,9 @@ pub fn write(
         .collect()
 }
 
-/// Predecessors for an RMW reading `r` and writing `w` at `x` by `tau` (§8.3, "RMW").
+/// Predecessors for an RMW reading `r` and writing `w` at `x` by `tau` (§8.3, "RMW");
+/// `viable` as for [`read`].
+#[allow(clippy::too_many_arguments)]
 pub fn rmw(
     model: Model,
     mem: &[Potential],
@@ -300,9 +311,10 @@ pub fn rmw(
     x: u8,
     r: u8,
     w: u8,
+    viable: &dyn Fn(u8) -> bool,
 ) -> Vec<Pred> {
     let mut out = Vec::new();
-    for &writer in ab.writers(x, r) {
+    for &writer in ab.writers(x, r).iter().filter(|&&wr| viable(wr)) {
         let prefix = move || match model {
             Model::Sra => vec![vec![option::read(writer, x, r, 1)]],
             Model::Wra => vec![vec![

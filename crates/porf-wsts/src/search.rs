@@ -288,6 +288,17 @@ impl Search<'_> {
         d + reads
     }
 
+    /// Whether thread `w`, at its state in `prog`, has a write of `v` to `x` on some
+    /// path from its initial state.
+    fn can_still_write(&self, prog: &[u32], w: u8, x: u8, v: u8) -> bool {
+        let w = usize::from(w);
+        let at = match prog[w] {
+            WILD => self.writes[w].len() - 1,
+            s => s as usize,
+        };
+        self.writes[w][at][usize::from(x) * usize::from(self.sys.vals) + usize::from(v)]
+    }
+
     /// Whether no initial state can reach `node`: a read option can only be removed,
     /// going backwards, by its writer's write of that value, so an option whose writer
     /// has no such write left on any path to its current state stays forever.
@@ -341,15 +352,29 @@ impl Search<'_> {
         let node = self.entries[i].node.clone();
         for tau in 0..node.prog.len() {
             for (pre_prog, from, to, label) in self.program_preds(&node, tau) {
+                let this: &Self = self;
+                let viable = |x: u8, v: u8| {
+                    let pre = &pre_prog;
+                    move |w: u8| this.can_still_write(pre, w, x, v)
+                };
                 let mems: Vec<pred::Pred> = match label {
                     Label::Silent => vec![(node.mem.clone(), None)],
-                    Label::Read { loc, val } => pred::read(&node.mem, &self.ab, tau, loc, val),
+                    Label::Read { loc, val } => {
+                        pred::read(&node.mem, &this.ab, tau, loc, val, &viable(loc, val))
+                    }
                     Label::Write { loc, val } => {
-                        pred::write(self.model, &node.mem, &self.ab, tau, loc, val)
+                        pred::write(this.model, &node.mem, &this.ab, tau, loc, val)
                     }
-                    Label::Rmw { loc, read, write } => {
-                        pred::rmw(self.model, &node.mem, &self.ab, tau, loc, read, write)
-                    }
+                    Label::Rmw { loc, read, write } => pred::rmw(
+                        this.model,
+                        &node.mem,
+                        &this.ab,
+                        tau,
+                        loc,
+                        read,
+                        write,
+                        &viable(loc, read),
+                    ),
                 };
                 for (mem, writer) in mems {
                     let step = WitnessStep {
