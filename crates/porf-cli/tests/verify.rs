@@ -74,10 +74,17 @@ fn error_prints_kind_location_and_trace() {
     assert_eq!(code, 42, "{out}");
     assert!(out.contains("Error: Safety violation!"), "{out}");
     assert!(
-        out.contains("Trace (thread, event, value, location):"),
+        out.contains("Trace ((thread, event), what, value, reads from, location):"),
         "{out}"
     );
     assert!(out.contains("dekker_tso.c:"), "{out}");
+    // Dekker's weak outcome under TSO: each thread's read of the other's flag reads
+    // the initial value.
+    assert!(
+        out.lines()
+            .any(|l| l.contains("R flag1") && l.contains(" INIT ")),
+        "{out}"
+    );
     let (code, _, _) = porf(&["verify", &path, "--model", "sc"]);
     assert_eq!(code, 0);
 }
@@ -449,4 +456,57 @@ fn rvf_honours_limits() {
     assert_eq!(v["verdict"], "incomplete", "{v}");
     assert_eq!(v["stopped_by"], "max-executions", "{v}");
     assert_eq!(v["complete"], 2, "{v}");
+}
+
+/// Readable witnesses: events named as error messages name them, each read with the
+/// write it reads from, mutexes as `lock m` / `unlock m` (no internal cells), and both
+/// events of a race in the JSON.
+#[test]
+fn witnesses_name_events_sources_and_mutexes() {
+    let dir = std::env::temp_dir().join(format!("porf-witness-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("race.c");
+    std::fs::write(
+        &path,
+        r#"#include <pthread.h>
+int x;
+pthread_mutex_t m;
+void *t(void *a) { pthread_mutex_lock(&m); x = 1; pthread_mutex_unlock(&m); return 0; }
+void *u(void *a) { int r = x; return 0; }
+int main() {
+  pthread_t a, b;
+  pthread_create(&a, 0, t, 0);
+  pthread_create(&b, 0, u, 0);
+  pthread_join(a, 0); pthread_join(b, 0);
+  return 0;
+}
+"#,
+    )
+    .unwrap();
+    let p = path.display().to_string();
+    let (code, out, _) = porf(&["verify", &p]);
+    assert_eq!(code, 42, "{out}");
+    // The race message names (1, 3) and (2, 1): the write of x and the read of x.
+    let msg = out
+        .lines()
+        .find(|l| l.starts_with("Non-atomic race"))
+        .unwrap();
+    for l in out.lines().filter(|l| l.contains(" x na")) {
+        let id = l.split_whitespace().take(2).collect::<Vec<_>>().join(" ");
+        assert!(msg.contains(&id), "{id} not in {msg}\n{out}");
+    }
+    assert!(out.contains("lock m "), "{out}");
+    assert!(out.contains("unlock m "), "{out}");
+    assert!(!out.contains("__lock"), "{out}");
+    let read = out.lines().find(|l| l.contains("R x na")).unwrap();
+    let write = out.lines().find(|l| l.contains("W x na")).unwrap();
+    let wid = write
+        .split_whitespace()
+        .take(2)
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(read.contains(&wid) || read.contains("INIT"), "{out}");
+    let (_, v) = json(&[&p]);
+    let events = v["errors"][0]["events"].as_array().unwrap();
+    assert_eq!(events.len(), 2, "{v}");
 }

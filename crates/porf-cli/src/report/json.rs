@@ -34,12 +34,22 @@ pub fn to_json<P: Program>(
             let steps: Vec<Value> = trace::steps(prog, &e.witness)
                 .into_iter()
                 .map(|st| {
-                    json!({"thread": st.thread, "event": st.event, "value": st.value,
+                    json!({"thread": st.thread, "index": st.index, "event": st.event,
+                           "value": st.value, "reads_from": st.reads_from,
                            "location": st.location})
                 })
                 .collect();
+            // Every event the error involves (both events of a race).
+            let events: Vec<Value> = e
+                .events
+                .iter()
+                .map(|(id, src)| {
+                    json!({"thread": id.tid, "index": id.idx,
+                           "location": trace::location(prog, *src)})
+                })
+                .collect();
             json!({"kind": e.class.verdict(), "message": e.message, "location": location,
-                   "trace": steps})
+                   "events": events, "trace": steps})
         })
         .collect();
     let mut v = json!({

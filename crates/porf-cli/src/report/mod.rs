@@ -136,13 +136,18 @@ pub fn human<P: Program>(s: &Stats, prog: &P, stats: bool) -> String {
                 let _ = writeln!(o, "  at {loc}");
             }
         }
-        let _ = writeln!(o, "Trace (thread, event, value, location):");
+        let _ = writeln!(
+            o,
+            "Trace ((thread, event), what, value, reads from, location):"
+        );
         for st in trace::steps(prog, &err.witness) {
             let val = st.value.map_or(String::new(), |v| v.to_string());
+            let id = format!("({}, {})", st.thread, st.index);
+            let from = st.reads_from.as_deref().unwrap_or("");
             let _ = writeln!(
                 o,
-                "  T{:<3} {:<32} {:>6}  {}",
-                st.thread, st.event, val, st.location
+                "  {:<8} {:<32} {:>6} {:<8}  {}",
+                id, st.event, val, from, st.location
             );
         }
     }

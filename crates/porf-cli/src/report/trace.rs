@@ -9,6 +9,11 @@ use porf_graph::{
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TraceStep {
     pub thread: u32,
+    /// The event's number within its thread: `(thread, number)` is how error messages
+    /// (e.g. races) name events.
+    pub index: u32,
+    /// For a read: the write it reads from, `(thread, number)`, or `INIT`.
+    pub reads_from: Option<String>,
     /// Short description, e.g. `W x rlx`, `R y acq`, `spawn T1`.
     pub event: String,
     /// The value read or written, where the event has one.
@@ -77,8 +82,12 @@ pub fn describe<P: Program>(prog: &P, g: &Graph, e: EventId) -> (String, Option<
             let what = match kind {
                 ReadKind::Plain => "R",
                 ReadKind::Rmw(_) => "RMW-R",
-                ReadKind::Lock => "lock-R",
-                ReadKind::TryLock => "trylock-R",
+                ReadKind::Lock => return (format!("lock {}", mutex_name(prog, *loc)), None),
+                ReadKind::TryLock => {
+                    let got = g.read_val(e) == 0;
+                    let how = if got { "acquired" } else { "failed" };
+                    return (format!("trylock {} ({how})", mutex_name(prog, *loc)), None);
+                }
             };
             let name = prog.loc_name(*loc);
             (
@@ -96,8 +105,10 @@ pub fn describe<P: Program>(prog: &P, g: &Graph, e: EventId) -> (String, Option<
             let what = match kind {
                 WriteKind::Plain => "W",
                 WriteKind::Exclusive => "RMW-W",
-                WriteKind::Unlock => "unlock-W",
-                WriteKind::MutexDestroy => "destroy-W",
+                WriteKind::Unlock => return (format!("unlock {}", mutex_name(prog, *loc)), None),
+                WriteKind::MutexDestroy => {
+                    return (format!("destroy {}", mutex_name(prog, *loc)), None)
+                }
             };
             let name = prog.loc_name(*loc);
             (format!("{what} {name} {}", ord.short()), Some(*val))
@@ -125,14 +136,59 @@ pub fn describe<P: Program>(prog: &P, g: &Graph, e: EventId) -> (String, Option<
     }
 }
 
+/// A mutex's name: its cell's name without the bundled headers' internal field.
+fn mutex_name<P: Program>(prog: &P, loc: porf_graph::Loc) -> String {
+    let name = prog.loc_name(loc);
+    match name.strip_suffix(".__lock") {
+        Some(m) => m.to_string(),
+        None => name,
+    }
+}
+
+/// Whether `e` is the write part of a lock acquire or a successful trylock: the
+/// acquire's line already says it, so the trace leaves the internal write out.
+fn is_lock_write(g: &Graph, e: EventId) -> bool {
+    matches!(
+        g.label(e).kind,
+        LabelKind::Write {
+            kind: WriteKind::Exclusive,
+            ..
+        }
+    ) && e.prev().is_some_and(|p| {
+        matches!(
+            g.label(p).kind,
+            LabelKind::Read {
+                kind: ReadKind::Lock | ReadKind::TryLock,
+                ..
+            }
+        )
+    })
+}
+
+/// `(thread, number)`, as error messages name events.
+pub fn event_name(e: EventId) -> String {
+    format!("({}, {})", e.tid, e.idx)
+}
+
 /// The witness interleaving of `g` as steps.
 pub fn steps<P: Program>(prog: &P, g: &Graph) -> Vec<TraceStep> {
     linearize(g)
         .into_iter()
+        .filter(|&e| !is_lock_write(g, e))
         .map(|e| {
             let (event, value) = describe(prog, g, e);
+            let reads_from = match g.label(e).kind {
+                LabelKind::Read {
+                    kind: ReadKind::Plain | ReadKind::Rmw(_),
+                    rf,
+                    ..
+                } => Some(rf.map_or("INIT".to_string(), event_name)),
+                _ => None,
+            };
             TraceStep {
                 thread: e.tid,
+                index: e.idx,
+                reads_from,
                 event,
                 value,
                 location: location(prog, g.label(e).src),
