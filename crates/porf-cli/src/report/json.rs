@@ -1,7 +1,8 @@
 //! The `--json` result: one object per run.
 //!
 //! `{"verdict", "complete", "blocked", "bound_cut", "partial", "stopped_by",
-//! "errors": [{"kind", "message", "location", "trace": [{"thread", "event", "value",
+//! "errors": [{"kind", "message", "location", "events": [{"thread", "index",
+//! "location"}], "trace": [{"thread", "index", "event", "value", "reads_from",
 //! "location"}]}], "warnings", "time_s", "model", "equiv"}`, and with `--equiv rvf`
 //! `"rvf": {"traces", "classes", "witness_calls", "witness_failed", "closure_refuted",
 //! "error_searches", "error_searches_found"}` (the explorer's counters).
