@@ -19,10 +19,18 @@ fn c_file(name: &str) -> String {
         .to_string()
 }
 
-/// `porf verify --json` on `file` under `model` (with `extra` flags): (exit code,
-/// verdict).
-fn verdict(file: &str, model: &str, extra: &[&str]) -> (i32, String) {
-    let f = c_file(file);
+/// The bundled example `name` (`examples/` at the repository's root).
+fn example(name: &str) -> String {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../examples")
+        .join(name)
+        .display()
+        .to_string()
+}
+
+/// `porf verify --json` on the file at path `f` under `model` (with `extra` flags):
+/// (exit code, verdict).
+fn verdict(f: &str, model: &str, extra: &[&str]) -> (i32, String) {
     let mut args = vec!["verify", "--json", "--model", model, &f];
     args.extend(extra);
     let (code, out, err) = porf(&args);
@@ -35,20 +43,32 @@ fn verdict(file: &str, model: &str, extra: &[&str]) -> (i32, String) {
 fn two_plus_two_w_separates_ra_from_sra() {
     let ra = ["--all-release-acquire"];
     assert_eq!(
-        verdict("two_plus_two_w.c", "ra", &ra),
+        verdict(&example("two_plus_two_w.c"), "ra", &ra),
         (42, "assertion".into())
     );
     assert_eq!(
-        verdict("two_plus_two_w.c", "wra", &ra),
+        verdict(&example("two_plus_two_w.c"), "wra", &ra),
         (42, "assertion".into())
     );
-    assert_eq!(verdict("two_plus_two_w.c", "sra", &ra), (0, "safe".into()));
+    assert_eq!(
+        verdict(&example("two_plus_two_w.c"), "sra", &ra),
+        (0, "safe".into())
+    );
     // The causal models read every access as release/acquire anyway.
-    assert_eq!(verdict("two_plus_two_w.c", "sra", &[]), (0, "safe".into()));
+    assert_eq!(
+        verdict(&example("two_plus_two_w.c"), "sra", &[]),
+        (0, "safe".into())
+    );
     for equiv in ["rf", "co"] {
         let args = ["--all-release-acquire", "--equiv", equiv, "--keep-going"];
-        assert_eq!(verdict("two_plus_two_w.c", "sra", &args).1, "safe");
-        assert_eq!(verdict("two_plus_two_w.c", "wra", &args).1, "assertion");
+        assert_eq!(
+            verdict(&example("two_plus_two_w.c"), "sra", &args).1,
+            "safe"
+        );
+        assert_eq!(
+            verdict(&example("two_plus_two_w.c"), "wra", &args).1,
+            "assertion"
+        );
     }
 }
 
@@ -56,13 +76,24 @@ fn two_plus_two_w_separates_ra_from_sra() {
 /// RC11's RA does not, until the flag makes its accesses release/acquire.
 #[test]
 fn all_release_acquire_makes_message_passing_work() {
-    assert_eq!(verdict("mp_relaxed.c", "ra", &[]), (42, "assertion".into()));
+    assert_eq!(
+        verdict(&c_file("mp_relaxed.c"), "ra", &[]),
+        (42, "assertion".into())
+    );
     let ra = ["--all-release-acquire"];
     for m in ["ra", "wra", "sra", "rc11"] {
-        assert_eq!(verdict("mp_relaxed.c", m, &ra), (0, "safe".into()), "{m}");
+        assert_eq!(
+            verdict(&c_file("mp_relaxed.c"), m, &ra),
+            (0, "safe".into()),
+            "{m}"
+        );
     }
     for m in ["wra", "sra"] {
-        assert_eq!(verdict("mp_relaxed.c", m, &[]), (0, "safe".into()), "{m}");
+        assert_eq!(
+            verdict(&c_file("mp_relaxed.c"), m, &[]),
+            (0, "safe".into()),
+            "{m}"
+        );
     }
 }
 

@@ -303,19 +303,15 @@ impl Search<'_> {
     /// going backwards, by its writer's write of that value, so an option whose writer
     /// has no such write left on any path to its current state stays forever.
     fn hopeless(&self, node: &Node) -> bool {
-        let nv = usize::from(self.sys.vals);
         node.mem.iter().any(|p| {
             p.lists().iter().flatten().any(|&o| {
-                if option::is_write(o) {
-                    return false;
-                }
-                let w = usize::from(option::tid(o));
-                let at = match node.prog[w] {
-                    WILD => self.writes[w].len() - 1,
-                    s => s as usize,
-                };
-                let k = usize::from(option::loc(o)) * nv + usize::from(option::val(o));
-                !self.writes[w][at][k]
+                !option::is_write(o)
+                    && !self.can_still_write(
+                        &node.prog,
+                        option::tid(o),
+                        option::loc(o),
+                        option::val(o),
+                    )
             })
         })
     }
