@@ -99,6 +99,16 @@ impl Machine {
             InstKind::FrameAddr { dst, offset } => {
                 self.set_next(*dst, stack_addr(self.tid, fr.sp + offset))
             }
+            InstKind::TlsAddr { dst, offset } => {
+                if self.tid >= crate::ir::TLS_THREADS {
+                    return Err(Fault::unsupported(format!(
+                        "thread {}: thread-local variables are supported in threads 0 to {} only",
+                        self.tid,
+                        crate::ir::TLS_THREADS - 1
+                    )));
+                }
+                self.set_next(*dst, code.tls.addr(self.tid, *offset as i64))
+            }
             InstKind::FuncAddr { dst, func } => self.set_next(*dst, func_addr(*func)),
             InstKind::Load { dst, addr, ty, ord } => {
                 self.load(code, *dst, val(addr), *ty, *ord, src)
@@ -233,6 +243,13 @@ impl Machine {
                         msg: msg.clone(),
                     };
                     return Ok(Some(Pending::fault(f, src)));
+                }
+                self.advance();
+                Ok(None)
+            }
+            InstKind::Check { cond, msg } => {
+                if val(cond) == 0 {
+                    return Ok(Some(Pending::fault(Fault::memory(msg), src)));
                 }
                 self.advance();
                 Ok(None)

@@ -20,6 +20,7 @@ use porf_graph::MemOrder;
 
 const NAMES: &[&str] = &[
     "__porf_assert",
+    "__porf_check",
     "__VERIFIER_assume",
     "atomic_thread_fence",
     "atomic_signal_fence",
@@ -59,9 +60,41 @@ const ORDER_NAMES: [&str; 6] = [
     "memory_order_seq_cst",
 ];
 
+/// GenMC interface functions porf recognises but does not model: a call is an
+/// unsupported-construct diagnostic with this explanation.
+const UNSUPPORTED_API: &[(&str, &str)] = &[
+    (
+        "__VERIFIER_hp_alloc",
+        "GenMC's hazard pointers (`__VERIFIER_hp_*`) are not supported",
+    ),
+    (
+        "__VERIFIER_hp_protect",
+        "GenMC's hazard pointers (`__VERIFIER_hp_*`) are not supported",
+    ),
+    (
+        "__VERIFIER_hp_clear",
+        "GenMC's hazard pointers (`__VERIFIER_hp_*`) are not supported",
+    ),
+    (
+        "__VERIFIER_hp_free",
+        "GenMC's hazard pointers (`__VERIFIER_hp_*`) are not supported",
+    ),
+    (
+        "__VERIFIER_hp_retire",
+        "GenMC's hazard pointers (`__VERIFIER_hp_*`) are not supported",
+    ),
+    (
+        "__VERIFIER_optional_block",
+        "`__VERIFIER_optional` (GenMC's optional blocks) is not supported",
+    ),
+];
+
 /// Whether calls to `name` are handled by the front end.
 pub fn is_builtin(name: &str) -> bool {
-    NAMES.contains(&name) || name.starts_with("__VERIFIER_nondet_") || atomic_op(name).is_some()
+    NAMES.contains(&name)
+        || UNSUPPORTED_API.iter().any(|(n, _)| *n == name)
+        || name.starts_with("__VERIFIER_nondet_")
+        || atomic_op(name).is_some()
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -204,6 +237,9 @@ impl Cx<'_> {
         if let Some((op, explicit)) = atomic_op(name) {
             return self.atomic(op, explicit, name, args, off);
         }
+        if let Some((_, why)) = UNSUPPORTED_API.iter().find(|(n, _)| *n == name) {
+            return self.unsup(off, *why);
+        }
         let int = |v: Operand| Ok(Val::R(v, CType::int(IntTy::Int)));
         match name {
             "atomic_thread_fence" | "atomic_signal_fence" => {
@@ -229,6 +265,18 @@ impl Cx<'_> {
                 self.argc(name, args, 1, off)?;
                 self.atomic_ptr(&args[0], name)?;
                 Ok(Val::R(Operand::Const(1), CType::int(IntTy::Bool)))
+            }
+            "__porf_check" => {
+                self.argc(name, args, 2, off)?;
+                let cond = self.cond_operand(&args[0])?;
+                let text = match &args[1].node {
+                    Expression::StringLiteral(s) => string_value(&s.node).unwrap_or_default(),
+                    _ => return self.err(args[1].span.start, "`__porf_check` needs a message"),
+                };
+                let msg = String::from_utf8_lossy(&text).into_owned();
+                self.at(off);
+                self.b.emit(InstKind::Check { cond, msg });
+                Ok(Val::Void)
             }
             "__porf_assert" => {
                 self.argc("assert", args, 2, off)?;
@@ -542,7 +590,24 @@ impl Cx<'_> {
                     );
                 }
                 let new = value(self, &args[2])?;
-                let fail = ords.get(1).copied().unwrap_or(5);
+                let mut fail = ords.get(1).copied().unwrap_or(5);
+                if explicit && (fail == 3 || fail == 4) {
+                    // C11 7.17.7.4p2 forbids these; gcc and clang accept them with a
+                    // warning, and clang (hence GenMC) falls back to relaxed.
+                    let d = self.map.diag(
+                        crate::DiagKind::Unsupported,
+                        args[4].span.start,
+                        format!(
+                            "`{}` is not a valid failure order for `{name}` (C11 7.17.7.4); porf uses `memory_order_relaxed`, as clang does",
+                            ORDER_NAMES[fail as usize]
+                        ),
+                    );
+                    self.warnings.push(format!(
+                        "{}:{}:{}: warning: {}",
+                        d.file, d.line, d.col, d.message
+                    ));
+                    fail = 0;
+                }
                 if explicit {
                     self.check_order(name, fail, LOAD_ORDS, &args[4])?;
                 }
