@@ -155,6 +155,21 @@ pub enum Builtin {
     Free,
     /// `pthread_self()`: the engine thread id of the caller.
     ThreadSelf,
+    /// GCC's bit builtins on a value of `width` bytes (two arguments: the value and
+    /// `width`; the value is taken as unsigned): `__builtin_ffs*` (1 + index of the
+    /// lowest set bit, 0 for 0), `__builtin_clz*` / `__builtin_ctz*` (leading /
+    /// trailing zeros; 0 is undefined in GCC and a memory-class error here),
+    /// `__builtin_popcount*` (set bits).
+    Bits(BitOp),
+}
+
+/// The operation of [`Builtin::Bits`].
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum BitOp {
+    Ffs,
+    Clz,
+    Ctz,
+    Popcount,
 }
 
 #[derive(Clone, PartialEq, Debug)]

@@ -223,6 +223,7 @@ fn validate_func(m: &Module, f: &Function) -> Result<(), String> {
                     let arity = match which {
                         Builtin::Malloc | Builtin::Calloc | Builtin::Free => 1,
                         Builtin::ThreadSelf => 0,
+                        Builtin::Bits(_) => 2,
                     };
                     if args.len() != arity {
                         return Err(format!("{which:?} with {} arguments", args.len()));

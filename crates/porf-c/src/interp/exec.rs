@@ -275,6 +275,27 @@ impl Machine {
                     Builtin::Malloc => self.malloc(*dst, arg, false, src),
                     Builtin::Calloc => self.malloc(*dst, arg, true, src),
                     Builtin::Free => self.free(code, arg, src),
+                    Builtin::Bits(op) => {
+                        let width = args.get(1).map_or(8, val).clamp(1, 8) as u32 * 8;
+                        let v = (arg as u64) & (u64::MAX >> (64 - width));
+                        let r = match op {
+                            crate::ir::BitOp::Ffs if v == 0 => 0,
+                            crate::ir::BitOp::Ffs => v.trailing_zeros() + 1,
+                            crate::ir::BitOp::Popcount => v.count_ones(),
+                            _ if v == 0 => {
+                                return Err(Fault::memory(
+                                    "__builtin_clz/__builtin_ctz of 0 (undefined behaviour)",
+                                ))
+                            }
+                            crate::ir::BitOp::Clz => v.leading_zeros() - (64 - width),
+                            crate::ir::BitOp::Ctz => v.trailing_zeros(),
+                        };
+                        if let Some(d) = dst {
+                            self.set(*d, r as Val);
+                        }
+                        self.advance();
+                        Ok(None)
+                    }
                 }
             }
             InstKind::LoopEnter { id } => {

@@ -19,6 +19,7 @@ mod expr;
 mod globals;
 mod init;
 mod literals;
+mod memfns;
 mod ops;
 mod stmt;
 mod tags;
