@@ -76,8 +76,15 @@ fn surface_programs_give_the_stated_answers() {
         let (wants, stderr_parts) = expectations(&std::fs::read_to_string(f).unwrap(), &path);
         for (models, want) in &wants {
             for model in models {
-                let (code, out, err) =
-                    porf(&["verify", &path, "--json", "--model", model, "--timeout", "60"]);
+                let (code, out, err) = porf(&[
+                    "verify",
+                    &path,
+                    "--json",
+                    "--model",
+                    model,
+                    "--timeout",
+                    "60",
+                ]);
                 for part in &stderr_parts {
                     if !err.contains(part.as_str()) {
                         failures.push(format!("{path} {model}: stderr lacks `{part}`: {err}"));
@@ -99,7 +106,8 @@ fn surface_programs_give_the_stated_answers() {
                             }
                         };
                         if code != 0 || v["complete"].as_u64() != Some(*n) {
-                            failures.push(fail(format!("want safe with {n} complete, exit {code}")));
+                            failures
+                                .push(fail(format!("want safe with {n} complete, exit {code}")));
                         }
                     }
                     Want::Error(kind, part) => {
@@ -114,7 +122,9 @@ fn surface_programs_give_the_stated_answers() {
                         let ok = code == 42
                             && first["kind"].as_str() == Some(kind.as_str())
                             && part.as_ref().is_none_or(|p| {
-                                first["message"].as_str().is_some_and(|m| m.contains(p.as_str()))
+                                first["message"]
+                                    .as_str()
+                                    .is_some_and(|m| m.contains(p.as_str()))
                             });
                         if !ok {
                             failures.push(fail(format!("want {kind} {part:?}, exit {code}")));

@@ -689,8 +689,12 @@ impl Cx<'_> {
         let target = if super::ops::is_null_const(&rp, &rt) {
             None
         } else {
-            match rt.pointee().and_then(|p| p.scalar().map(|s| (s, p.atomic))) {
+            // A `void *` converts to `void **` implicitly (C11 6.3.2.3p1): the result
+            // is stored as a pointer there.
+            let pointee = rt.pointee();
+            match pointee.and_then(|p| p.scalar().map(|s| (s, p.atomic))) {
                 Some(st) => Some(st),
+                None if pointee.is_some_and(|p| p.is_void()) => Some((Scalar::PTR, false)),
                 None => {
                     return self.err(
                         args[1].span.start,

@@ -52,7 +52,7 @@ impl Cx<'_> {
                 )
             }
         };
-        if n < 0 || n as u64 % elem != 0 {
+        if n < 0 || !(n as u64).is_multiple_of(elem) {
             return self.unsup(
                 args[2].span.start,
                 format!("`{name}` of {n} bytes over objects of type `{}` ({elem} bytes each) is not supported", self.show(&pt)),
