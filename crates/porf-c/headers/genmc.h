@@ -1,7 +1,63 @@
-/* porf bundled <genmc.h>: the verifier interface of GenMC programs. */
+/* porf bundled <genmc.h>: the verifier interface of GenMC programs (GenMC 0.11's
+ * include/genmc.h), with each facility's meaning in porf.
+ *
+ * - __VERIFIER_assume(c): blocks the execution when c is false.
+ * - __VERIFIER_spawn(f, arg) / __VERIFIER_join(t): pthread_create / pthread_join.
+ *   __VERIFIER_spawn_symmetric(f, arg, t) spawns like __VERIFIER_spawn: the symmetry
+ *   it declares only lets GenMC skip executions that differ by swapping the threads
+ *   (symmetry reduction); porf explores them all, so it may count more.
+ * - __VERIFIER_helped_CAS, __VERIFIER_helping_CAS, __VERIFIER_speculative_read,
+ *   __VERIFIER_confirming_read/CAS, __VERIFIER_final_CAS, __VERIFIER_final_write,
+ *   __VERIFIER_local_write: annotations that let GenMC prune executions (Helper,
+ *   SAVer); porf runs the annotated code as written and explores every execution.
+ * - __VERIFIER_hp_* (hazard pointers), __VERIFIER_optional, __VERIFIER_nondet_int,
+ *   persistency and method annotations: not supported (a call is reported as
+ *   unsupported, exit code 3).
+ */
 #ifndef __PORF_GENMC_H
 #define __PORF_GENMC_H
 #include <stdbool.h>
+#include <pthread.h>
 void __VERIFIER_assume(bool cond);
 int __VERIFIER_nondet_int(void);
+
+typedef pthread_t __VERIFIER_thread_t;
+
+static inline __VERIFIER_thread_t __VERIFIER_spawn(void *(*__start_routine)(void *), void *__arg)
+{
+	pthread_t __t;
+	pthread_create(&__t, NULL, __start_routine, __arg);
+	return __t;
+}
+
+static inline __VERIFIER_thread_t __VERIFIER_spawn_symmetric(void *(*__start_routine)(void *),
+							     void *__arg,
+							     __VERIFIER_thread_t __th)
+{
+	return __VERIFIER_spawn(__start_routine, __arg);
+}
+
+static inline void *__VERIFIER_join(__VERIFIER_thread_t __th)
+{
+	void *__ret;
+	pthread_join(__th, &__ret);
+	return __ret;
+}
+
+static inline void __VERIFIER_join_symmetric(__VERIFIER_thread_t __th)
+{
+	__VERIFIER_join(__th);
+}
+
+#define __VERIFIER_local_write(s) do { s; } while (0)
+#define __VERIFIER_final_write(s) do { s; } while (0)
+#define __VERIFIER_helped_CAS(c) do { c; } while (0)
+#define __VERIFIER_helping_CAS(c) do { c; } while (0)
+#define __VERIFIER_speculative_read(c) (c)
+#define __VERIFIER_confirming_read(c) (c)
+#define __VERIFIER_confirming_CAS(c) (c)
+#define __VERIFIER_final_CAS(c) (c)
+#define __VERIFIER_optional(x) __VERIFIER_optional_block()
+
+typedef void *__VERIFIER_hp_t;
 #endif

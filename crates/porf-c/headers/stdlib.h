@@ -10,6 +10,18 @@ void *calloc(size_t nmemb, size_t size);
 void free(void *ptr);
 _Noreturn void abort(void);
 void *realloc(void *ptr, size_t size);
+void __porf_check(int __cond, const char *__msg);
+void __porf_unsupported(const char *__msg);
+/* C11 7.22.3.1: the alignment must be a valid one (a power of two). porf's heap
+ * blocks are 8-byte aligned, so larger alignments are not supported. */
+static inline void *aligned_alloc(size_t __align, size_t __size)
+{
+	__porf_check(__align != 0 && (__align & (__align - 1)) == 0,
+		     "invalid alignment in aligned_alloc (not a power of two)");
+	if (__align > 8)
+		__porf_unsupported("aligned_alloc with an alignment above 8 bytes is not supported");
+	return malloc(__size);
+}
 _Noreturn void exit(int status);
 int abs(int j);
 long labs(long j);

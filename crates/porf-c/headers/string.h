@@ -1,5 +1,7 @@
-/* porf bundled <string.h>: declarations only, so that calls get a clear
- * "unsupported" diagnostic. */
+/* porf bundled <string.h>. memset, memcpy and memmove are front-end builtins
+ * (typed stores over the destination's static type, see porf-c's lower/memfns.rs);
+ * the other functions are declared so that calls get a clear "unsupported"
+ * diagnostic. */
 #ifndef __PORF_STRING_H
 #define __PORF_STRING_H
 #include <stddef.h>

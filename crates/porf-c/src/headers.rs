@@ -15,10 +15,13 @@ use std::sync::OnceLock;
 /// `(file name, contents)` of every bundled header.
 pub const HEADERS: &[(&str, &str)] = &[
     ("assert.h", include_str!("../headers/assert.h")),
+    ("errno.h", include_str!("../headers/errno.h")),
     ("genmc.h", include_str!("../headers/genmc.h")),
+    ("inttypes.h", include_str!("../headers/inttypes.h")),
     ("limits.h", include_str!("../headers/limits.h")),
     ("porf.h", include_str!("../headers/porf.h")),
     ("pthread.h", include_str!("../headers/pthread.h")),
+    ("sched.h", include_str!("../headers/sched.h")),
     ("stdatomic.h", include_str!("../headers/stdatomic.h")),
     ("stdbool.h", include_str!("../headers/stdbool.h")),
     ("stddef.h", include_str!("../headers/stddef.h")),
@@ -26,6 +29,7 @@ pub const HEADERS: &[(&str, &str)] = &[
     ("stdio.h", include_str!("../headers/stdio.h")),
     ("stdlib.h", include_str!("../headers/stdlib.h")),
     ("string.h", include_str!("../headers/string.h")),
+    ("unistd.h", include_str!("../headers/unistd.h")),
 ];
 
 const PREFIX: &str = "porf-headers-";

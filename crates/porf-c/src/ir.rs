@@ -155,6 +155,21 @@ pub enum Builtin {
     Free,
     /// `pthread_self()`: the engine thread id of the caller.
     ThreadSelf,
+    /// GCC's bit builtins on a value of `width` bytes (two arguments: the value and
+    /// `width`; the value is taken as unsigned): `__builtin_ffs*` (1 + index of the
+    /// lowest set bit, 0 for 0), `__builtin_clz*` / `__builtin_ctz*` (leading /
+    /// trailing zeros; 0 is undefined in GCC and a memory-class error here),
+    /// `__builtin_popcount*` (set bits).
+    Bits(BitOp),
+}
+
+/// The operation of [`Builtin::Bits`].
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum BitOp {
+    Ffs,
+    Clz,
+    Ctz,
+    Popcount,
 }
 
 #[derive(Clone, PartialEq, Debug)]
@@ -183,6 +198,9 @@ pub enum InstKind {
     /// `dst = address of byte `offset` of the current frame's private memory`.
     /// The frame has [`Function::frame_size`] bytes, zero-initialised on entry.
     FrameAddr { dst: Reg, offset: u32 },
+    /// `dst = address of the current thread's copy of thread-local template offset
+    /// `offset` (see [`TlsLayout`]).
+    TlsAddr { dst: Reg, offset: u32 },
     /// `dst = FUNC_BASE + func`, a function pointer value.
     FuncAddr { dst: Reg, func: FuncId },
     /// `dst = *(ty*)addr`. `ord` is `NonAtomic` for plain accesses to non-atomic
@@ -264,6 +282,9 @@ pub enum InstKind {
     Assume { cond: Operand },
     /// `assert(cond)`: an assertion error with `msg` when `cond` is 0.
     Assert { cond: Operand, msg: String },
+    /// `__porf_check(cond, "msg")` (used by porf's bundled library code): a memory-class
+    /// error with message `msg` when `cond` is 0, e.g. a wait on a destroyed barrier.
+    Check { cond: Operand, msg: String },
     /// `abort()`: an abort error.
     Abort,
     /// Raise a runtime "unsupported" error (construct accepted by the parser whose
@@ -328,6 +349,26 @@ pub struct Function {
     pub src: SrcLoc,
 }
 
+/// How many threads get a copy of the thread-local globals (threads `0..TLS_THREADS`);
+/// a thread with a larger id that takes the address of one is an unsupported error.
+pub const TLS_THREADS: u32 = 64;
+
+/// Where each thread's copy of the thread-local globals lives: thread `t`'s copy of
+/// template offset `o` is at `base + t·stride + o` (inside the global area).
+#[derive(Copy, Clone, PartialEq, Eq, Debug, Default)]
+pub struct TlsLayout {
+    pub base: i64,
+    /// 0 when the program has no thread-local globals.
+    pub stride: i64,
+}
+
+impl TlsLayout {
+    /// Thread `t`'s copy of template offset `offset` (requires `t < TLS_THREADS`).
+    pub fn addr(self, t: u32, offset: i64) -> i64 {
+        self.base + t as i64 * self.stride + offset
+    }
+}
+
 /// One scalar cell of global memory.
 #[derive(Clone, PartialEq, Debug)]
 pub struct Cell {
@@ -351,6 +392,11 @@ pub struct Module {
     pub cells: BTreeMap<i64, Cell>,
     /// First address past the global area.
     pub globals_end: i64,
+    /// The per-thread copies of the thread-local globals (part of the global area).
+    pub tls: TlsLayout,
     /// Source file names; `SrcLoc::file` indexes this.
     pub files: Vec<String>,
+    /// Front-end warnings, each `file:line:col: warning: message` (constructs accepted
+    /// the way gcc and clang accept them, e.g. an invalid compare-exchange failure order).
+    pub warnings: Vec<String>,
 }

@@ -168,6 +168,12 @@ fn validate_func(m: &Module, f: &Function) -> Result<(), String> {
                         return Err(format!("frame offset {offset} out of range"));
                     }
                 }
+                K::TlsAddr { dst, offset } => {
+                    reg(*dst)?;
+                    if *offset as i64 >= m.tls.stride {
+                        return Err(format!("thread-local offset {offset} out of range"));
+                    }
+                }
                 K::FuncAddr { dst, func: id } => reg(*dst).and(func(*id).map(|_| ()))?,
                 K::Load { dst, addr, .. } => reg(*dst).and(op(addr))?,
                 K::Store { addr, val, .. } => op(addr).and(op(val))?,
@@ -210,13 +216,14 @@ fn validate_func(m: &Module, f: &Function) -> Result<(), String> {
                 | K::MutexInit { addr }
                 | K::MutexDestroy { addr } => op(addr)?,
                 K::TryLock { dst, addr } => reg(*dst).and(op(addr))?,
-                K::Assume { cond } | K::Assert { cond, .. } => op(cond)?,
+                K::Assume { cond } | K::Assert { cond, .. } | K::Check { cond, .. } => op(cond)?,
                 K::Builtin { dst, which, args } => {
                     dst.map_or(Ok(()), reg)?;
                     args.iter().try_for_each(op)?;
                     let arity = match which {
                         Builtin::Malloc | Builtin::Calloc | Builtin::Free => 1,
                         Builtin::ThreadSelf => 0,
+                        Builtin::Bits(_) => 2,
                     };
                     if args.len() != arity {
                         return Err(format!("{which:?} with {} arguments", args.len()));

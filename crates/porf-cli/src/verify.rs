@@ -91,6 +91,9 @@ pub fn run(a: VerifyArgs) -> u8 {
             return 3;
         }
     };
+    for w in &module.warnings {
+        eprintln!("{w}");
+    }
     let prog = CProgram::new(module, RunOptions { unroll: a.unroll });
     if a.explore.all_release_acquire {
         explore_and_report(&a, &AllReleaseAcquire(prog), model.as_ref(), &cfg)

@@ -99,6 +99,16 @@ impl Machine {
             InstKind::FrameAddr { dst, offset } => {
                 self.set_next(*dst, stack_addr(self.tid, fr.sp + offset))
             }
+            InstKind::TlsAddr { dst, offset } => {
+                if self.tid >= crate::ir::TLS_THREADS {
+                    return Err(Fault::unsupported(format!(
+                        "thread {}: thread-local variables are supported in threads 0 to {} only",
+                        self.tid,
+                        crate::ir::TLS_THREADS - 1
+                    )));
+                }
+                self.set_next(*dst, code.tls.addr(self.tid, *offset as i64))
+            }
             InstKind::FuncAddr { dst, func } => self.set_next(*dst, func_addr(*func)),
             InstKind::Load { dst, addr, ty, ord } => {
                 self.load(code, *dst, val(addr), *ty, *ord, src)
@@ -237,6 +247,13 @@ impl Machine {
                 self.advance();
                 Ok(None)
             }
+            InstKind::Check { cond, msg } => {
+                if val(cond) == 0 {
+                    return Ok(Some(Pending::fault(Fault::memory(msg), src)));
+                }
+                self.advance();
+                Ok(None)
+            }
             InstKind::Abort => Ok(Some(Pending::fault(
                 Fault {
                     kind: ErrorKind::Abort,
@@ -258,6 +275,27 @@ impl Machine {
                     Builtin::Malloc => self.malloc(*dst, arg, false, src),
                     Builtin::Calloc => self.malloc(*dst, arg, true, src),
                     Builtin::Free => self.free(code, arg, src),
+                    Builtin::Bits(op) => {
+                        let width = args.get(1).map_or(8, val).clamp(1, 8) as u32 * 8;
+                        let v = (arg as u64) & (u64::MAX >> (64 - width));
+                        let r = match op {
+                            crate::ir::BitOp::Ffs if v == 0 => 0,
+                            crate::ir::BitOp::Ffs => v.trailing_zeros() + 1,
+                            crate::ir::BitOp::Popcount => v.count_ones(),
+                            _ if v == 0 => {
+                                return Err(Fault::memory(
+                                    "__builtin_clz/__builtin_ctz of 0 (undefined behaviour)",
+                                ))
+                            }
+                            crate::ir::BitOp::Clz => v.leading_zeros() - (64 - width),
+                            crate::ir::BitOp::Ctz => v.trailing_zeros(),
+                        };
+                        if let Some(d) = dst {
+                            self.set(*d, r as Val);
+                        }
+                        self.advance();
+                        Ok(None)
+                    }
                 }
             }
             InstKind::LoopEnter { id } => {

@@ -202,6 +202,12 @@ impl FnBuilder {
         self.emit(InstKind::Store { addr, val, ty, ord });
     }
 
+    pub fn tls_addr(&mut self, offset: u32) -> Operand {
+        let dst = self.reg();
+        self.emit(InstKind::TlsAddr { dst, offset });
+        Operand::Reg(dst)
+    }
+
     pub fn frame_addr(&mut self, offset: u32) -> Operand {
         let dst = self.reg();
         self.emit(InstKind::FrameAddr { dst, offset });

@@ -20,6 +20,11 @@ use porf_graph::MemOrder;
 
 const NAMES: &[&str] = &[
     "__porf_assert",
+    "__porf_check",
+    "__porf_unsupported",
+    "memset",
+    "memcpy",
+    "memmove",
     "__VERIFIER_assume",
     "atomic_thread_fence",
     "atomic_signal_fence",
@@ -59,9 +64,43 @@ const ORDER_NAMES: [&str; 6] = [
     "memory_order_seq_cst",
 ];
 
+/// GenMC interface functions porf recognises but does not model: a call is an
+/// unsupported-construct diagnostic with this explanation.
+const UNSUPPORTED_API: &[(&str, &str)] = &[
+    (
+        "__VERIFIER_hp_alloc",
+        "GenMC's hazard pointers (`__VERIFIER_hp_*`) are not supported",
+    ),
+    (
+        "__VERIFIER_hp_protect",
+        "GenMC's hazard pointers (`__VERIFIER_hp_*`) are not supported",
+    ),
+    (
+        "__VERIFIER_hp_clear",
+        "GenMC's hazard pointers (`__VERIFIER_hp_*`) are not supported",
+    ),
+    (
+        "__VERIFIER_hp_free",
+        "GenMC's hazard pointers (`__VERIFIER_hp_*`) are not supported",
+    ),
+    (
+        "__VERIFIER_hp_retire",
+        "GenMC's hazard pointers (`__VERIFIER_hp_*`) are not supported",
+    ),
+    (
+        "__VERIFIER_optional_block",
+        "`__VERIFIER_optional` (GenMC's optional blocks) is not supported",
+    ),
+];
+
 /// Whether calls to `name` are handled by the front end.
 pub fn is_builtin(name: &str) -> bool {
-    NAMES.contains(&name) || name.starts_with("__VERIFIER_nondet_") || atomic_op(name).is_some()
+    NAMES.contains(&name)
+        || GCC_NAMES.contains(&name)
+        || bit_builtin(name).is_some()
+        || UNSUPPORTED_API.iter().any(|(n, _)| *n == name)
+        || name.starts_with("__VERIFIER_nondet_")
+        || atomic_op(name).is_some()
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -70,9 +109,14 @@ enum AtomicOp {
     Store,
     Exchange,
     Fetch(RmwKind),
-    Cas { weak: bool },
+    Cas {
+        weak: bool,
+    },
     FlagTestAndSet,
     FlagClear,
+    /// GCC's `__atomic_<op>_fetch` / `__sync_<op>_and_fetch`: the RMW, returning the
+    /// new value.
+    OpFetch(RmwKind),
 }
 
 impl AtomicOp {
@@ -86,8 +130,85 @@ impl AtomicOp {
     }
 }
 
+/// GCC's `__atomic_*` builtins (orders explicit, `__ATOMIC_*` values equal C11's
+/// `memory_order` values) and `__sync_*` builtins (seq_cst: GCC documents them as full
+/// barriers), as the C11 operation they perform.
+fn gcc_atomic_op(name: &str) -> Option<(AtomicOp, bool)> {
+    let kind = |s: &str| match s {
+        "add" => Some(RmwKind::Add),
+        "sub" => Some(RmwKind::Sub),
+        "and" => Some(RmwKind::And),
+        "or" => Some(RmwKind::Or),
+        "xor" => Some(RmwKind::Xor),
+        _ => None,
+    };
+    if let Some(rest) = name.strip_prefix("__atomic_") {
+        let op = match rest {
+            "load_n" => AtomicOp::Load,
+            "store_n" => AtomicOp::Store,
+            "exchange_n" => AtomicOp::Exchange,
+            "test_and_set" => AtomicOp::FlagTestAndSet,
+            "clear" => AtomicOp::FlagClear,
+            _ => {
+                if let Some(k) = rest.strip_prefix("fetch_").and_then(kind) {
+                    AtomicOp::Fetch(k)
+                } else {
+                    AtomicOp::OpFetch(rest.strip_suffix("_fetch").and_then(kind)?)
+                }
+            }
+        };
+        return Some((op, true));
+    }
+    let rest = name.strip_prefix("__sync_")?;
+    if let Some(k) = rest.strip_prefix("fetch_and_").and_then(kind) {
+        return Some((AtomicOp::Fetch(k), false));
+    }
+    let k = rest.strip_suffix("_and_fetch").and_then(kind)?;
+    Some((AtomicOp::OpFetch(k), false))
+}
+
+/// `__builtin_{ffs,clz,ctz,popcount}{,l,ll}`: the operation and the operand type.
+fn bit_builtin(name: &str) -> Option<(crate::ir::BitOp, IntTy)> {
+    use crate::ir::BitOp;
+    let rest = name.strip_prefix("__builtin_")?;
+    let (base, ty) = if let Some(b) = rest.strip_suffix("ll") {
+        (b, IntTy::ULongLong)
+    } else if let Some(b) = rest.strip_suffix('l') {
+        (b, IntTy::ULong)
+    } else {
+        (rest, IntTy::UInt)
+    };
+    let op = match base {
+        "ffs" => BitOp::Ffs,
+        "clz" => BitOp::Clz,
+        "ctz" => BitOp::Ctz,
+        "popcount" => BitOp::Popcount,
+        _ => return None,
+    };
+    // ffs takes a signed argument, the others an unsigned one; the bits are the same.
+    Some((op, ty))
+}
+
+/// Other GCC builtins the front end handles.
+const GCC_NAMES: &[&str] = &[
+    "__atomic_compare_exchange_n",
+    "__atomic_thread_fence",
+    "__atomic_signal_fence",
+    "__sync_val_compare_and_swap",
+    "__sync_bool_compare_and_swap",
+    "__sync_lock_test_and_set",
+    "__sync_lock_release",
+    "__sync_synchronize",
+    "__builtin_expect",
+    "asm",
+    "__asm__",
+];
+
 /// `atomic_<op>[_explicit]`: the operation and whether orders are explicit.
 fn atomic_op(name: &str) -> Option<(AtomicOp, bool)> {
+    if name.starts_with("__") {
+        return gcc_atomic_op(name);
+    }
     let (base, explicit) = match name.strip_suffix("_explicit") {
         Some(b) => (b, true),
         None => (name, false),
@@ -204,7 +325,124 @@ impl Cx<'_> {
         if let Some((op, explicit)) = atomic_op(name) {
             return self.atomic(op, explicit, name, args, off);
         }
+        if let Some((_, why)) = UNSUPPORTED_API.iter().find(|(n, _)| *n == name) {
+            return self.unsup(off, *why);
+        }
         let int = |v: Operand| Ok(Val::R(v, CType::int(IntTy::Int)));
+        if let Some((op, ty)) = bit_builtin(name) {
+            self.argc(name, args, 1, off)?;
+            let v = self.int_arg(&args[0], ty)?;
+            let width = CType::int(ty).scalar().expect("integer").size as i64;
+            self.at(off);
+            let dst = self.b.reg();
+            self.b.emit(InstKind::Builtin {
+                dst: Some(dst),
+                which: Builtin::Bits(op),
+                args: vec![v, Operand::Const(width)],
+            });
+            return int(Operand::Reg(dst));
+        }
+        match name {
+            "__atomic_compare_exchange_n" => {
+                // (ptr, expected, desired, weak, success, failure): C11's explicit
+                // compare-exchange with `weak` as a constant.
+                self.argc(name, args, 6, off)?;
+                let weak = match self.const_int(&args[3])? {
+                    Some((v, _)) => v != 0,
+                    None => return self.unsup(
+                        args[3].span.start,
+                        "the `weak` argument of `__atomic_compare_exchange_n` must be a constant",
+                    ),
+                };
+                let rest: Vec<_> = [0, 1, 2, 4, 5].iter().map(|&i| args[i].clone()).collect();
+                return self.atomic(AtomicOp::Cas { weak }, true, name, &rest, off);
+            }
+            "__atomic_thread_fence" => return self.builtin("atomic_thread_fence", args, off),
+            "__atomic_signal_fence" => return self.builtin("atomic_signal_fence", args, off),
+            "__sync_synchronize" => {
+                self.argc(name, args, 0, off)?;
+                self.at(off);
+                self.b.emit(InstKind::Fence {
+                    ord: MemOrder::SeqCst,
+                });
+                return Ok(Val::Void);
+            }
+            "__sync_val_compare_and_swap" | "__sync_bool_compare_and_swap" => {
+                self.argc(name, args, 3, off)?;
+                let (addr, pt) = self.atomic_ptr(&args[0], name)?;
+                let ty = pt.scalar().expect("scalar");
+                let vt = pt.unqual();
+                let (e, et) = self.rvalue(&args[1])?;
+                let expected = self.assign_convert(e, &et, &vt, args[1].span.start)?;
+                let (n, nt) = self.rvalue(&args[2])?;
+                let new = self.assign_convert(n, &nt, &vt, args[2].span.start)?;
+                self.at(off);
+                let old = self.b.reg();
+                self.b.emit(InstKind::Cas {
+                    dst: old,
+                    addr,
+                    expected,
+                    new,
+                    ty,
+                    succ: MemOrder::SeqCst,
+                    fail: MemOrder::SeqCst,
+                    weak: false,
+                });
+                if name == "__sync_val_compare_and_swap" {
+                    return Ok(Val::R(Operand::Reg(old), vt));
+                }
+                let ok = self.b.bin(BinOp::Eq, Operand::Reg(old), expected, ty);
+                return Ok(Val::R(ok, CType::int(IntTy::Bool)));
+            }
+            "__sync_lock_test_and_set" => {
+                // GCC: "an acquire barrier, not a full barrier".
+                self.argc(name, args, 2, off)?;
+                let (addr, pt) = self.atomic_ptr(&args[0], name)?;
+                let ty = pt.scalar().expect("scalar");
+                let vt = pt.unqual();
+                let (v, t) = self.rvalue(&args[1])?;
+                let val = self.assign_convert(v, &t, &vt, args[1].span.start)?;
+                self.at(off);
+                let dst = self.b.reg();
+                self.b.emit(InstKind::Rmw {
+                    dst,
+                    addr,
+                    op: RmwKind::Xchg,
+                    val,
+                    ty,
+                    ord: MemOrder::Acquire,
+                });
+                return Ok(Val::R(Operand::Reg(dst), vt));
+            }
+            "__sync_lock_release" => {
+                // GCC: writes 0 with a release barrier.
+                self.argc(name, args, 1, off)?;
+                let (addr, pt) = self.atomic_ptr(&args[0], name)?;
+                let ty = pt.scalar().expect("scalar");
+                self.at(off);
+                self.b.store(addr, Operand::Const(0), ty, MemOrder::Release);
+                return Ok(Val::Void);
+            }
+            "__builtin_expect" => {
+                // The value of the first argument; the second is only a hint.
+                self.argc(name, args, 2, off)?;
+                let (v, t) = self.rvalue(&args[0])?;
+                let v = self.assign_convert(v, &t, &CType::int(IntTy::Long), args[0].span.start)?;
+                self.rvalue(&args[1])?;
+                return Ok(Val::R(v, CType::int(IntTy::Long)));
+            }
+            "asm" | "__asm__" => {
+                // `asm("")` read as a call: an empty compiler barrier is a no-op.
+                let empty = args.len() == 1
+                    && matches!(&args[0].node, Expression::StringLiteral(s)
+                        if string_value(&s.node).is_some_and(|b| b.iter().all(|c| c.is_ascii_whitespace())));
+                if empty {
+                    return Ok(Val::Void);
+                }
+                return self.unsup(off, "inline assembly is not supported (only the empty compiler barrier `asm volatile(\"\" ::: \"memory\")` is)");
+            }
+            _ => {}
+        }
         match name {
             "atomic_thread_fence" | "atomic_signal_fence" => {
                 self.argc(name, args, 1, off)?;
@@ -229,6 +467,33 @@ impl Cx<'_> {
                 self.argc(name, args, 1, off)?;
                 self.atomic_ptr(&args[0], name)?;
                 Ok(Val::R(Operand::Const(1), CType::int(IntTy::Bool)))
+            }
+            "memset" | "memcpy" | "memmove" => self.mem_fn(name, args, off),
+            "__porf_unsupported" => {
+                self.argc(name, args, 1, off)?;
+                let text = match &args[0].node {
+                    Expression::StringLiteral(s) => string_value(&s.node).unwrap_or_default(),
+                    _ => {
+                        return self.err(args[0].span.start, "`__porf_unsupported` needs a message")
+                    }
+                };
+                self.at(off);
+                self.b.emit(InstKind::Unsupported {
+                    msg: String::from_utf8_lossy(&text).into_owned(),
+                });
+                Ok(Val::Void)
+            }
+            "__porf_check" => {
+                self.argc(name, args, 2, off)?;
+                let cond = self.cond_operand(&args[0])?;
+                let text = match &args[1].node {
+                    Expression::StringLiteral(s) => string_value(&s.node).unwrap_or_default(),
+                    _ => return self.err(args[1].span.start, "`__porf_check` needs a message"),
+                };
+                let msg = String::from_utf8_lossy(&text).into_owned();
+                self.at(off);
+                self.b.emit(InstKind::Check { cond, msg });
+                Ok(Val::Void)
             }
             "__porf_assert" => {
                 self.argc("assert", args, 2, off)?;
@@ -424,8 +689,12 @@ impl Cx<'_> {
         let target = if super::ops::is_null_const(&rp, &rt) {
             None
         } else {
-            match rt.pointee().and_then(|p| p.scalar().map(|s| (s, p.atomic))) {
+            // A `void *` converts to `void **` implicitly (C11 6.3.2.3p1): the result
+            // is stored as a pointer there.
+            let pointee = rt.pointee();
+            match pointee.and_then(|p| p.scalar().map(|s| (s, p.atomic))) {
                 Some(st) => Some(st),
+                None if pointee.is_some_and(|p| p.is_void()) => Some((Scalar::PTR, false)),
                 None => {
                     return self.err(
                         args[1].span.start,
@@ -501,9 +770,12 @@ impl Cx<'_> {
                 self.b.store(addr, v, ty, mem_order(ord0));
                 Ok(Val::Void)
             }
-            AtomicOp::Exchange | AtomicOp::Fetch(_) | AtomicOp::FlagTestAndSet => {
+            AtomicOp::Exchange
+            | AtomicOp::Fetch(_)
+            | AtomicOp::OpFetch(_)
+            | AtomicOp::FlagTestAndSet => {
                 let (kind, v) = match op {
-                    AtomicOp::Fetch(k) => {
+                    AtomicOp::Fetch(k) | AtomicOp::OpFetch(k) => {
                         if pt.is_ptr() {
                             return self
                                 .unsup(off, format!("`{name}` on a pointer is not supported"));
@@ -531,6 +803,18 @@ impl Cx<'_> {
                 } else {
                     vt
                 };
+                if let AtomicOp::OpFetch(k) = op {
+                    let bop = match k {
+                        RmwKind::Add => BinOp::Add,
+                        RmwKind::Sub => BinOp::Sub,
+                        RmwKind::And => BinOp::And,
+                        RmwKind::Or => BinOp::Or,
+                        RmwKind::Xor => BinOp::Xor,
+                        RmwKind::Xchg => unreachable!("no exchange-and-fetch"),
+                    };
+                    let new = self.b.bin(bop, Operand::Reg(dst), v, ty);
+                    return Ok(Val::R(new, rt));
+                }
                 Ok(Val::R(Operand::Reg(dst), rt))
             }
             AtomicOp::Cas { weak } => {
@@ -542,7 +826,24 @@ impl Cx<'_> {
                     );
                 }
                 let new = value(self, &args[2])?;
-                let fail = ords.get(1).copied().unwrap_or(5);
+                let mut fail = ords.get(1).copied().unwrap_or(5);
+                if explicit && (fail == 3 || fail == 4) {
+                    // C11 7.17.7.4p2 forbids these; gcc and clang accept them with a
+                    // warning, and clang (hence GenMC) falls back to relaxed.
+                    let d = self.map.diag(
+                        crate::DiagKind::Unsupported,
+                        args[4].span.start,
+                        format!(
+                            "`{}` is not a valid failure order for `{name}` (C11 7.17.7.4); porf uses `memory_order_relaxed`, as clang does",
+                            ORDER_NAMES[fail as usize]
+                        ),
+                    );
+                    self.warnings.push(format!(
+                        "{}:{}:{}: warning: {}",
+                        d.file, d.line, d.col, d.message
+                    ));
+                    fail = 0;
+                }
                 if explicit {
                     self.check_order(name, fail, LOAD_ORDS, &args[4])?;
                 }

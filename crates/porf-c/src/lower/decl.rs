@@ -17,6 +17,8 @@ use std::rc::Rc;
 pub(crate) struct Specs {
     pub ty: CType,
     pub storage: Option<StorageClassSpecifier>,
+    /// `_Thread_local` (or GNU `__thread`) was among the specifiers.
+    pub thread_local: bool,
 }
 
 /// A parameter of a function declarator.
@@ -48,13 +50,15 @@ pub(crate) fn declarator_name(d: &Declarator) -> Option<(String, usize)> {
 impl Cx<'_> {
     pub fn specs(&mut self, list: &[Node<DeclarationSpecifier>], off: usize) -> R<Specs> {
         let mut storage: Option<StorageClassSpecifier> = None;
+        let mut thread_local = false;
         let mut tys = Vec::new();
         let mut atomic = false;
         for s in list {
             match &s.node {
                 DeclarationSpecifier::StorageClass(sc) => {
                     if sc.node == StorageClassSpecifier::ThreadLocal {
-                        return self.unsup(sc.span.start, "`_Thread_local` is not supported");
+                        thread_local = true;
+                        continue;
                     }
                     if storage.is_some() {
                         return self.err(
@@ -73,7 +77,11 @@ impl Cx<'_> {
             }
         }
         let ty = self.base_type(&tys, atomic, off)?;
-        Ok(Specs { ty, storage })
+        Ok(Specs {
+            ty,
+            storage,
+            thread_local,
+        })
     }
 
     /// The type of a type name (casts, `sizeof`, `_Atomic(...)`).
@@ -424,6 +432,20 @@ impl Cx<'_> {
                 return self.err(decl.off, format!("variable `{name}` declared `void`"));
             }
             let storage = specs.storage.clone();
+            if specs.thread_local {
+                match (file_scope, &storage) {
+                    (_, Some(StorageClassSpecifier::Typedef))
+                    | (_, Some(StorageClassSpecifier::Auto | StorageClassSpecifier::Register))
+                    | (false, None) => {
+                        return self.err(
+                            decl.off,
+                            format!("`_Thread_local` variable `{name}` must have static storage (file scope, `static` or `extern`)"),
+                        );
+                    }
+                    _ => {}
+                }
+            }
+            let tls = specs.thread_local;
             match (file_scope, storage) {
                 (true, Some(StorageClassSpecifier::Auto | StorageClassSpecifier::Register)) => {
                     return self.err(
@@ -433,10 +455,10 @@ impl Cx<'_> {
                 }
                 (true, s) => {
                     let ext = s == Some(StorageClassSpecifier::Extern);
-                    self.global_var(&name, decl.ty, ext, init, decl.off)?;
+                    self.global_var(&name, decl.ty, ext, tls, init, decl.off)?;
                 }
                 (false, Some(StorageClassSpecifier::Static)) => {
-                    self.static_local(&name, decl.ty, init, decl.off)?;
+                    self.static_local(&name, decl.ty, tls, init, decl.off)?;
                 }
                 (false, Some(StorageClassSpecifier::Extern)) => {
                     if let Some(i) = init {
@@ -445,7 +467,7 @@ impl Cx<'_> {
                             format!("block-scope `extern` variable `{name}` is initialized"),
                         );
                     }
-                    self.global_var(&name, decl.ty, true, None, decl.off)?;
+                    self.global_var(&name, decl.ty, true, tls, None, decl.off)?;
                 }
                 (false, _) => self.local_var(&name, decl.ty, init, decl.off)?,
             }

@@ -148,9 +148,7 @@ impl Cx<'_> {
         match &e.node {
             E::Identifier(id) => self.identifier(&id.node.name, off),
             E::Constant(c) => self.constant(&c.node, off),
-            E::StringLiteral(_) => {
-                self.unsup(off, "string literals are only supported as printf formats")
-            }
+            E::StringLiteral(s) => self.string_literal(&s.node, off),
             E::Member(m) => self.member_access(&m.node, off),
             E::Call(c) => self.call(&c.node, off),
             E::SizeOfTy(s) => {
@@ -200,6 +198,43 @@ impl Cx<'_> {
         }
     }
 
+    /// A string literal: an array of `char` with static storage holding the bytes and
+    /// a terminating zero (C11 6.4.5p6), one object per distinct contents (6.4.5p7
+    /// leaves sharing unspecified). Its cells are named `str#N[i]`.
+    fn string_literal(&mut self, pieces: &[String], off: usize) -> R<Val> {
+        if pieces
+            .iter()
+            .any(|p| !p.starts_with('"') && !p.starts_with("u8\""))
+        {
+            return self.unsup(off, "wide string literals are not supported");
+        }
+        let Some(mut bytes) = super::literals::string_value(pieces) else {
+            return self.err(off, "malformed string literal");
+        };
+        bytes.push(0);
+        let ty = CType::new(Kind::Array(
+            std::rc::Rc::new(CType::int(IntTy::Char)),
+            Some(bytes.len() as u64),
+        ));
+        let gi = match self.strings.get(&bytes) {
+            Some(&gi) => gi,
+            None => {
+                let name = format!("str#{}", self.strings.len());
+                let gi = self.new_static(&name, ty.clone(), off)?;
+                let base = self.globals[gi]
+                    .addr
+                    .expect("a char array is laid out at once");
+                for (i, &b) in bytes.iter().enumerate() {
+                    self.image.insert(base + i as i64, b as i8 as i64);
+                }
+                self.strings.insert(bytes, gi);
+                gi
+            }
+        };
+        let base = self.globals[gi].addr.expect("laid out");
+        Ok(Val::Mem(Operand::Const(base), ty))
+    }
+
     fn identifier(&mut self, name: &str, off: usize) -> R<Val> {
         match self.lookup(name).cloned() {
             Some(Binding::Local { ty, home }) => Ok(match home {
@@ -210,6 +245,10 @@ impl Cx<'_> {
                 self.globals[gi].used = true;
                 let g = &self.globals[gi];
                 match g.addr {
+                    Some(a) if g.tls => {
+                        let ty = g.ty.clone();
+                        Ok(Val::Mem(self.b.tls_addr(a as u32), ty))
+                    }
                     Some(a) => Ok(Val::Mem(Operand::Const(a), g.ty.clone())),
                     None => self.unsup(off, format!("`{name}` is used before its size is known")),
                 }

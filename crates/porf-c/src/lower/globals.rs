@@ -5,6 +5,14 @@
 //! constant; the values go into `Cx::image` by address. At the end every scalar leaf
 //! of every defined global becomes a [`ir::Cell`] named by its C path (`pool[1].next`,
 //! block-scope statics as `f::x`). A union's cells are those of its first member.
+//!
+//! Thread-local globals (`_Thread_local`, GNU `__thread`) are laid out in a separate
+//! template (offsets from 0). After the ordinary globals, the global area holds one
+//! copy of the template per possible thread ([`ir::TLS_THREADS`] of them), each with
+//! the template's initial values: C11 7.26.5 / 6.2.4p4 give every thread its own
+//! object, initialised as a static one before the thread starts. The copies are
+//! ordinary shared memory (a thread may hand out the address of its copy); the cells
+//! of thread `t`'s copy are named `x@T<t>`.
 
 use super::{Binding, Cx, Global, R};
 use crate::ir::{self, Cell};
@@ -23,11 +31,18 @@ impl Cx<'_> {
         name: &str,
         ty: CType,
         is_extern: bool,
+        tls: bool,
         init: Option<&Node<Initializer>>,
         off: usize,
     ) -> R<()> {
         let gi = match self.global_names.get(name) {
             Some(&gi) => {
+                if self.globals[gi].tls != tls {
+                    return self.err(
+                        off,
+                        format!("`{name}` is declared both thread-local and not thread-local"),
+                    );
+                }
                 let old = &self.globals[gi].ty;
                 if !self.types.compatible(old, &ty) {
                     return self.err(off, format!("conflicting types for `{name}`"));
@@ -54,6 +69,7 @@ impl Cx<'_> {
                     initialized: false,
                     used: false,
                     span: off,
+                    tls,
                 });
                 self.global_names
                     .insert(name.to_string(), self.globals.len() - 1);
@@ -82,6 +98,7 @@ impl Cx<'_> {
         &mut self,
         name: &str,
         ty: CType,
+        tls: bool,
         init: Option<&Node<Initializer>>,
         off: usize,
     ) -> R<()> {
@@ -94,6 +111,7 @@ impl Cx<'_> {
             initialized: init.is_some(),
             used: false,
             span: off,
+            tls,
         });
         let gi = self.globals.len() - 1;
         self.bind(name, Binding::Global(gi));
@@ -118,6 +136,7 @@ impl Cx<'_> {
             initialized: false,
             used: true,
             span: off,
+            tls: false,
         });
         let gi = self.globals.len() - 1;
         self.alloc_if_complete(gi)?;
@@ -133,13 +152,26 @@ impl Cx<'_> {
         else {
             return Ok(());
         };
-        let cells = self.types.leaf_count(&g.ty);
+        let mut cells = self.types.leaf_count(&g.ty);
+        if g.tls {
+            cells = cells.saturating_mul(ir::TLS_THREADS as u64);
+        }
         self.cell_count = self.cell_count.saturating_add(cells);
         if self.cell_count > MAX_CELLS {
             return self.unsup(
                 g.span,
                 format!("global data is too large (more than {MAX_CELLS} scalar cells)"),
             );
+        }
+        if g.tls {
+            let addr = (self.tls_size as u64).next_multiple_of(align);
+            let end = addr + size.max(1);
+            if end >= 1 << 24 {
+                return self.unsup(g.span, "thread-local data is too large");
+            }
+            self.globals[gi].addr = Some(addr as i64);
+            self.tls_size = end as i64;
+            return Ok(());
         }
         let addr = (self.next_addr as u64).next_multiple_of(align);
         let end = addr + size.max(1);
@@ -171,7 +203,12 @@ impl Cx<'_> {
             let scalar = item.ty.scalar();
             match by_off.get(&item.offset) {
                 Some(l) if Some(l.scalar) == scalar => {
-                    self.image.insert(addr + item.offset as i64, v);
+                    let image = if self.globals[gi].tls {
+                        &mut self.tls_image
+                    } else {
+                        &mut self.image
+                    };
+                    image.insert(addr + item.offset as i64, v);
                 }
                 _ => {
                     return self.unsup(
@@ -184,9 +221,21 @@ impl Cx<'_> {
         Ok(())
     }
 
-    /// The cells of all defined globals, and the end of the global area.
-    pub fn global_cells(&self) -> R<(BTreeMap<i64, Cell>, i64)> {
+    /// The cells of all defined globals (thread-local ones once per possible thread),
+    /// the end of the global area and the thread-local layout.
+    pub fn global_cells(&self) -> R<(BTreeMap<i64, Cell>, i64, ir::TlsLayout)> {
         let mut cells = BTreeMap::new();
+        let tls = ir::TlsLayout {
+            base: (self.next_addr as u64).next_multiple_of(16) as i64,
+            stride: (self.tls_size as u64).next_multiple_of(16) as i64,
+        };
+        let mut end = self.next_addr;
+        if tls.stride > 0 {
+            end = tls.base + tls.stride * ir::TLS_THREADS as i64;
+            if end >= ir::addr::HEAP_BASE {
+                return self.unsup(0, "thread-local data is too large");
+            }
+        }
         for g in &self.globals {
             let addr = match (g.addr, g.defined) {
                 (Some(addr), true) => addr,
@@ -211,6 +260,21 @@ impl Cx<'_> {
             self.types.leaves(&g.ty, 0, "", &mut leaves);
             for l in leaves {
                 let a = addr + l.offset as i64;
+                if g.tls {
+                    let init = self.tls_image.get(&a).map_or(0, |&v| l.scalar.normalize(v));
+                    for t in 0..ir::TLS_THREADS {
+                        cells.insert(
+                            tls.addr(t, a),
+                            Cell {
+                                name: format!("{}{}@T{t}", g.name, l.path),
+                                ty: l.scalar,
+                                init,
+                                atomic: l.atomic,
+                            },
+                        );
+                    }
+                    continue;
+                }
                 let init = self.image.get(&a).map_or(0, |&v| l.scalar.normalize(v));
                 cells.insert(
                     a,
@@ -223,6 +287,6 @@ impl Cx<'_> {
                 );
             }
         }
-        Ok((cells, self.next_addr))
+        Ok((cells, end, tls))
     }
 }

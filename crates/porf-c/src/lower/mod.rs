@@ -19,6 +19,7 @@ mod expr;
 mod globals;
 mod init;
 mod literals;
+mod memfns;
 mod ops;
 mod stmt;
 mod tags;
@@ -77,6 +78,9 @@ pub(crate) struct Global {
     pub used: bool,
     /// Offset of its first declaration.
     pub span: usize,
+    /// `_Thread_local`: `addr` is then an offset into the thread-local template, and
+    /// each thread's copy lives at `Module::tls_addr(tid, addr)`.
+    pub tls: bool,
 }
 
 /// A declared function.
@@ -121,6 +125,14 @@ pub(crate) struct Cx<'a> {
     pub cell_count: u64,
     /// Initial values of global scalars by address (absent: zero).
     pub image: HashMap<i64, i64>,
+    /// Bytes of the thread-local template laid out so far.
+    pub tls_size: i64,
+    /// Initial values of thread-local scalars by template offset (absent: zero).
+    pub tls_image: HashMap<i64, i64>,
+    /// Warnings so far, formatted (see `Module::warnings`).
+    pub warnings: Vec<String>,
+    /// The static array of each distinct string literal (contents with the final 0).
+    pub strings: HashMap<Vec<u8>, usize>,
     pub b: FnBuilder,
     pub f: FnState,
     /// Name of the function being lowered (for static locals).
@@ -143,6 +155,10 @@ pub fn lower_unit(unit: &TranslationUnit, map: &SrcMap) -> Result<Module, Diagno
         next_addr: ir::addr::GLOBAL_BASE,
         cell_count: 0,
         image: HashMap::new(),
+        tls_size: 0,
+        tls_image: HashMap::new(),
+        warnings: Vec::new(),
+        strings: HashMap::new(),
         b: FnBuilder::new(0),
         f: FnState::default(),
         fname: None,
@@ -270,13 +286,15 @@ impl<'a> Cx<'a> {
             .map(|f| f.expect("every pre-scanned definition is lowered"))
             .collect();
         self.check_calls(&bodies)?;
-        let (cells, globals_end) = self.global_cells()?;
+        let (cells, globals_end, tls) = self.global_cells()?;
         Ok(Module {
             funcs: bodies,
             main,
             cells,
             globals_end,
+            tls,
             files: self.map.files().to_vec(),
+            warnings: std::mem::take(&mut self.warnings),
         })
     }
 

@@ -305,7 +305,27 @@ impl Cx<'_> {
                 None => self.err(off, "`break` outside a loop or switch"),
             },
             Statement::Return(e) => self.return_stmt(e.as_deref(), off),
-            Statement::Asm(_) => self.unsup(off, "inline assembly is not supported"),
+            Statement::Asm(a) => {
+                // `asm("")` and `asm volatile("" ::: "memory")`: an empty template
+                // with no operands is a compiler barrier. porf never reorders a
+                // thread's accesses, and a compiler barrier orders nothing between
+                // threads (like `atomic_signal_fence`), so it is a no-op.
+                let empty = |s: &lang_c::ast::StringLiteral| {
+                    super::literals::string_value(s)
+                        .is_some_and(|b| b.iter().all(|c| c.is_ascii_whitespace()))
+                };
+                let barrier = match &a.node {
+                    lang_c::ast::AsmStatement::GnuBasic(t) => empty(&t.node),
+                    lang_c::ast::AsmStatement::GnuExtended(x) => {
+                        empty(&x.template.node) && x.outputs.is_empty() && x.inputs.is_empty()
+                    }
+                };
+                if barrier {
+                    Ok(())
+                } else {
+                    self.unsup(off, "inline assembly is not supported (only the empty compiler barrier `asm volatile(\"\" ::: \"memory\")` is)")
+                }
+            }
         }
     }
 

@@ -1,6 +1,6 @@
-// expect: unsupported 4:12
+// expect: unsupported 4:11
 int main(void)
 {
-	char *s = "hello";
+	int *s = L"hello";
 	return s != 0;
 }

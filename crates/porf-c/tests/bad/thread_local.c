@@ -1,7 +1,6 @@
-// expect: unsupported 2:1
-_Thread_local int counter;
-
+// expect: error 4:20
 int main(void)
 {
+	_Thread_local int counter = 0;
 	return counter;
 }
