@@ -353,4 +353,8 @@ pub struct Module {
     pub globals_end: i64,
     /// Source file names; `SrcLoc::file` indexes this.
     pub files: Vec<String>,
+    /// Spin-assume: the natural loops of each function, indexed like `funcs`
+    /// ([`crate::spin::analyze`]). Empty (the front end's output) turns spin-assume off;
+    /// [`crate::CProgram`] fills it when [`crate::RunOptions::spin_assume`] is set.
+    pub loops: Vec<crate::spin::FuncLoops>,
 }

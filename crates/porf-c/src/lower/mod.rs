@@ -277,6 +277,7 @@ impl<'a> Cx<'a> {
             cells,
             globals_end,
             files: self.map.files().to_vec(),
+            loops: Vec::new(),
         })
     }
 

@@ -231,6 +231,7 @@ fn describe(c: ErrorClass) -> &'static str {
         Deadlock => "Deadlock",
         Lock => "Invalid unlock() operation",
         Unsupported => "Unsupported construct",
+        Liveness => "Liveness violation",
     }
 }
 
