@@ -8,7 +8,11 @@
 //! (read-read coherence forbids reading a co-earlier one), takes the same path, and
 //! fails again, forever.
 //!
-//! porf's definition is that one, with one more condition, to report nothing that
+//! porf's definition is that one, for the blocks whose iteration ended in the state it
+//! began in (`repeats`: the interpreter's rule (a); a block by rule (b), a re-read
+//! before the loop, says nothing about the next iteration, and the execution where
+//! that read returned the value directly is explored as well), with one more
+//! condition, to report nothing that
 //! depends on executions porf did not explore: every other thread has finished, or
 //! waits for good — for a join, or for a lock whose acquire read the co-latest write
 //! of the lock (no later unlock). A thread blocked by a failed assume (the execution
@@ -29,8 +33,18 @@ pub fn violation(g: &Graph) -> Option<EventId> {
         match &g.label(last).kind {
             LabelKind::Finish { .. } => {}
             LabelKind::Block {
-                reason: BlockReason::SpinLoop { reads },
+                reason:
+                    BlockReason::SpinLoop {
+                        reads,
+                        repeats: true,
+                    },
             } => spinning.push((t, last, *reads)),
+            // Blocked because the state equals one a re-read before the loop gives:
+            // the next iteration may run differently, so nothing is claimed here (the
+            // execution with that re-read is explored too).
+            LabelKind::Block {
+                reason: BlockReason::SpinLoop { repeats: false, .. },
+            } => return None,
             LabelKind::Block {
                 reason: BlockReason::Lock,
             } => {

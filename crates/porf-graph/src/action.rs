@@ -357,9 +357,11 @@ pub enum BlockReason {
     /// continuation is also one of an execution without that iteration, so the
     /// execution is blocked ("assume the loop exits"). `reads` is the number of read
     /// events (loads and failed compare-exchanges) the failed iteration added, the last
-    /// ones of the thread before this block: `--check-liveness` asks whether they all
-    /// read the co-latest write.
-    SpinLoop { reads: u32 },
+    /// ones of the thread before this block; `repeats` says that the iteration left the
+    /// thread in the state it started in (so, reading the same values, it would run
+    /// the same way again): `--check-liveness` asks, of such blocks, whether those
+    /// reads all read the co-latest write.
+    SpinLoop { reads: u32, repeats: bool },
     /// A read (or RMW) of a location no write has initialised, in a language whose
     /// locations must be initialised explicitly (the toy language of Lahav and Boker,
     /// "What's Decidable About Causally Consistent Shared Memory?", Remark 1: such a

@@ -196,15 +196,16 @@ impl Machine {
         match w {
             Some(i) if back => {
                 let w = &self.spin.watches[i];
-                let blocked = (w.clean && same_state(fl, lp, &w.start, self))
+                let repeats = w.clean && same_state(fl, lp, &w.start, self);
+                if repeats
                     || w.pre.as_ref().is_some_and(|pre| {
                         self.rereads_to_here(code, fl, lp, depth, pre, &w.pre_reads)
-                    });
-                if blocked {
+                    })
+                {
                     let reads = w.reads;
                     // The loop's position, so blocks are counted per loop.
                     return Some(Pending::end(Action::Block {
-                        reason: BlockReason::SpinLoop { reads },
+                        reason: BlockReason::SpinLoop { reads, repeats },
                         src: fl.loops[lp].src,
                     }));
                 }
