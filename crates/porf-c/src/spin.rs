@@ -498,3 +498,63 @@ fn analyze_func(f: &Function) -> FuncLoops {
         slots: slots.map_or(Vec::new(), |s| s.list),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{compile_file, FrontOptions};
+
+    /// The loops of `func` in `src` (a `main` is appended), compiled from file `name`.
+    fn loops_of(name: &str, src: &str, func: &str) -> FuncLoops {
+        let dir = std::env::temp_dir().join(format!("porf-spin-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(format!("{name}.c"));
+        std::fs::write(&path, format!("{src}\nint main(void) {{ return 0; }}\n")).unwrap();
+        let m = compile_file(&path, &FrontOptions::default()).unwrap();
+        let i = m.funcs.iter().position(|f| f.name == func).unwrap();
+        analyze(&m).swap_remove(i)
+    }
+
+    #[test]
+    fn while_do_for_and_goto_loops_are_natural_loops() {
+        let src = "#include <stdatomic.h>\natomic_int x;\nint f(void) {\n\
+                   while (!x) ;\n\
+                   do { } while (!x);\n\
+                   for (int i = 0; i < 3; i++) ;\n\
+                   again: if (!x) goto again;\n\
+                   return 0; }\n";
+        let l = loops_of("natural", src, "f");
+        assert_eq!(l.loops.len(), 4, "{l:?}");
+        // The first three are marked by the front end: their position is the statement.
+        let lines: Vec<u32> = l.loops.iter().map(|n| n.src.line).collect();
+        assert!(
+            lines.contains(&4) && lines.contains(&5) && lines.contains(&6),
+            "{lines:?}"
+        );
+    }
+
+    #[test]
+    fn a_counter_is_live_at_its_header_a_reread_value_is_not() {
+        let src = "#include <stdatomic.h>\natomic_int x;\nint f(void) {\n\
+                   int n = 0;\n\
+                   while (!x) n++;\n\
+                   return n; }\n\
+                   int g(void) { int r; while ((r = x) == 0) ; return r; }\n";
+        let f = loops_of("counter", src, "f");
+        assert!(f.loops[0].live_regs.iter().any(|&w| w != 0), "{f:?}");
+        let g = loops_of("counter", src, "g");
+        assert!(g.loops[0].live_regs.iter().all(|&w| w == 0), "{g:?}");
+    }
+
+    #[test]
+    fn a_frame_slot_rewritten_before_use_is_dead() {
+        // `expected` is address-taken (frame memory) and reset at the top of the body.
+        let src = "#include <stdatomic.h>\natomic_int x;\nvoid f(void) {\n\
+                   int done = 0;\n\
+                   while (!done) { int expected = 0; \
+                   done = atomic_compare_exchange_strong(&x, &expected, 1); } }\n";
+        let f = loops_of("slot", src, "f");
+        assert!(!f.frame_escapes, "{f:?}");
+        assert!(f.loops[0].live_slots.is_empty(), "{f:?}");
+    }
+}
