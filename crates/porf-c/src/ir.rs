@@ -399,4 +399,8 @@ pub struct Module {
     /// Front-end warnings, each `file:line:col: warning: message` (constructs accepted
     /// the way gcc and clang accept them, e.g. an invalid compare-exchange failure order).
     pub warnings: Vec<String>,
+    /// Spin-assume: the natural loops of each function, indexed like `funcs`
+    /// ([`crate::spin::analyze`]). Empty (the front end's output) turns spin-assume off;
+    /// [`crate::CProgram`] fills it when [`crate::RunOptions::spin_assume`] is set.
+    pub loops: Vec<crate::spin::FuncLoops>,
 }

@@ -22,6 +22,7 @@ mod lower;
 pub mod memory;
 mod preprocess;
 pub mod program;
+pub mod spin;
 mod srcmap;
 mod types;
 
@@ -45,6 +46,11 @@ pub struct FrontOptions {
 pub struct RunOptions {
     /// `--unroll N`: a loop that would start its (N+1)th iteration blocks.
     pub unroll: Option<u32>,
+    /// Spin-assume (GenMC's default; `porf verify` turns it on unless
+    /// `--disable-spin-assume`): a loop iteration without effect that is about to take
+    /// its back edge blocks the execution (`BlockReason::SpinLoop`; see `spin` and
+    /// `interp::spin`). Off in `Default`, so library users opt in.
+    pub spin_assume: bool,
 }
 
 /// Preprocesses, parses and lowers `path`.

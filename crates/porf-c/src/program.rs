@@ -29,8 +29,13 @@ impl CProgram {
     }
 
     /// Wraps `module` if it satisfies the IR invariants.
-    pub fn try_new(module: Module, run: RunOptions) -> Result<CProgram, String> {
+    pub fn try_new(mut module: Module, run: RunOptions) -> Result<CProgram, String> {
         validate(&module)?;
+        module.loops = if run.spin_assume {
+            crate::spin::analyze(&module)
+        } else {
+            Vec::new()
+        };
         Ok(CProgram {
             module: Arc::new(module),
             run,
@@ -39,6 +44,17 @@ impl CProgram {
 
     pub fn module(&self) -> &Module {
         &self.module
+    }
+
+    /// The natural loops spin-assume watches (none when it is off): each loop's source
+    /// position (what `BlockReason::SpinLoop` blocks carry) and its function's name.
+    pub fn spin_loops(&self) -> Vec<(porf_graph::SrcLoc, String)> {
+        let m = &self.module;
+        m.loops
+            .iter()
+            .zip(&m.funcs)
+            .flat_map(|(l, f)| l.loops.iter().map(|n| (n.src, f.name.clone())))
+            .collect()
     }
 }
 

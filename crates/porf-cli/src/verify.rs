@@ -6,7 +6,7 @@ use crate::{report, ExploreArgs};
 use clap::Args;
 use porf_c::{CProgram, FrontOptions, RunOptions};
 use porf_explore::{Config, Equiv};
-use porf_graph::{AllReleaseAcquire, Program};
+use porf_graph::{AllReleaseAcquire, Program, SrcLoc};
 use porf_models::MemoryModel;
 use std::path::PathBuf;
 
@@ -30,6 +30,17 @@ pub struct VerifyArgs {
     /// A loop body about to start its (N+1)th run blocks the execution (blocked, not complete).
     #[arg(long, value_name = "N")]
     unroll: Option<u32>,
+    /// Explore spin loops instead of assuming they exit: without this flag, a loop
+    /// iteration that wrote nothing and changed nothing live (it only read values that
+    /// did not end the loop) blocks the execution instead of repeating (GenMC's
+    /// spin-assume; C programs only).
+    #[arg(long)]
+    disable_spin_assume: bool,
+    /// Report a liveness violation when, in a maximal execution, some threads are
+    /// blocked in spin loops whose last iteration read only the co-latest values, and
+    /// every other thread has finished or waits for good: those threads spin forever.
+    #[arg(long)]
+    check_liveness: bool,
     /// Print one JSON object instead of GenMC's lines.
     #[arg(long)]
     json: bool,
@@ -52,13 +63,21 @@ pub fn run(a: VerifyArgs) -> u8 {
             return 2;
         }
     };
-    let cfg = match a.explore.config(equiv) {
+    let mut cfg = match a.explore.config(equiv) {
         Ok(c) => c,
         Err(msg) => {
             eprintln!("error: {msg}");
             return 2;
         }
     };
+    if a.check_liveness && equiv != Equiv::Co {
+        eprintln!(
+            "error: --check-liveness needs --equiv co (\"co-latest\" is not defined for a \
+             reads-from class)"
+        );
+        return 2;
+    }
+    cfg.check_liveness = a.check_liveness;
     let model = porf_models::by_name(&a.explore.model).expect("clap checked the model name");
     if let Err(msg) = porf_explore::supported(a.explore.strategy(), model.as_ref(), equiv) {
         eprintln!("error: {msg}");
@@ -78,7 +97,7 @@ pub fn run(a: VerifyArgs) -> u8 {
         };
         let run = porf_toylang::RunOptions { unroll: a.unroll };
         let prog = porf_toylang::ToyLangProgram::new(prog, run);
-        return explore_and_report(&a, &prog, model.as_ref(), &cfg);
+        return explore_and_report(&a, &prog, model.as_ref(), &cfg, &[]);
     }
     let front = FrontOptions {
         defines: a.define.clone(),
@@ -94,12 +113,46 @@ pub fn run(a: VerifyArgs) -> u8 {
     for w in &module.warnings {
         eprintln!("{w}");
     }
-    let prog = CProgram::new(module, RunOptions { unroll: a.unroll });
+    let run = RunOptions {
+        unroll: a.unroll,
+        spin_assume: !a.disable_spin_assume,
+    };
+    let prog = CProgram::new(module, run);
+    let loops = prog.spin_loops();
     if a.explore.all_release_acquire {
-        explore_and_report(&a, &AllReleaseAcquire(prog), model.as_ref(), &cfg)
+        explore_and_report(&a, &AllReleaseAcquire(prog), model.as_ref(), &cfg, &loops)
     } else {
-        explore_and_report(&a, &prog, model.as_ref(), &cfg)
+        explore_and_report(&a, &prog, model.as_ref(), &cfg, &loops)
     }
+}
+
+/// The loops spin-assume watches, with the number of blocked executions each ended in
+/// (every natural loop of the program, then any other blocked position): `(location,
+/// function, blocked)`, in source order.
+fn spin_rows<P: Program>(
+    prog: &P,
+    s: &porf_explore::Stats,
+    loops: &[(SrcLoc, String)],
+) -> Vec<(String, String, u64)> {
+    let mut rows: Vec<(SrcLoc, String, u64)> = loops
+        .iter()
+        .map(|(src, f)| {
+            (
+                *src,
+                f.clone(),
+                s.spin_blocked.get(src).copied().unwrap_or(0),
+            )
+        })
+        .collect();
+    for (src, n) in &s.spin_blocked {
+        if !loops.iter().any(|(l, _)| l == src) {
+            rows.push((*src, String::new(), *n));
+        }
+    }
+    rows.sort_by_key(|(s, f, _)| (s.file, s.line, s.col, f.clone()));
+    rows.into_iter()
+        .map(|(src, f, n)| (report::trace::location(prog, src), f, n))
+        .collect()
 }
 
 /// Explores `prog` and prints the result; returns the exit code.
@@ -108,6 +161,7 @@ fn explore_and_report<P: Program + Sync>(
     prog: &P,
     model: &dyn MemoryModel,
     cfg: &Config,
+    loops: &[(SrcLoc, String)],
 ) -> u8 {
     let result = porf_explore::explore(a.explore.strategy(), prog, model, cfg);
     for e in result
@@ -138,12 +192,33 @@ fn explore_and_report<P: Program + Sync>(
     report::print_warnings(&result, a.unroll);
     if a.json {
         let warnings = report::warnings(&result, a.unroll);
-        println!(
-            "{}",
-            report::json::to_json(&result, prog, &a.explore.model, &a.equiv, &warnings)
-        );
+        let mut v = report::json::to_json(&result, prog, &a.explore.model, &a.equiv, &warnings);
+        let rows = spin_rows(prog, &result, loops);
+        if !rows.is_empty() {
+            v["spin_loops"] = rows
+                .iter()
+                .map(|(l, f, n)| serde_json::json!({"location": l, "function": f, "blocked": n}))
+                .collect();
+        }
+        println!("{v}");
     } else {
         report::print_human(&result, prog, a.stats);
+        let rows = spin_rows(prog, &result, loops);
+        if a.stats && !rows.is_empty() {
+            println!(
+                "Loops watched by spin-assume (--disable-spin-assume to explore them): {}",
+                rows.len()
+            );
+            for (l, f, n) in rows {
+                let f = if f.is_empty() {
+                    String::new()
+                } else {
+                    format!(" in {f}")
+                };
+                let plural = if n == 1 { "" } else { "s" };
+                println!("  {l}{f}: {n} blocked execution{plural}");
+            }
+        }
     }
     report::exit_code(&result)
 }

@@ -5,7 +5,7 @@
 //! execution of the equivalence. [`rvf_class_key`]: a trace's reads-value-from class.
 
 use crate::coherence::Equiv;
-use porf_graph::{Graph, LabelKind, ReadKind, WriteKind};
+use porf_graph::{BlockReason, Graph, LabelKind, ReadKind, WriteKind};
 
 /// A key identifying an execution up to insertion order: every thread's events with
 /// their rf sources, and (in co mode) co per location.
@@ -106,7 +106,13 @@ fn encode(k: &mut Vec<i64>, kind: &LabelKind, read: i64) {
         LabelKind::Spawn { child } => k.extend([5, *child as i64]),
         LabelKind::Join { child } => k.extend([6, *child as i64]),
         LabelKind::Finish { ret } => k.extend([7, *ret]),
-        LabelKind::Block { reason } => k.extend([8, *reason as i64]),
+        LabelKind::Block { reason } => k.extend(match reason {
+            BlockReason::Assume => [8, 0, 0],
+            BlockReason::LoopBound => [8, 1, 0],
+            BlockReason::Lock => [8, 2, 0],
+            BlockReason::Uninit => [8, 3, 0],
+            BlockReason::SpinLoop { reads, repeats } => [8, 4 + *repeats as i64, *reads as i64],
+        }),
         LabelKind::Error { .. } => k.push(9),
         LabelKind::Malloc { base, size, zeroed } => {
             k.extend([10, base.0 as i64, *size as i64, *zeroed as i64])

@@ -36,6 +36,7 @@
 pub mod coherence;
 pub mod deadline;
 pub mod key;
+pub mod liveness;
 pub mod mutex;
 pub mod optimal;
 pub mod outcome;
@@ -85,6 +86,9 @@ pub struct Config {
     /// RVF explorer: record the class key of every maximal trace
     /// ([`Stats::rvf_class_keys`]).
     pub collect_rvf_classes: bool,
+    /// Report threads that spin forever in blocked executions ([`liveness`]) as
+    /// [`ErrorClass::Liveness`] errors.
+    pub check_liveness: bool,
 }
 
 /// Which explorer to run.

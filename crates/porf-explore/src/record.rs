@@ -219,6 +219,30 @@ impl<'c> Recorder<'c> {
                 if hit_loop_bound(&st.g) {
                     self.stats.bound_cut += 1;
                 }
+                for t in 0..st.g.num_threads() {
+                    if let Some(e) = st.g.last_of(t) {
+                        let l = st.g.label(e);
+                        if matches!(
+                            l.kind,
+                            LabelKind::Block {
+                                reason: BlockReason::SpinLoop { .. }
+                            }
+                        ) {
+                            *self.stats.spin_blocked.entry(l.src).or_default() += 1;
+                        }
+                    }
+                }
+                if self.cfg.check_liveness {
+                    if let Some(e) = crate::liveness::violation(&st.g) {
+                        let msg = format!(
+                            "Non-terminating spin loop: thread {} (every thread is finished, \
+                             blocked for good, or spinning on values nothing will change)",
+                            e.tid
+                        );
+                        let src = st.g.label(e).src;
+                        self.error(ErrorClass::Liveness, msg, vec![(e, src)], &st.g);
+                    }
+                }
             }
             Outcome::Erroneous => self.stats.erroneous += 1,
             Outcome::Deadlock(d) => {

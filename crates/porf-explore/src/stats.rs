@@ -16,6 +16,9 @@ pub enum ErrorClass {
     Lock,
     /// The program used a construct porf does not model (see `ErrorKind::Unsupported`).
     Unsupported,
+    /// A thread spins forever in a loop nothing can end (`--check-liveness`, see
+    /// [`crate::liveness`]).
+    Liveness,
 }
 
 impl ErrorClass {
@@ -29,6 +32,7 @@ impl ErrorClass {
             ErrorClass::Deadlock => "deadlock",
             ErrorClass::Lock => "lock",
             ErrorClass::Unsupported => "unsupported",
+            ErrorClass::Liveness => "liveness",
         }
     }
 }
@@ -85,6 +89,10 @@ pub struct Stats {
     pub bound_cut: u64,
     /// Maximal consistent executions containing an error event (only with keep-going).
     pub erroneous: u64,
+    /// Spin-assume: for each loop position (the source location of the back edge), the
+    /// number of blocked executions in which a thread stopped there
+    /// (`BlockReason::SpinLoop`); a thread counts once per execution.
+    pub spin_blocked: std::collections::HashMap<porf_graph::SrcLoc, u64>,
     /// Distinct errors found (the first one only, unless keep-going).
     pub errors: Vec<ErrorReport>,
     pub elapsed: Duration,

@@ -162,6 +162,7 @@ fn error_kind(e: &ErrorReport) -> &'static str {
         ErrorClass::Race => "race",
         ErrorClass::Deadlock => "deadlock",
         ErrorClass::Unsupported => "unsupported",
+        ErrorClass::Liveness => "liveness",
     }
 }
 

@@ -350,6 +350,18 @@ pub enum BlockReason {
     LoopBound,
     /// A lock acquire read a taken lock (added by the engine, never by a program).
     Lock,
+    /// Spin-assume (GenMC's `SpinAssumePass`, done at run time by the C front end): a
+    /// loop iteration that wrote nothing and left the thread where an earlier point of
+    /// the same loop visit was (same live state, or the state a re-read of the read
+    /// just before the loop would give) is about to take its back edge. Every
+    /// continuation is also one of an execution without that iteration, so the
+    /// execution is blocked ("assume the loop exits"). `reads` is the number of read
+    /// events (loads and failed compare-exchanges) the failed iteration added, the last
+    /// ones of the thread before this block; `repeats` says that the iteration left the
+    /// thread in the state it started in (so, reading the same values, it would run
+    /// the same way again): `--check-liveness` asks, of such blocks, whether those
+    /// reads all read the co-latest write.
+    SpinLoop { reads: u32, repeats: bool },
     /// A read (or RMW) of a location no write has initialised, in a language whose
     /// locations must be initialised explicitly (the toy language of Lahav and Boker,
     /// "What's Decidable About Causally Consistent Shared Memory?", Remark 1: such a

@@ -234,6 +234,7 @@ fn explore(
         m,
         RunOptions {
             unroll: opts.unroll,
+            spin_assume: false,
         },
     );
     let cfg = Config {

@@ -20,7 +20,7 @@ impl Machine {
             let block = &code.funcs[fr.func as usize].blocks[fr.block as usize];
             let (step, src) = match block.insts.get(fr.inst as usize) {
                 Some(inst) => (self.exec(code, fr, inst), inst.src),
-                None => (self.terminate(fr, &block.term), block.term_src),
+                None => (self.terminate(code, fr, &block.term), block.term_src),
             };
             match step {
                 Ok(None) => {}
@@ -83,7 +83,7 @@ impl Machine {
         Ok(None)
     }
 
-    fn exec(&mut self, code: &Module, fr: Frame, inst: &Inst) -> Step {
+    pub(super) fn exec(&mut self, code: &Module, fr: Frame, inst: &Inst) -> Step {
         let src = inst.src;
         let val = |o: &Operand| self.get(fr.base, *o);
         match &inst.kind {
@@ -325,11 +325,13 @@ impl Machine {
         (fr.base + code.funcs[fr.func as usize].nregs + id) as usize
     }
 
-    fn terminate(&mut self, fr: Frame, term: &Terminator) -> Step {
+    /// Runs the running frame's block terminator `term`.
+    pub(super) fn terminate(&mut self, code: &Module, fr: Frame, term: &Terminator) -> Step {
         let goto = |m: &mut Machine, b: u32| {
             let top = m.top_mut();
             top.block = b;
             top.inst = 0;
+            Ok(m.arrive(code, fr.block, b))
         };
         match term {
             Terminator::Jump(b) => goto(self, *b),
@@ -343,11 +345,10 @@ impl Machine {
             }
             Terminator::Return(v) => {
                 let v = v.map_or(0, |o| self.get(fr.base, o));
-                return Ok(self.ret(v));
+                Ok(self.ret(v))
             }
-            Terminator::Unreachable => return Ok(self.ret(0)),
+            Terminator::Unreachable => Ok(self.ret(0)),
         }
-        Ok(None)
     }
 
     /// Returns `v` from the running frame: finishes the thread when it is the entry frame.
@@ -358,6 +359,7 @@ impl Machine {
         let fr = self.frames.pop().expect("a running thread has a frame");
         self.vals.truncate(fr.base as usize);
         self.stack.truncate(fr.sp as usize);
+        self.spin_popped();
         if let Some(dst) = fr.ret {
             self.set(dst, v);
         }

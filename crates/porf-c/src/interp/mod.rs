@@ -58,6 +58,7 @@ mod access;
 pub(crate) mod arith;
 mod exec;
 mod heap;
+mod spin;
 
 #[cfg(test)]
 pub(crate) mod build;
@@ -103,6 +104,8 @@ struct Machine {
     heap_blocks: u32,
     /// Threads this thread joined.
     joined: Vec<Tid>,
+    /// Spin-assume bookkeeping ([`spin`]).
+    spin: spin::Spin,
 }
 
 /// One activation of a function.
@@ -222,7 +225,9 @@ impl CThread {
             stack: stack.to_vec(),
             heap_blocks: 0,
             joined: Vec::new(),
+            spin: spin::Spin::default(),
         };
+        m.spin.active = !code.loops.is_empty();
         let pending = if tid >= MAX_THREADS {
             Some(Fault::unsupported(format!(
                 "thread {tid}: porf supports at most {MAX_THREADS} threads"
@@ -271,6 +276,7 @@ impl ThreadMachine for CThread {
         self.pending = match p.cont {
             Cont::End => Some(p),
             cont => {
+                self.m.observe(&self.code, &p.action, cont, ret);
                 self.m.resume(cont, ret);
                 None
             }

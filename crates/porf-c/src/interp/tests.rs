@@ -756,7 +756,13 @@ fn spin_module() -> (Module, Val, u32) {
 #[test]
 fn unroll_blocks_the_extra_iteration() {
     let (m, _, iter_line) = spin_module();
-    let p = CProgram::new(m.clone(), RunOptions { unroll: Some(3) });
+    let p = CProgram::new(
+        m.clone(),
+        RunOptions {
+            unroll: Some(3),
+            ..RunOptions::default()
+        },
+    );
     let (trace, _) = seq(&p, p.main_thread());
     assert_eq!(trace.len(), 4);
     assert_eq!(
@@ -766,7 +772,13 @@ fn unroll_blocks_the_extra_iteration() {
             src: SrcLoc::line(iter_line)
         }
     );
-    let p = CProgram::new(m.clone(), RunOptions { unroll: Some(0) });
+    let p = CProgram::new(
+        m.clone(),
+        RunOptions {
+            unroll: Some(0),
+            ..RunOptions::default()
+        },
+    );
     assert_eq!(seq(&p, p.main_thread()).0.len(), 1);
     // Without a bound the loop keeps asking for loads.
     let p = prog(m);
@@ -842,6 +854,7 @@ fn loop_counters_reset_on_entry() {
             m.clone(),
             RunOptions {
                 unroll: Some(unroll),
+                ..RunOptions::default()
             },
         );
         let (trace, _) = seq(&p, p.main_thread());

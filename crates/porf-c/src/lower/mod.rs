@@ -295,6 +295,7 @@ impl<'a> Cx<'a> {
             tls,
             files: self.map.files().to_vec(),
             warnings: std::mem::take(&mut self.warnings),
+            loops: Vec::new(),
         })
     }
 

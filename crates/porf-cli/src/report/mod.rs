@@ -55,9 +55,19 @@ pub fn warnings(s: &Stats, unroll: Option<u32>) -> Vec<String> {
     let mut w = Vec::new();
     if s.complete == 0 && s.errors.is_empty() {
         let why = if s.blocked > 0 {
-            let by = match unroll {
-                Some(n) => format!("by failed assumes or by the --unroll {n} loop bound"),
-                None => "by failed assumes".to_string(),
+            let mut by = vec!["by failed assumes".to_string()];
+            if !s.spin_blocked.is_empty() {
+                by.push("by spin loops assumed to exit (see --check-liveness)".into());
+            }
+            if let Some(n) = unroll {
+                by.push(format!("by the --unroll {n} loop bound"));
+            }
+            let by = match by.len() {
+                1 => by.remove(0),
+                _ => {
+                    let last = by.pop().unwrap_or_default();
+                    format!("{} or {last}", by.join(", "))
+                }
             };
             let all = match s.blocked {
                 1 => "the only execution explored was".to_string(),
@@ -236,6 +246,7 @@ fn describe(c: ErrorClass) -> &'static str {
         Deadlock => "Deadlock",
         Lock => "Invalid unlock() operation",
         Unsupported => "Unsupported construct",
+        Liveness => "Liveness violation",
     }
 }
 

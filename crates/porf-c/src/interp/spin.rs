@@ -1,0 +1,334 @@
+//! Dynamic half of spin-assume: deciding, at a loop's back edge, that the iteration
+//! just run changed nothing that matters, and blocking the execution instead of
+//! repeating it.
+//!
+//! GenMC 0.11 (`SpinAssumePass` and the driver's spin-start handling) blocks an
+//! iteration when the path from the header to the latch has no side effect and the
+//! header's φ-nodes only carry values re-read from memory. porf decides on the
+//! machine state instead, which needs no pattern matching on the code and is exact:
+//!
+//! **Rule.** A thread is about to take a back edge `latch → header` of a natural loop
+//! (`crate::spin`), in a visit of the loop begun by entering its header from outside.
+//! It blocks (`BlockReason::SpinLoop`) when the events the thread added since a point
+//! `P` of this visit are only reads (loads and failed compare-exchanges) and fences,
+//! and the state at the header now equals, on everything live there (registers and
+//! frame slots live at the header, the whole frame if a frame address escapes, every
+//! caller frame, the private stack below, the heap-block count, the joined threads;
+//! loop counters are ignored), either
+//! * (a) the state at `P` = the start of the current iteration; or
+//! * (b) the state obtained by resuming, at `P` = the last read `R0` before the loop
+//!   (a load, with no action between it and the loop's entry), with the value of a read
+//!   `R1` since `P` of the same location, width and order (a failed compare-exchange
+//!   counts with its failure order), and running locally up to the header.
+//!
+//! **Why this loses no behaviour.** Let `E` be an execution that goes on past the back
+//! edge. In case (a), removing the iteration's events (reads and fences of this thread,
+//! which no event reads from) leaves a graph whose relations are restrictions of
+//! `E`'s; every model porf has (SC, TSO, PSO, RA, RC11, WRA, SRA) forbids cycles or
+//! reflexive edges in unions of relations that only shrink when events are removed, so
+//! it is consistent; and the thread, in the same state, continues identically. So every
+//! continuation of `E` is a continuation of an execution with one iteration fewer. In
+//! case (b), the same holds for `E` with `R0` and every read and fence up to the back
+//! edge removed but `R1` kept, in `R0`'s place: it has `R0`'s label (same location,
+//! width and order) and the thread reaches the header in the same state. Blocked
+//! executions therefore only prune repetitions; errors raised by the blocked
+//! iteration's own events are still reported (they are added before the block).
+//!
+//! This covers GenMC's static cases (`while (!x);`, `do r = x; while (!r);`, a CAS loop
+//! resetting its expected value, `r = x; while (!cas(&x, &r, v));`, whose φ of `r` is a
+//! re-read) and the iterations its dynamic check blocks when the path has effects that
+//! a given iteration did not perform. It blocks less than GenMC where GenMC's rule is
+//! not exact: a value read before the loop that is also kept elsewhere, writes that
+//! rewrite the value already there (GenMC's "ineffective" exchanges), and
+//! fetch-add/fetch-sub pairs that cancel out ("FAI ZNE") are not treated as no-ops.
+
+use super::{Cont, Machine, Pending};
+use crate::ir::{BlockId, Module};
+use crate::spin::FuncLoops;
+use porf_graph::{Action, BlockReason, Loc, MemOrder, RmwOp, Val};
+use std::sync::Arc;
+
+/// Local steps a re-run from a pre-loop read may take before reaching the header.
+const RERUN_LIMIT: u32 = 100_000;
+
+/// Spin-assume bookkeeping of a running thread (empty and inactive in snapshots).
+#[derive(Clone, Debug, Default)]
+pub(super) struct Spin {
+    /// Whether this machine tracks loops (the program has a loop analysis, and this is
+    /// not a snapshot).
+    pub(super) active: bool,
+    /// The state just before the last action was resumed, if that action was a load:
+    /// a candidate `R0` for rule (b).
+    last_read: Option<Arc<PreRead>>,
+    /// The loop visits in progress, innermost last.
+    watches: Vec<Watch>,
+}
+
+/// A load about to be resumed: the machine state and how it was to be resumed.
+#[derive(Debug)]
+struct PreRead {
+    m: Machine,
+    cont: Cont,
+    key: (Loc, u8, MemOrder),
+}
+
+/// One visit of a loop.
+#[derive(Clone, Debug)]
+struct Watch {
+    /// Frame depth (number of frames) of the loop's function activation.
+    depth: usize,
+    /// Index of the loop in its function's `FuncLoops::loops`.
+    lp: usize,
+    /// The state at the start of the current iteration (at the header).
+    start: Arc<Machine>,
+    /// No event but reads and fences since `start`.
+    clean: bool,
+    /// Read events since `start`.
+    reads: u32,
+    /// The read just before the loop's entry, while only reads and fences followed.
+    pre: Option<Arc<PreRead>>,
+    /// The reads since `pre`: location, width, order, value.
+    pre_reads: Vec<((Loc, u8, MemOrder), Val)>,
+}
+
+impl Machine {
+    /// A copy of the machine without spin-assume bookkeeping.
+    pub(super) fn snapshot(&self) -> Machine {
+        Machine {
+            tid: self.tid,
+            unroll: self.unroll,
+            frames: self.frames.clone(),
+            vals: self.vals.clone(),
+            stack: self.stack.clone(),
+            heap_blocks: self.heap_blocks,
+            joined: self.joined.clone(),
+            spin: Spin::default(),
+        }
+    }
+
+    /// Notes that the engine performed `action` (with answer `ret`), before the machine
+    /// applies it.
+    pub(super) fn observe(&mut self, code: &Module, action: &Action, cont: Cont, ret: Val) {
+        if !self.spin.active {
+            return;
+        }
+        let norm = |v: Val| match cont {
+            Cont::Value { ty: Some(t), .. } => t.normalize(v),
+            _ => v,
+        };
+        // `Some(Some(key))`: a read; `Some(None)`: a fence; `None`: anything else.
+        let read = match action {
+            Action::Load {
+                loc, bytes, ord, ..
+            } => Some(Some((*loc, *bytes, *ord))),
+            Action::Rmw {
+                loc,
+                bytes,
+                op: RmwOp::Cas {
+                    expected, fail_ord, ..
+                },
+                ..
+            } if norm(ret) != *expected => Some(Some((*loc, *bytes, *fail_ord))),
+            Action::Fence { .. } => Some(None),
+            _ => None,
+        };
+        for w in &mut self.spin.watches {
+            match read {
+                None => {
+                    w.clean = false;
+                    w.pre = None;
+                    w.pre_reads.clear();
+                }
+                Some(None) => {}
+                Some(Some(key)) => {
+                    w.reads += 1;
+                    if w.pre.is_some() {
+                        w.pre_reads.push((key, norm(ret)));
+                    }
+                }
+            }
+        }
+        self.spin.last_read = match action {
+            Action::Load {
+                loc, bytes, ord, ..
+            } if self.in_loop_function(code) => Some(Arc::new(PreRead {
+                m: self.snapshot(),
+                cont,
+                key: (*loc, *bytes, *ord),
+            })),
+            _ => None,
+        };
+    }
+
+    /// Whether a function on the call stack has loops.
+    fn in_loop_function(&self, code: &Module) -> bool {
+        self.frames.iter().any(|f| {
+            code.loops
+                .get(f.func as usize)
+                .is_some_and(|l| !l.loops.is_empty())
+        })
+    }
+
+    /// Forgets loop visits of frames that returned.
+    pub(super) fn spin_popped(&mut self) {
+        let d = self.frames.len();
+        self.spin.watches.retain(|w| w.depth <= d);
+    }
+
+    /// The running frame just jumped from block `from` to the start of block `to`.
+    /// Starts a loop visit if `to` is a header
+    /// entered from outside; at a back edge, blocks the execution if the rule holds,
+    /// else starts the next iteration.
+    pub(super) fn arrive(&mut self, code: &Module, from: BlockId, to: BlockId) -> Option<Pending> {
+        if !self.spin.active {
+            return None;
+        }
+        let depth = self.frames.len();
+        let func = self.top().func as usize;
+        let fl = code.loops.get(func)?;
+        let lp = fl.at_header(to)?;
+        let back = fl.loops[lp].latches.binary_search(&from).is_ok();
+        let w = self
+            .spin
+            .watches
+            .iter()
+            .position(|w| w.depth == depth && w.lp == lp);
+        match w {
+            Some(i) if back => {
+                let w = &self.spin.watches[i];
+                let repeats = w.clean && same_state(fl, lp, &w.start, self);
+                if repeats
+                    || w.pre.as_ref().is_some_and(|pre| {
+                        self.rereads_to_here(code, fl, lp, depth, pre, &w.pre_reads)
+                    })
+                {
+                    let reads = w.reads;
+                    // The loop's position, so blocks are counted per loop.
+                    return Some(Pending::end(Action::Block {
+                        reason: BlockReason::SpinLoop { reads, repeats },
+                        src: fl.loops[lp].src,
+                    }));
+                }
+                let start = Arc::new(self.snapshot());
+                let w = &mut self.spin.watches[i];
+                w.start = start;
+                w.clean = true;
+                w.reads = 0;
+            }
+            _ => {
+                // Entering the loop (or a back edge of a visit begun before the
+                // bookkeeping could see it): a new visit.
+                if let Some(i) = w {
+                    self.spin.watches.remove(i);
+                }
+                let pre = self.spin.last_read.clone();
+                let start = Arc::new(self.snapshot());
+                self.spin.watches.push(Watch {
+                    depth,
+                    lp,
+                    start,
+                    clean: true,
+                    reads: 0,
+                    pre,
+                    pre_reads: Vec::new(),
+                });
+            }
+        }
+        None
+    }
+
+    /// Rule (b): whether resuming `pre` with the value of one of `reads` of the same
+    /// location, width and order, and running to the header, gives this state.
+    fn rereads_to_here(
+        &self,
+        code: &Module,
+        fl: &FuncLoops,
+        lp: usize,
+        depth: usize,
+        pre: &PreRead,
+        reads: &[((Loc, u8, MemOrder), Val)],
+    ) -> bool {
+        let header = fl.loops[lp].header;
+        let mut tried: Vec<Val> = Vec::new();
+        for &(key, v) in reads {
+            if key != pre.key || tried.contains(&v) {
+                continue;
+            }
+            tried.push(v);
+            let mut m = pre.m.snapshot();
+            m.resume(pre.cont, v);
+            if m.run_to(code, depth, header) && same_state(fl, lp, &m, self) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Runs local instructions until the frame at `depth` is at the start of `header`;
+    /// false if an action, an error or the step limit comes first.
+    fn run_to(&mut self, code: &Module, depth: usize, header: BlockId) -> bool {
+        for _ in 0..RERUN_LIMIT {
+            let Some(fr) = self.frames.last().copied() else {
+                return false;
+            };
+            if self.frames.len() == depth && fr.block == header && fr.inst == 0 {
+                return true;
+            }
+            let block = &code.funcs[fr.func as usize].blocks[fr.block as usize];
+            let step = match block.insts.get(fr.inst as usize) {
+                Some(inst) => self.exec(code, fr, inst),
+                None => self.terminate(code, fr, &block.term),
+            };
+            if !matches!(step, Ok(None)) {
+                return false;
+            }
+        }
+        false
+    }
+}
+
+/// Whether two machines at the header of loop `lp` (running frame) agree on everything
+/// live there.
+fn same_state(fl: &FuncLoops, lp: usize, a: &Machine, b: &Machine) -> bool {
+    let (Some(fa), Some(_)) = (a.frames.last(), b.frames.last()) else {
+        return false;
+    };
+    if a.frames.len() != b.frames.len()
+        || a.vals.len() != b.vals.len()
+        || a.stack.len() != b.stack.len()
+        || a.heap_blocks != b.heap_blocks
+        || a.joined != b.joined
+    {
+        return false;
+    }
+    let same_frames = a.frames.iter().zip(&b.frames).all(|(x, y)| {
+        x.func == y.func
+            && x.block == y.block
+            && x.inst == y.inst
+            && x.base == y.base
+            && x.sp == y.sp
+            && x.ret == y.ret
+    });
+    if !same_frames || fa.block != fl.loops[lp].header || fa.inst != 0 {
+        return false;
+    }
+    let (base, sp) = (fa.base as usize, fa.sp as usize);
+    if a.vals[..base] != b.vals[..base] || a.stack[..sp] != b.stack[..sp] {
+        return false;
+    }
+    let l = &fl.loops[lp];
+    let nregs = l.live_regs.len() * 64;
+    for r in 0..nregs.min(a.vals.len() - base) {
+        if l.reg_live(r as u32) && a.vals[base + r] != b.vals[base + r] {
+            return false;
+        }
+    }
+    if fl.frame_escapes {
+        return a.stack[sp..] == b.stack[sp..];
+    }
+    l.live_slots.iter().all(|&k| {
+        let (off, n) = fl.slots[k];
+        let r = sp + off as usize..sp + off as usize + n as usize;
+        a.stack.get(r.clone()) == b.stack.get(r)
+    })
+}
