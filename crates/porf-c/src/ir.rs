@@ -163,6 +163,17 @@ pub enum Builtin {
     Bits(BitOp),
 }
 
+/// One piece of a `printf` format, after the front end parsed it.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum PrintPiece {
+    /// Text printed as is (`%%` already turned into `%`).
+    Text(String),
+    /// A conversion of the next argument: `conv` is the conversion character
+    /// (`d i u x X o c p s`), `spec` the whole directive (`%-8ld`) for flags and width,
+    /// `size` the argument's byte width (after the default promotions).
+    Conv { conv: char, spec: String, size: u8 },
+}
+
 /// The operation of [`Builtin::Bits`].
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub enum BitOp {
@@ -290,6 +301,14 @@ pub enum InstKind {
     /// Raise a runtime "unsupported" error (construct accepted by the parser whose
     /// dynamic behaviour porf does not model, e.g. a non-constant memory order).
     Unsupported { msg: String },
+    /// `printf(format, args...)` and its relatives: the text is formatted at run time
+    /// and kept with the thread's state (see [`PrintPiece`]); nothing is printed
+    /// during exploration. `dst` receives the number of bytes formatted.
+    Print {
+        dst: Option<Reg>,
+        pieces: Vec<PrintPiece>,
+        args: Vec<Operand>,
+    },
     /// Library call implemented by the interpreter.
     Builtin {
         dst: Option<Reg>,
@@ -379,6 +398,8 @@ pub struct Cell {
     pub init: Val,
     /// Whether the cell is `_Atomic` (plain accesses are then seq_cst).
     pub atomic: bool,
+    /// Whether the cell holds a pointer (its values print as `&name` in witnesses).
+    pub pointer: bool,
 }
 
 #[derive(Clone, PartialEq, Debug, Default)]

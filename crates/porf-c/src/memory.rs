@@ -137,6 +137,42 @@ pub fn name_of(m: &Module, a: Val) -> String {
     }
 }
 
+/// A non-null pointer value by name: `&x`, `&pool[1].next`, `&heap#1.0+8`,
+/// `&stack#0+16`, `&f` (a function), or the number in hex when it points nowhere.
+pub fn pointer_name(m: &Module, v: Val) -> String {
+    let n = name_of(m, v);
+    if n.starts_with('&') || n.starts_with("0x") {
+        n
+    } else {
+        format!("&{n}")
+    }
+}
+
+/// A value stored at `a` (an access of `bytes` bytes) shown as a pointer (`&x`,
+/// `&heap#1.0+8`, `&f`, `NULL`), when it is one: the cell at `a` is declared a pointer,
+/// or `a` is in the heap (untyped), the access is 8 bytes wide and the value lies in
+/// the heap, a stack or the functions (ranges no integer of a test program reaches by
+/// accident). A global cell of integer type is never shown by name.
+pub fn show_value(m: &Module, a: Val, bytes: u8, val: Val) -> Option<String> {
+    let named = |v: Val| {
+        if v == 0 {
+            "NULL".to_string()
+        } else {
+            pointer_name(m, v)
+        }
+    };
+    match classify(a, m.globals_end) {
+        Region::Global => m.cells.get(&a).filter(|c| c.pointer).map(|_| named(val)),
+        Region::Heap { .. } if bytes == 8 && val >= addr::HEAP_BASE => {
+            match classify(val, m.globals_end) {
+                Region::Heap { .. } | Region::Stack { .. } | Region::Func(_) => Some(named(val)),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
 /// A run-time error found by the interpreter (becomes an `Action::Error`).
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Fault {
@@ -206,6 +242,7 @@ mod tests {
                     ty: Scalar::INT,
                     init: 0,
                     atomic: false,
+                    pointer: false,
                 },
             );
         }

@@ -82,6 +82,10 @@ impl Program for CProgram {
         name_of(&self.module, loc.0 as i64)
     }
 
+    fn show_value(&self, loc: Loc, bytes: u8, val: Val) -> Option<String> {
+        crate::memory::show_value(&self.module, loc.0 as i64, bytes, val)
+    }
+
     fn source_file(&self, file: u32) -> &str {
         self.module
             .files
@@ -233,6 +237,20 @@ fn validate_func(m: &Module, f: &Function) -> Result<(), String> {
                 | K::MutexDestroy { addr } => op(addr)?,
                 K::TryLock { dst, addr } => reg(*dst).and(op(addr))?,
                 K::Assume { cond } | K::Assert { cond, .. } | K::Check { cond, .. } => op(cond)?,
+                K::Print { dst, pieces, args } => {
+                    dst.map_or(Ok(()), reg)?;
+                    args.iter().try_for_each(op)?;
+                    let convs = pieces
+                        .iter()
+                        .filter(|p| matches!(p, crate::ir::PrintPiece::Conv { .. }))
+                        .count();
+                    if convs != args.len() {
+                        return Err(format!(
+                            "print with {convs} conversions and {} arguments",
+                            args.len()
+                        ));
+                    }
+                }
                 K::Builtin { dst, which, args } => {
                     dst.map_or(Ok(()), reg)?;
                     args.iter().try_for_each(op)?;

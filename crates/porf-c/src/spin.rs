@@ -194,7 +194,9 @@ fn uses(k: &InstKind, mut f: impl FnMut(Operand)) {
             f(*expected);
             f(*new)
         }
-        Call { args, .. } | Builtin { args, .. } => args.iter().copied().for_each(f),
+        Call { args, .. } | Builtin { args, .. } | Print { args, .. } => {
+            args.iter().copied().for_each(f)
+        }
         CallIndirect { target, args, .. } => {
             f(*target);
             args.iter().copied().for_each(f)
@@ -231,7 +233,9 @@ fn def(k: &InstKind) -> Option<Reg> {
         | Spawn { dst, .. }
         | Join { dst, .. }
         | TryLock { dst, .. } => Some(*dst),
-        Call { dst, .. } | CallIndirect { dst, .. } | Builtin { dst, .. } => *dst,
+        Call { dst, .. } | CallIndirect { dst, .. } | Builtin { dst, .. } | Print { dst, .. } => {
+            *dst
+        }
         _ => None,
     }
 }

@@ -222,6 +222,8 @@ pub struct Leaf {
     pub offset: u64,
     pub scalar: Scalar,
     pub atomic: bool,
+    /// Whether the leaf is a pointer (its values print as `&name` in witnesses).
+    pub pointer: bool,
     /// Appended to the object's name, e.g. `[1].next`.
     pub path: String,
 }
@@ -332,6 +334,7 @@ impl Types {
                 offset: base,
                 scalar: t.scalar().expect("scalar"),
                 atomic: t.atomic,
+                pointer: matches!(t.kind, Kind::Ptr(_)),
                 path: path.to_string(),
             }),
             Kind::Array(e, Some(n)) => {

@@ -72,6 +72,7 @@ fn module(globals: &[&str], funcs: Vec<Function>) -> Module {
                 ty: Scalar::INT,
                 init: 0,
                 atomic: true,
+                pointer: false,
             },
         );
     }

@@ -510,3 +510,37 @@ int main() {
     let events = v["errors"][0]["events"].as_array().unwrap();
     assert_eq!(events.len(), 2, "{v}");
 }
+
+#[test]
+fn witnesses_show_printed_text_and_pointers_by_name() {
+    let p = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/c/witness_print.c");
+    let (code, out, _) = porf(&["verify", p]);
+    assert_eq!(code, 42, "{out}");
+    // The text main printed before spawning comes right before the spawn; %p and the
+    // pointer cell p show `&g`, the string literal argument its text.
+    let lines: Vec<&str> = out.lines().collect();
+    let first = lines
+        .iter()
+        .position(|l| l.contains(r#"printed "main: p=&g begins    42|a  |z\n""#))
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(lines[first + 1].contains("spawn T1"), "{out}");
+    assert!(out.contains(r#"printed "main: read 1\n""#), "{out}");
+    assert!(out.contains(r#"printed "main: checking\n""#), "{out}");
+    let store_p = lines.iter().find(|l| l.contains("W p na")).unwrap();
+    assert!(store_p.contains("&g"), "{out}");
+    // *q is in the heap: the value stored there is a global's address, which porf
+    // shows as a number (an untyped heap cell holding a global address is ambiguous),
+    // but q itself is a declared pointer to a heap block.
+    let store_q = lines.iter().find(|l| l.contains("W q na")).unwrap();
+    assert!(store_q.contains("&heap#0.0"), "{out}");
+    let (_, v) = json(&[p]);
+    let trace = v["errors"][0]["trace"].as_array().unwrap();
+    let spawn = trace
+        .iter()
+        .find(|s| s["event"].as_str().unwrap().starts_with("spawn"))
+        .unwrap();
+    assert_eq!(
+        spawn["printed"][0].as_str().unwrap(),
+        "main: p=&g begins    42|a  |z\n"
+    );
+}

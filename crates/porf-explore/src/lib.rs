@@ -42,6 +42,7 @@ pub mod optimal;
 pub mod outcome;
 pub mod record;
 pub mod reference;
+pub mod replay;
 pub mod rf_smc;
 pub mod rvf_smc;
 pub mod state;

@@ -382,6 +382,11 @@ pub trait ThreadMachine: Clone {
     fn registers(&self) -> Vec<Val> {
         Vec::new()
     }
+    /// The text the thread printed so far (C's `printf`), oldest first; witnesses show
+    /// it. Printing is not an action: it never affects the exploration.
+    fn printed(&self) -> Vec<String> {
+        Vec::new()
+    }
 }
 
 /// A program: a main thread, a way to start more threads, and initial memory.
@@ -405,6 +410,12 @@ pub trait Program {
     /// A human name for `loc` (a variable name), for witnesses.
     fn loc_name(&self, loc: Loc) -> String {
         loc.to_string()
+    }
+    /// How a witness shows value `val` read from or written to `loc` with an access of
+    /// `bytes` bytes, when it is better shown by name than by number (a pointer as
+    /// `&x`). `None`: the number.
+    fn show_value(&self, _loc: Loc, _bytes: u8, _val: Val) -> Option<String> {
+        None
     }
     /// The path of source file number `file` of [`SrcLoc`].
     fn source_file(&self, _file: u32) -> &str {

@@ -43,6 +43,7 @@ impl ModB {
                 ty,
                 init,
                 atomic: false,
+                pointer: false,
             },
         );
         self.m.globals_end += 8;

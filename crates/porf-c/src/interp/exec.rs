@@ -262,6 +262,17 @@ impl Machine {
                 src,
             ))),
             InstKind::Unsupported { msg } => Err(Fault::unsupported(msg.clone())),
+            InstKind::Print { dst, pieces, args } => {
+                let vals: Vec<Val> = args.iter().map(val).collect();
+                let text = super::print::format(code, pieces, &vals);
+                let n = text.len() as Val;
+                super::print::push(&mut self.printed, text);
+                if let Some(d) = dst {
+                    self.set(*d, n);
+                }
+                self.advance();
+                Ok(None)
+            }
             InstKind::Builtin { dst, which, args } => {
                 let arg = args.first().map_or(0, val);
                 match which {

@@ -58,6 +58,7 @@ mod access;
 pub(crate) mod arith;
 mod exec;
 mod heap;
+mod print;
 mod spin;
 
 #[cfg(test)]
@@ -106,6 +107,8 @@ struct Machine {
     joined: Vec<Tid>,
     /// Spin-assume bookkeeping ([`spin`]).
     spin: spin::Spin,
+    /// What the thread printed so far ([`print`]).
+    printed: Option<Arc<print::Printed>>,
 }
 
 /// One activation of a function.
@@ -226,6 +229,7 @@ impl CThread {
             heap_blocks: 0,
             joined: Vec::new(),
             spin: spin::Spin::default(),
+            printed: None,
         };
         m.spin.active = !code.loops.is_empty();
         let pending = if tid >= MAX_THREADS {
@@ -281,5 +285,9 @@ impl ThreadMachine for CThread {
                 None
             }
         };
+    }
+
+    fn printed(&self) -> Vec<String> {
+        print::lines(&self.m.printed)
     }
 }

@@ -103,6 +103,7 @@ impl Machine {
             heap_blocks: self.heap_blocks,
             joined: self.joined.clone(),
             spin: Spin::default(),
+            printed: self.printed.clone(),
         }
     }
 

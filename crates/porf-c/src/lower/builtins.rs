@@ -1,7 +1,7 @@
 //! Library calls the front end recognises by name (when the program does not define
 //! a function of that name): `<stdatomic.h>` operations, pthreads, `malloc`/`calloc`/
 //! `free`, `abort`, `assert` (via `__porf_assert` from the bundled `<assert.h>`),
-//! `__VERIFIER_assume`, and the printf family (arguments evaluated, nothing printed).
+//! `__VERIFIER_assume`, and the printf family (`print.rs`: kept with the thread, shown in witnesses).
 //!
 //! Memory-order arguments must be integer constant expressions with a value valid for
 //! the operation (C11 7.17.7); `memory_order_consume` is treated as acquire and a
@@ -571,12 +571,7 @@ impl Cx<'_> {
                 Ok(Val::Void)
             }
             "printf" | "fprintf" | "puts" | "putchar" | "fflush" => {
-                for a in args {
-                    if !matches!(a.node, Expression::StringLiteral(_)) {
-                        self.rvalue(a)?;
-                    }
-                }
-                int(Operand::Const(0))
+                self.print_call(name, args, off)
             }
             "pthread_create" => self.pthread_create(args, off),
             "pthread_join" => self.pthread_join(args, off),

@@ -270,6 +270,7 @@ impl Cx<'_> {
                                 ty: l.scalar,
                                 init,
                                 atomic: l.atomic,
+                                pointer: l.pointer,
                             },
                         );
                     }
@@ -283,6 +284,7 @@ impl Cx<'_> {
                         ty: l.scalar,
                         init,
                         atomic: l.atomic,
+                        pointer: l.pointer,
                     },
                 );
             }

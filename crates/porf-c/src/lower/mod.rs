@@ -21,6 +21,7 @@ mod init;
 mod literals;
 mod memfns;
 mod ops;
+mod print;
 mod stmt;
 mod tags;
 

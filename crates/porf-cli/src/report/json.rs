@@ -37,7 +37,8 @@ pub fn to_json<P: Program>(
                 .map(|st| {
                     json!({"thread": st.thread, "index": st.index, "event": st.event,
                            "value": st.value, "reads_from": st.reads_from,
-                           "location": st.location})
+                           "location": st.location, "printed": st.printed,
+                           "value_shown": st.shown})
                 })
                 .collect();
             // Every event the error involves (both events of a race).

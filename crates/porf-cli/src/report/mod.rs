@@ -151,7 +151,13 @@ pub fn human<P: Program>(s: &Stats, prog: &P, stats: bool) -> String {
             "Trace ((thread, event), what, value, reads from, location):"
         );
         for st in trace::steps(prog, &err.witness) {
-            let val = st.value.map_or(String::new(), |v| v.to_string());
+            for text in &st.printed {
+                let _ = writeln!(o, "  T{:<7} printed {:?}", st.thread, text);
+            }
+            let val = match (&st.shown, st.value) {
+                (Some(s), _) => s.clone(),
+                (None, v) => v.map_or(String::new(), |v| v.to_string()),
+            };
             let id = format!("({}, {})", st.thread, st.index);
             let from = st.reads_from.as_deref().unwrap_or("");
             let _ = writeln!(

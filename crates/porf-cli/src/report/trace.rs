@@ -18,8 +18,12 @@ pub struct TraceStep {
     pub event: String,
     /// The value read or written, where the event has one.
     pub value: Option<Val>,
+    /// The value by name where the program gives one (a pointer as `&x`).
+    pub shown: Option<String>,
     /// `file:line:col`, or empty when the event has no source position.
     pub location: String,
+    /// Text the thread printed (`printf`) between its previous event and this one.
+    pub printed: Vec<String>,
 }
 
 /// `file:line:col` of `src` in `prog`'s sources (empty for unknown positions).
@@ -173,6 +177,10 @@ pub fn event_name(e: EventId) -> String {
 
 /// The witness interleaving of `g` as steps.
 pub fn steps<P: Program>(prog: &P, g: &Graph) -> Vec<TraceStep> {
+    let mut printed: std::collections::HashMap<EventId, Vec<String>> = Default::default();
+    for (e, text) in porf_explore::replay::printed(prog, g) {
+        printed.entry(e).or_default().push(text);
+    }
     linearize(g)
         .into_iter()
         .filter(|&e| !is_lock_write(g, e))
@@ -186,13 +194,22 @@ pub fn steps<P: Program>(prog: &P, g: &Graph) -> Vec<TraceStep> {
                 } => Some(rf.map_or("INIT".to_string(), event_name)),
                 _ => None,
             };
+            let shown = match (&g.label(e).kind, value) {
+                (
+                    LabelKind::Read { loc, bytes, .. } | LabelKind::Write { loc, bytes, .. },
+                    Some(v),
+                ) => prog.show_value(*loc, *bytes, v),
+                _ => None,
+            };
             TraceStep {
+                shown,
                 thread: e.tid,
                 index: e.idx,
                 reads_from,
                 event,
                 value,
                 location: location(prog, g.label(e).src),
+                printed: printed.remove(&e).unwrap_or_default(),
             }
         })
         .collect()

@@ -1,0 +1,290 @@
+//! The printf family (`printf`, `fprintf`, `puts`, `putchar`, `fflush`) as
+//! [`InstKind::Print`]: the format string is parsed here, string-literal `%s`
+//! arguments are folded into the text, and the remaining arguments are evaluated in
+//! order. The interpreter formats the values and keeps the text with the thread's
+//! state; witnesses show it.
+//!
+//! Invariant: the pieces of a `Print` have exactly one `Conv` per argument operand.
+//! A conversion porf does not format (`%f`, a precision) is shown as `<%f>` with a
+//! front-end warning at the format string, never as a silently wrong text; a `*`
+//! width (an extra argument) is an "unsupported" error.
+
+use super::expr::Val;
+use super::literals::string_value;
+use super::{Cx, R};
+use crate::ir::{InstKind, Operand, PrintPiece};
+use crate::types::{CType, IntTy};
+use lang_c::ast::Expression;
+use lang_c::span::Node;
+
+/// One directive of a format, before the arguments are attached.
+enum Directive {
+    Text(String),
+    Conv { conv: char, spec: String, size: u8 },
+}
+
+impl Cx<'_> {
+    /// A call of `printf`-family function `name`; its value is the number of bytes
+    /// printed (`fflush` returns 0 and prints nothing).
+    pub fn print_call(&mut self, name: &str, args: &[Node<Expression>], off: usize) -> R<Val> {
+        let int = |v: Operand| Ok(Val::R(v, CType::int(IntTy::Int)));
+        let (fmt_at, newline) = match name {
+            "printf" => (0, false),
+            "fprintf" => (1, false),
+            "puts" => (0, true),
+            "putchar" => {
+                self.argc_at_least(name, args, 1, off)?;
+                let (v, _) = self.rvalue(&args[0])?;
+                let piece = PrintPiece::Conv {
+                    conv: 'c',
+                    spec: "%c".into(),
+                    size: 4,
+                };
+                return self.emit_print(vec![piece], vec![v], off).and_then(int);
+            }
+            _ => {
+                // fflush: evaluate the stream argument, print nothing.
+                for a in args {
+                    self.rvalue(a)?;
+                }
+                return int(Operand::Const(0));
+            }
+        };
+        self.argc_at_least(name, args, fmt_at + 1, off)?;
+        for a in &args[..fmt_at] {
+            self.rvalue(a)?;
+        }
+        let fmt = &args[fmt_at];
+        let rest = &args[fmt_at + 1..];
+        let Expression::StringLiteral(lit) = &fmt.node else {
+            // A format that is not a literal: print the string it points to.
+            let (v, _) = self.rvalue(fmt)?;
+            for a in rest {
+                self.rvalue(a)?;
+            }
+            let piece = PrintPiece::Conv {
+                conv: 's',
+                spec: "%s".into(),
+                size: 8,
+            };
+            return self.emit_print(vec![piece], vec![v], off).and_then(int);
+        };
+        let Some(bytes) = string_value(&lit.node) else {
+            return self.err(fmt.span.start, "malformed string literal");
+        };
+        let text = String::from_utf8_lossy(&bytes).into_owned();
+        let dirs = if newline {
+            vec![Directive::Text(format!("{text}\n"))]
+        } else {
+            let mut warnings = Vec::new();
+            let d = match parse_format(&text, &mut warnings) {
+                Ok(d) => d,
+                Err(msg) => return self.unsup(fmt.span.start, msg),
+            };
+            for w in warnings {
+                let d = self
+                    .map
+                    .diag(crate::DiagKind::Unsupported, fmt.span.start, w);
+                self.warnings.push(format!(
+                    "{}:{}:{}: warning: {}",
+                    d.file, d.line, d.col, d.message
+                ));
+            }
+            d
+        };
+        let nconv = dirs
+            .iter()
+            .filter(|d| matches!(d, Directive::Conv { .. }))
+            .count();
+        if nconv != rest.len() {
+            return self.err(
+                fmt.span.start,
+                format!(
+                    "format has {nconv} conversion{} but `{name}` gets {} argument{} after it",
+                    if nconv == 1 { "" } else { "s" },
+                    rest.len(),
+                    if rest.len() == 1 { "" } else { "s" }
+                ),
+            );
+        }
+        let mut pieces = Vec::new();
+        let mut ops = Vec::new();
+        let mut text_acc = String::new();
+        let mut rest = rest.iter();
+        for d in dirs {
+            match d {
+                Directive::Text(t) => text_acc.push_str(&t),
+                Directive::Conv { conv, spec, size } => {
+                    let arg = rest.next().expect("counted");
+                    if conv == 's' && spec == "%s" {
+                        if let Expression::StringLiteral(s) = &arg.node {
+                            if let Some(b) = string_value(&s.node) {
+                                text_acc.push_str(&String::from_utf8_lossy(&b));
+                                continue;
+                            }
+                        }
+                    }
+                    let (v, _) = self.rvalue(arg)?;
+                    if !text_acc.is_empty() {
+                        pieces.push(PrintPiece::Text(std::mem::take(&mut text_acc)));
+                    }
+                    pieces.push(PrintPiece::Conv { conv, spec, size });
+                    ops.push(v);
+                }
+            }
+        }
+        if !text_acc.is_empty() {
+            pieces.push(PrintPiece::Text(text_acc));
+        }
+        self.emit_print(pieces, ops, off).and_then(int)
+    }
+
+    fn emit_print(
+        &mut self,
+        pieces: Vec<PrintPiece>,
+        args: Vec<Operand>,
+        off: usize,
+    ) -> R<Operand> {
+        self.at(off);
+        let dst = self.b.reg();
+        self.b.emit(InstKind::Print {
+            dst: Some(dst),
+            pieces,
+            args,
+        });
+        Ok(Operand::Reg(dst))
+    }
+
+    fn argc_at_least(&self, name: &str, args: &[Node<Expression>], n: usize, off: usize) -> R<()> {
+        if args.len() < n {
+            return self.err(
+                off,
+                format!(
+                    "`{name}` needs at least {n} argument{}",
+                    if n == 1 { "" } else { "s" }
+                ),
+            );
+        }
+        Ok(())
+    }
+}
+
+/// Splits a printf format into text and conversions. A conversion porf does not
+/// format (`%f`, a precision) becomes `?` with a warning; `Err` names a directive that
+/// makes the arguments impossible to match (`*`, a malformed directive).
+fn parse_format(f: &str, warnings: &mut Vec<String>) -> Result<Vec<Directive>, String> {
+    let mut out = Vec::new();
+    let mut text = String::new();
+    let mut chars = f.char_indices().peekable();
+    while let Some((start, c)) = chars.next() {
+        if c != '%' {
+            text.push(c);
+            continue;
+        }
+        if let Some(&(_, '%')) = chars.peek() {
+            chars.next();
+            text.push('%');
+            continue;
+        }
+        let mut end;
+        let mut length = String::new();
+        let conv = loop {
+            let Some((i, d)) = chars.next() else {
+                return Err(format!(
+                    "format ends inside the directive `{}`",
+                    &f[start..]
+                ));
+            };
+            end = i + d.len_utf8();
+            match d {
+                '-' | '+' | ' ' | '#' | '0'..='9' | '.' => {}
+                'h' | 'l' | 'z' | 'j' | 't' => length.push(d),
+                'd' | 'i' | 'u' | 'x' | 'X' | 'o' | 'c' | 'p' | 's' => break d,
+                '*' => {
+                    return Err(format!(
+                        "printf width or precision `*` in `{}` is not supported",
+                        &f[start..end]
+                    ))
+                }
+                'L' | 'q' => length.push(d),
+                _ if d.is_ascii_alphabetic() => break '?',
+                _ => return Err(format!("malformed printf directive `{}`", &f[start..end])),
+            }
+        };
+        let spec = &f[start..end];
+        let conv = if conv != '?' && spec.contains('.') {
+            '?'
+        } else {
+            conv
+        };
+        if conv == '?' {
+            warnings.push(format!(
+                "printf directive `{spec}` is not formatted by porf (it formats d i u x X o c p s with flags, width and h/l/ll/z/j/t); witnesses show `<{spec}>`"
+            ));
+        }
+        let size = match (conv, length.as_str()) {
+            ('p' | 's' | '?', _) => 8,
+            (_, "hh") => 1,
+            (_, "h") => 2,
+            (_, "") => 4,
+            (_, "l" | "ll" | "z" | "j" | "t") => 8,
+            (_, other) => {
+                return Err(format!(
+                    "printf length `{other}` in `{spec}` is not supported"
+                ))
+            }
+        };
+        if !text.is_empty() {
+            out.push(Directive::Text(std::mem::take(&mut text)));
+        }
+        out.push(Directive::Conv {
+            conv,
+            spec: spec.to_string(),
+            size,
+        });
+    }
+    if !text.is_empty() {
+        out.push(Directive::Text(text));
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn convs(f: &str) -> Vec<(char, String, u8)> {
+        parse_format(f, &mut Vec::new())
+            .unwrap()
+            .into_iter()
+            .filter_map(|d| match d {
+                Directive::Conv { conv, spec, size } => Some((conv, spec, size)),
+                Directive::Text(_) => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn formats_split_into_text_and_conversions() {
+        assert_eq!(
+            convs("a=%d b=%-5lu %% c=%hhx %p %s\n"),
+            vec![
+                ('d', "%d".into(), 4),
+                ('u', "%-5lu".into(), 8),
+                ('x', "%hhx".into(), 1),
+                ('p', "%p".into(), 8),
+                ('s', "%s".into(), 8)
+            ]
+        );
+    }
+
+    #[test]
+    fn unformatted_directives_warn_and_impossible_ones_fail() {
+        let mut w = Vec::new();
+        assert_eq!(parse_format("%f %.3d", &mut w).unwrap().len(), 3);
+        assert_eq!(w.len(), 2);
+        assert!(w[0].contains("`%f`") && w[1].contains("`%.3d`"), "{w:?}");
+        assert!(parse_format("%*d", &mut w).is_err());
+        assert!(parse_format("%", &mut w).is_err());
+    }
+}
