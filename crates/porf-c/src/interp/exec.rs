@@ -154,7 +154,7 @@ impl Machine {
                 self.cas(code, *dst, val(addr), op, *ty, *succ, src)
             }
             InstKind::Fence { ord } => Ok(Some(Pending::plain(Action::Fence { ord: *ord, src }))),
-            InstKind::Call { dst, func, args } => self.call(code, *func, args, *dst),
+            InstKind::Call { dst, func, args } => self.call(code, *func, args, *dst, src),
             InstKind::CallIndirect { dst, target, args } => {
                 let f = func_target(
                     code,
@@ -171,7 +171,7 @@ impl Machine {
                         callee.nparams
                     )));
                 }
-                self.call(code, f, args, *dst)
+                self.call(code, f, args, *dst, src)
             }
             InstKind::Spawn { dst, func, arg } => {
                 let f = func_target(
@@ -367,7 +367,23 @@ impl Machine {
     }
 
     /// Calls `func` with `args` evaluated in the running frame; `dst` receives the result.
-    fn call(&mut self, code: &Module, func: FuncId, args: &[Operand], dst: Option<Reg>) -> Step {
+    /// A call that would make `func` active more than `recursion_limit` times at once
+    /// blocks the execution instead (`BlockReason::LoopBound`, like an `--unroll` cut).
+    fn call(
+        &mut self,
+        code: &Module,
+        func: FuncId,
+        args: &[Operand],
+        dst: Option<Reg>,
+        src: SrcLoc,
+    ) -> Step {
+        let active = self.frames.iter().filter(|f| f.func == func).count();
+        if active >= self.recursion_limit as usize {
+            return Ok(Some(Pending::end(Action::Block {
+                reason: BlockReason::LoopBound,
+                src,
+            })));
+        }
         let caller = self.top().base;
         self.advance();
         let base = self.vals.len();

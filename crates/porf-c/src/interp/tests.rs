@@ -281,17 +281,48 @@ fn calls_recursion_and_function_pointers() {
 }
 
 #[test]
-fn unbounded_recursion_is_reported() {
+fn unbounded_recursion_is_cut_by_the_recursion_limit() {
+    // g() { g(); }, run as the entry: with limit N, g is active N times and the
+    // (N+1)th call blocks; beyond MAX_CALL_DEPTH it is an unsupported error.
     let mut mb = ModB::new();
     let g = mb.declare("g");
     let mut f = FnB::new("g", 0);
-    f.i(K::Call {
+    let line = f.i(K::Call {
         dst: None,
         func: g,
         args: vec![],
     });
     mb.set(g, f);
-    let (trace, _) = run_main(mb.build(g));
+    let m = mb.build(g);
+    for limit in [None, Some(1), Some(5)] {
+        let p = CProgram::new(
+            m.clone(),
+            RunOptions {
+                recursion_limit: limit,
+                ..RunOptions::default()
+            },
+        );
+        let mut t = p.main_thread();
+        assert_eq!(
+            t.peek(),
+            Action::Block {
+                reason: BlockReason::LoopBound,
+                src: SrcLoc::line(line)
+            }
+        );
+        assert_eq!(
+            t.m.frames.len() as u32,
+            limit.unwrap_or(crate::DEFAULT_RECURSION_LIMIT)
+        );
+    }
+    let p = CProgram::new(
+        m,
+        RunOptions {
+            recursion_limit: Some(u32::MAX),
+            ..RunOptions::default()
+        },
+    );
+    let (trace, _) = seq(&p, p.main_thread());
     let (kind, msg) = error_of(&trace);
     assert_eq!(kind, ErrorKind::Unsupported);
     assert!(msg.starts_with("call depth exceeds"), "{msg}");
