@@ -435,15 +435,19 @@ impl Cx<'_> {
                             format!("function `{name}` has no definition porf can run"),
                         ),
                         Some(id) => {
-                            let argv = self.call_args(&sig, args, name, off)?;
+                            let mut argv = self.call_args(&sig, args, name, off)?;
                             self.at(off);
+                            let record = self.record_result(&sig.ret, &mut argv, off)?;
                             self.b.calls.push((id, off, argv.len()));
-                            let dst = (!sig.ret.is_void()).then(|| self.b.reg());
+                            let dst = (!sig.ret.is_void() && record.is_none()).then(|| self.b.reg());
                             self.b.emit(InstKind::Call {
                                 dst,
                                 func: id,
                                 args: argv,
                             });
+                            if let Some(v) = record {
+                                return Ok(v);
+                            }
                             Ok(dst.map_or(Val::Void, |d| Val::R(Operand::Reg(d), sig.ret.clone())))
                         }
                     };
@@ -464,14 +468,18 @@ impl Cx<'_> {
                 )
             }
         };
-        let argv = self.call_args(&sig, args, "function pointer", off)?;
+        let mut argv = self.call_args(&sig, args, "function pointer", off)?;
         self.at(off);
-        let dst = (!sig.ret.is_void()).then(|| self.b.reg());
+        let record = self.record_result(&sig.ret, &mut argv, off)?;
+        let dst = (!sig.ret.is_void() && record.is_none()).then(|| self.b.reg());
         self.b.emit(InstKind::CallIndirect {
             dst,
             target,
             args: argv,
         });
+        if let Some(v) = record {
+            return Ok(v);
+        }
         Ok(dst.map_or(Val::Void, |d| Val::R(Operand::Reg(d), sig.ret.clone())))
     }
 
@@ -493,14 +501,19 @@ impl Cx<'_> {
                 ),
             );
         }
-        if sig.ret.is_record() || sig.params.iter().any(CType::is_record) {
-            return self.unsup(
-                off,
-                "passing or returning structs and unions by value is not supported",
-            );
-        }
-        let mut out = Vec::with_capacity(args.len());
+        let mut out = Vec::with_capacity(args.len() + 1);
         for (i, a) in args.iter().enumerate() {
+            if let Some(p) = sig.params.get(i).filter(|p| p.is_record()) {
+                let p = p.clone();
+                out.push(self.record_arg(a, &p)?);
+                continue;
+            }
+            if sig.params.get(i).is_none() && self.expr_type(a)?.is_record() {
+                return self.unsup(
+                    a.span.start,
+                    "passing a struct or union by value as a variadic argument is not supported",
+                );
+            }
             let (v, t) = self.rvalue(a)?;
             let v = match sig.params.get(i) {
                 Some(p) => self.assign_convert(v, &t, p, a.span.start)?,

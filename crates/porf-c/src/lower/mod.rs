@@ -13,6 +13,7 @@
 
 mod builder;
 mod builtins;
+mod byval;
 mod cond;
 mod decl;
 mod expr;
@@ -100,6 +101,9 @@ pub(crate) struct FnState {
     /// In `main`: locals named in a `pthread_create` argument, which get static
     /// storage so that the threads can use them.
     pub shared: HashSet<String>,
+    /// For a function returning a struct or union: the register holding the address
+    /// its result is copied to (the hidden last parameter, see `byval`).
+    pub sret: Option<Reg>,
     /// Label name → (block, defined, offset of first use).
     pub labels: HashMap<String, (ir::BlockId, bool, usize)>,
     /// Per enclosing switch: case/default label offset → block.
