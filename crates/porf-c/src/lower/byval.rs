@@ -28,10 +28,7 @@ impl Cx<'_> {
                 format!("incomplete type `{}` passed by value", self.show(ty)),
             );
         };
-        match self
-            .b
-            .alloc_frame(size, align, super::init::FRAME_LIMIT)
-        {
+        match self.b.alloc_frame(size, align, super::init::FRAME_LIMIT) {
             Some(fo) => Ok(fo),
             None => self.unsup(off, "local variables need too much memory"),
         }

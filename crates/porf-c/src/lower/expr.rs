@@ -439,7 +439,8 @@ impl Cx<'_> {
                             self.at(off);
                             let record = self.record_result(&sig.ret, &mut argv, off)?;
                             self.b.calls.push((id, off, argv.len()));
-                            let dst = (!sig.ret.is_void() && record.is_none()).then(|| self.b.reg());
+                            let dst =
+                                (!sig.ret.is_void() && record.is_none()).then(|| self.b.reg());
                             self.b.emit(InstKind::Call {
                                 dst,
                                 func: id,

@@ -282,7 +282,13 @@ impl Cx<'_> {
                     self.check_repeatable(&item.node.initializer, lo < hi)?;
                     for idx in lo..=hi {
                         let (sub, off) = self.member(ty, idx, io)?;
-                        self.designated(&sub, &desig[1..], &item.node.initializer, base + off, out)?;
+                        self.designated(
+                            &sub,
+                            &desig[1..],
+                            &item.node.initializer,
+                            base + off,
+                            out,
+                        )?;
                     }
                     *pos += 1;
                     cur = hi + 1;

@@ -191,8 +191,10 @@ impl<'a> Cx<'a> {
     /// it, with a warning), formatted `file:line:col: warning: msg` (`Module::warnings`).
     pub fn warn(&mut self, off: usize, msg: impl Into<String>) {
         let d = self.map.diag(DiagKind::Unsupported, off, msg);
-        self.warnings
-            .push(format!("{}:{}:{}: warning: {}", d.file, d.line, d.col, d.message));
+        self.warnings.push(format!(
+            "{}:{}:{}: warning: {}",
+            d.file, d.line, d.col, d.message
+        ));
     }
 
     /// Sets the source location of the instructions emitted next.

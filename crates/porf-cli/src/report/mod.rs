@@ -214,7 +214,11 @@ pub fn human<P: Program>(s: &Stats, prog: &P, stats: bool) -> String {
     if s.blocked > 0 {
         let _ = writeln!(o, "Number of blocked executions seen: {}", s.blocked);
         if s.bound_cut > 0 {
-            let _ = writeln!(o, "  of which cut by the --unroll or --recursion-limit bound: {}", s.bound_cut);
+            let _ = writeln!(
+                o,
+                "  of which cut by the --unroll or --recursion-limit bound: {}",
+                s.bound_cut
+            );
         }
     }
     let _ = writeln!(o, "Total wall-clock time: {:.2}s", s.elapsed.as_secs_f64());
