@@ -192,7 +192,7 @@ impl Cx<'_> {
             }
             E::OffsetOf(o) => self.offset_of(&o.node),
             E::GenericSelection(_) => self.unsup(off, "`_Generic` is not supported"),
-            E::CompoundLiteral(_) => self.unsup(off, "compound literals are not supported"),
+            E::CompoundLiteral(cl) => self.compound_literal(&cl.node, e.span, off),
             E::VaArg(_) => self.unsup(off, "variadic arguments are not supported"),
             E::Statement(_) => self.unsup(off, "statement expressions are not supported"),
         }

@@ -47,10 +47,8 @@ impl Cx<'_> {
                 return self.array_from_expr(init);
             };
             let mut pos = 0;
+            // `T a[] = {}` is GCC's zero-length array.
             let n = self.fill(ty, items, &mut pos, 0, &mut out, true, None)?;
-            if n == 0 {
-                return self.unsup(init.span.start, "zero-length arrays are not supported");
-            }
             let full = CType::new(Kind::Array(e.clone(), Some(n)));
             if self
                 .types
@@ -491,6 +489,45 @@ impl Cx<'_> {
             self.store_items(addr, &ty, &items)?;
         }
         Ok(())
+    }
+
+    /// A compound literal `(T){ ... }` in a function (C11 6.5.2.5): an unnamed object
+    /// of automatic storage in the function's frame (one per literal, so a literal
+    /// evaluated again, e.g. in a loop, re-initialises the same object, as C says),
+    /// fully initialised where it is evaluated. The value is the object (an lvalue).
+    /// Outside functions (a global's initializer) it is not a constant and the global
+    /// is rejected as such.
+    pub fn compound_literal(
+        &mut self,
+        cl: &lang_c::ast::CompoundLiteral,
+        span: lang_c::span::Span,
+        off: usize,
+    ) -> R<super::expr::Val> {
+        let ty = self.type_name(&cl.type_name)?;
+        if matches!(ty.kind, Kind::Func(_)) || ty.is_void() {
+            return self.err(
+                off,
+                format!("compound literal of type `{}`", self.show(&ty)),
+            );
+        }
+        let init = Node::new(Initializer::List(cl.initializer_list.clone()), span);
+        let (ty, items) = self.flatten(&ty, &init)?;
+        let (Some(size), Some(align)) = (self.types.size_of(&ty), self.types.align_of(&ty)) else {
+            return self.err(
+                off,
+                format!("compound literal of incomplete type `{}`", self.show(&ty)),
+            );
+        };
+        let Some(fo) = self.b.alloc_frame(size, align, FRAME_LIMIT) else {
+            return self.unsup(
+                off,
+                format!("local variables need more than {FRAME_LIMIT} bytes"),
+            );
+        };
+        self.at(off);
+        let addr = self.b.frame_addr(fo);
+        self.store_items(addr, &ty, &items)?;
+        Ok(super::expr::Val::Mem(addr, ty))
     }
 
     /// A local of `main` whose address is handed to threads: static storage named

@@ -98,10 +98,16 @@ fn tags_and_redefinitions() {
         fails("struct s { int a; int a; }; int main(void) { return 0; }").0,
         DiagKind::Malformed
     );
+    // A flexible array member needs another member before it and must be last.
     assert_eq!(
         fails("struct s { int a[]; }; int main(void) { return 0; }").0,
-        DiagKind::Unsupported
+        DiagKind::Malformed
     );
+    assert_eq!(
+        fails("struct s { int n; int a[]; int b; }; int main(void) { return 0; }").0,
+        DiagKind::Malformed
+    );
+    ok("struct s { int n; int a[]; }; struct z { int n; int a[0]; }; int main(void) { return 0; }");
     assert_eq!(
         fails("union u; struct u *p; int main(void) { return 0; }").0,
         DiagKind::Malformed
