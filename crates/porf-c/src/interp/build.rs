@@ -87,6 +87,7 @@ impl FnB {
                 nregs: nparams,
                 nloops: 0,
                 frame_size: 0,
+                shared_size: 0,
                 blocks: Vec::new(),
                 src: SrcLoc::line(0),
             },

@@ -12,7 +12,7 @@
 //!   copies `e` there and returns nothing; the call expression denotes that temporary.
 
 use super::expr::Val;
-use super::{Cx, R};
+use super::{Cx, Home, R};
 use crate::ir::{Operand, Reg};
 use crate::types::CType;
 use lang_c::ast::Expression;
@@ -34,13 +34,26 @@ impl Cx<'_> {
         }
     }
 
-    /// The callee's entry copy of record parameter `ty` that arrived (as an address) in
-    /// register `reg`: returns the frame offset the parameter is bound to.
-    pub(super) fn record_param(&mut self, reg: Reg, ty: &CType, off: usize) -> R<u32> {
-        let fo = self.frame_object(ty, off)?;
-        let dst = self.b.frame_addr(fo);
+    /// The callee's entry copy of record parameter `name: ty` that arrived (as an
+    /// address) in register `reg`: returns where the parameter lives.
+    pub(super) fn record_param(
+        &mut self,
+        reg: Reg,
+        ty: &CType,
+        name: &str,
+        off: usize,
+    ) -> R<Home> {
+        let (Some(size), Some(align)) = (self.types.size_of(ty), self.types.align_of(ty)) else {
+            return self.err(
+                off,
+                format!("incomplete type `{}` passed by value", self.show(ty)),
+            );
+        };
+        let Some((home, dst)) = self.local_memory(name, size, align) else {
+            return self.unsup(off, "local variables need too much memory");
+        };
         self.copy_object(dst, Operand::Reg(reg), ty, off)?;
-        Ok(fo)
+        Ok(home)
     }
 
     /// The operand passing record argument `a` of parameter type `ty`: its address.

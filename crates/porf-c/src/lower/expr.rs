@@ -240,6 +240,7 @@ impl Cx<'_> {
             Some(Binding::Local { ty, home }) => Ok(match home {
                 Home::Reg(r) => Val::Reg(r, ty),
                 Home::Frame(o) => Val::Mem(self.b.frame_addr(o), ty),
+                Home::Shared(o) => Val::Mem(self.b.shared_addr(o), ty),
             }),
             Some(Binding::Global(gi)) => {
                 self.globals[gi].used = true;

@@ -470,7 +470,8 @@ impl Cx<'_> {
                 format!("variable `{name}` has incomplete type `{}`", self.show(&ty)),
             );
         };
-        let Some(fo) = self.b.alloc_frame(size, align, FRAME_LIMIT) else {
+        self.at(off);
+        let Some((home, addr)) = self.local_memory(name, size, align) else {
             return self.unsup(
                 off,
                 format!("local variables need more than {FRAME_LIMIT} bytes"),
@@ -480,15 +481,27 @@ impl Cx<'_> {
             name,
             Binding::Local {
                 ty: ty.clone(),
-                home: Home::Frame(fo),
+                home,
             },
         );
         if let Some(items) = items {
-            self.at(off);
-            let addr = self.b.frame_addr(fo);
             self.store_items(addr, &ty, &items)?;
         }
         Ok(())
+    }
+
+    /// Memory for local `name` of `size` bytes at `align`: in the shared frame if its
+    /// address may escape to another thread (`escape`), else in the private frame.
+    /// Returns where it lives and its address (emitted at the current position);
+    /// `None` if the frame would exceed [`FRAME_LIMIT`].
+    pub(super) fn local_memory(&mut self, name: &str, size: u64, align: u64) -> Option<(Home, Operand)> {
+        if self.f.escapes.contains(name) {
+            let o = self.b.alloc_shared(size, align, FRAME_LIMIT)?;
+            Some((Home::Shared(o), self.b.shared_addr(o)))
+        } else {
+            let o = self.b.alloc_frame(size, align, FRAME_LIMIT)?;
+            Some((Home::Frame(o), self.b.frame_addr(o)))
+        }
     }
 
     /// A compound literal `(T){ ... }` in a function (C11 6.5.2.5): an unnamed object

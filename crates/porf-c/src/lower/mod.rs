@@ -16,6 +16,7 @@ mod builtins;
 mod byval;
 mod cond;
 mod decl;
+mod escape;
 mod expr;
 mod globals;
 mod init;
@@ -43,6 +44,9 @@ pub(crate) enum Home {
     Reg(Reg),
     /// Thread-private frame memory at this offset.
     Frame(u32),
+    /// The activation's shared frame at this offset: a local whose address may reach
+    /// another thread (`escape`).
+    Shared(u32),
 }
 
 /// What an ordinary identifier denotes.
@@ -101,6 +105,9 @@ pub(crate) struct FnState {
     /// In `main`: locals named in a `pthread_create` argument, which get static
     /// storage so that the threads can use them.
     pub shared: HashSet<String>,
+    /// Names used where a pointer may escape to another thread ([`escape`]): such
+    /// locals in memory live in the shared frame.
+    pub escapes: HashSet<String>,
     /// For a function returning a struct or union: the register holding the address
     /// its result is copied to (the hidden last parameter, see `byval`).
     pub sret: Option<Reg>,

@@ -150,6 +150,7 @@ impl Cx<'_> {
             is_main,
             addr_taken: taken.0,
             shared: shared.0,
+            escapes: super::escape::escaping_names(&fd.node.statement),
             sret,
             ..FnState::default()
         };
@@ -188,17 +189,16 @@ impl Cx<'_> {
                 return self.err(p.off, format!("redefinition of parameter `{pname}`"));
             }
             let home = if p.ty.is_record() {
-                Home::Frame(self.record_param(reg, &p.ty, p.off)?)
+                self.record_param(reg, &p.ty, pname, p.off)?
             } else if self.f.addr_taken.contains(pname) {
                 let size = self.types.size_of(&p.ty).unwrap_or(8);
-                let Some(fo) = self.b.alloc_frame(size, size, super::init::FRAME_LIMIT) else {
+                let Some((home, a)) = self.local_memory(pname, size, size) else {
                     return self.unsup(p.off, "local variables need too much memory");
                 };
-                let a = self.b.frame_addr(fo);
                 let s = p.ty.scalar().expect("parameters are scalars");
                 self.b
                     .store(a, Operand::Reg(reg), s, super::ops::ord_of(p.ty.atomic));
-                Home::Frame(fo)
+                home
             } else {
                 Home::Reg(reg)
             };
