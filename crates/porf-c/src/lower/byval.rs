@@ -49,7 +49,7 @@ impl Cx<'_> {
                 format!("incomplete type `{}` passed by value", self.show(ty)),
             );
         };
-        let Some((home, dst)) = self.local_memory(name, size, align) else {
+        let Some((home, dst)) = self.local_memory(name, false, size, align) else {
             return self.unsup(off, "local variables need too much memory");
         };
         self.copy_object(dst, Operand::Reg(reg), ty, off)?;

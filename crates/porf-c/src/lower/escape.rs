@@ -1,18 +1,20 @@
 //! Which locals of a function may be reached from another thread: an escape analysis
 //! over names (the front end has no types here, so it over-approximates).
 //!
-//! The *values* an expression can yield carry names: `&x` and a bare `x` (an array
-//! decays to its address) carry `x`; `*p`, `p[i]` and `p->f` yield what memory holds,
-//! not `p`'s value, so they carry nothing of `p` (but `&p[i]` and `&p->f` carry `p`).
-//! Values flow: `v = e` and `T v = e` with `v` declared in the body make `e`'s names
-//! flow into `v`. Sinks, where a value may reach another thread: an assignment to
+//! The *values* an expression can yield carry items: `&x` (also `&x.f`, `&x[i]`)
+//! carries `&x`, x's address; a bare `x` (also `x.f`) carries `x`: x's content, and
+//! x's address if x is an array or a record (an array, or an array member, decays);
+//! `*p`, `p[i]` and `p->f` yield what memory holds, so they carry nothing of `p` (but
+//! `&p[i]` and `&p->f` carry `p`). Values flow: `v = e` and `T v = e` with `v`
+//! declared in the body make `e`'s items flow into v's content. Sinks, where a value may reach another thread: an assignment to
 //! anything but a body local (a global, `*q`, `s.f`, `a[i]`), a `return` value, every
 //! argument of a call to a function that is not a recognised builtin, and the
 //! arguments of a builtin other than those that only name the object it works on (the
 //! first argument of an atomic builtin, the `expected` argument of a compare-exchange,
 //! the arguments of a non-atomic library builtin such as `memcpy` or `printf`, except
 //! `pthread_create`'s thread argument). A name escapes if its values can flow into a
-//! sink. A local in memory that does not escape never has its address stored where
+//! sink, and x's content escapes when `x` or `&x` does (whoever has x's address can
+//! read it). [`is_shared`] reads the result: a local in memory that it rejects never has its address stored where
 //! another thread could read it. Over-approximating only costs events (escaping locals
 //! live in an engine block, see `ir::Function::shared_size`), never meaning.
 
@@ -22,7 +24,15 @@ use lang_c::span::{Node, Span};
 use lang_c::visit::{self, Visit};
 use std::collections::{HashMap, HashSet};
 
-/// The names whose values may escape in a function body.
+/// Whether a local `name` (a scalar if `scalar`) must live in shared memory, given the
+/// items [`escaping_names`] found: its address escapes, or it is an array or a record
+/// whose bare name escapes.
+pub(crate) fn is_shared(escapes: &HashSet<String>, name: &str, scalar: bool) -> bool {
+    escapes.contains(&format!("&{name}")) || (!scalar && escapes.contains(name))
+}
+
+/// The items (`&x`: x's address; `x`: x's content, and its address for aggregates)
+/// that may escape in a function body.
 pub(crate) fn escaping_names(body: &Node<Statement>) -> HashSet<String> {
     let mut v = Escapes::default();
     v.visit_statement(&body.node, &body.span);
@@ -32,7 +42,9 @@ pub(crate) fn escaping_names(body: &Node<Statement>) -> HashSet<String> {
     while changed {
         changed = false;
         for (dst, srcs) in &v.flows {
-            let sink = escaped.contains(dst) || !v.locals.contains(dst);
+            let sink = escaped.contains(dst)
+                || escaped.contains(&format!("&{dst}"))
+                || !v.locals.contains(dst);
             if sink {
                 for s in srcs {
                     changed |= escaped.insert(s.clone());
@@ -84,7 +96,9 @@ impl Names {
 
 impl<'ast> Visit<'ast> for Names {
     fn visit_identifier(&mut self, id: &'ast Identifier, _: &'ast Span) {
-        if self.addr || self.deref == 0 {
+        if self.addr {
+            self.out.insert(format!("&{}", id.name));
+        } else if self.deref == 0 {
             self.out.insert(id.name.clone());
         }
     }
@@ -244,9 +258,31 @@ mod tests {
         let ExternalDeclaration::FunctionDefinition(fd) = &unit.0[0].node else {
             panic!("a function")
         };
-        let mut v: Vec<String> = escaping_names(&fd.node.statement).into_iter().collect();
+        // The names that would be shared, taking every name as an array.
+        let items = escaping_names(&fd.node.statement);
+        let mut v: Vec<String> = items
+            .iter()
+            .map(|i| i.trim_start_matches('&').to_string())
+            .filter(|n| is_shared(&items, n, false))
+            .collect();
         v.sort();
+        v.dedup();
         v
+    }
+
+    #[test]
+    fn scalars_escape_by_address_only() {
+        let src = "void f(void) { int l = 3; int *p = &l; *p = 4; g = &m; return l; }";
+        let unit = parse_preprocessed(&Config::default(), src.to_string())
+            .expect("parses")
+            .unit;
+        let ExternalDeclaration::FunctionDefinition(fd) = &unit.0[0].node else {
+            panic!("a function")
+        };
+        let items = escaping_names(&fd.node.statement);
+        assert!(!is_shared(&items, "l", true));
+        assert!(is_shared(&items, "l", false));
+        assert!(is_shared(&items, "m", true));
     }
 
     #[test]

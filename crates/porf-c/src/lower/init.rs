@@ -471,7 +471,7 @@ impl Cx<'_> {
             );
         };
         self.at(off);
-        let Some((home, addr)) = self.local_memory(name, size, align) else {
+        let Some((home, addr)) = self.local_memory(name, ty.is_scalar(), size, align) else {
             return self.unsup(
                 off,
                 format!("local variables need more than {FRAME_LIMIT} bytes"),
@@ -490,12 +490,18 @@ impl Cx<'_> {
         Ok(())
     }
 
-    /// Memory for local `name` of `size` bytes at `align`: in the shared frame if its
-    /// address may escape to another thread (`escape`), else in the private frame.
-    /// Returns where it lives and its address (emitted at the current position);
-    /// `None` if the frame would exceed [`FRAME_LIMIT`].
-    pub(super) fn local_memory(&mut self, name: &str, size: u64, align: u64) -> Option<(Home, Operand)> {
-        if self.f.escapes.contains(name) {
+    /// Memory for local `name` (a scalar if `scalar`) of `size` bytes at `align`: in
+    /// the shared frame if its address may escape to another thread (`escape`), else
+    /// in the private frame. Returns where it lives and its address (emitted at the
+    /// current position); `None` if the frame would exceed [`FRAME_LIMIT`].
+    pub(super) fn local_memory(
+        &mut self,
+        name: &str,
+        scalar: bool,
+        size: u64,
+        align: u64,
+    ) -> Option<(Home, Operand)> {
+        if super::escape::is_shared(&self.f.escapes, name, scalar) {
             let o = self.b.alloc_shared(size, align, FRAME_LIMIT)?;
             Some((Home::Shared(o), self.b.shared_addr(o)))
         } else {

@@ -192,7 +192,7 @@ impl Cx<'_> {
                 self.record_param(reg, &p.ty, pname, p.off)?
             } else if self.f.addr_taken.contains(pname) {
                 let size = self.types.size_of(&p.ty).unwrap_or(8);
-                let Some((home, a)) = self.local_memory(pname, size, size) else {
+                let Some((home, a)) = self.local_memory(pname, true, size, size) else {
                     return self.unsup(p.off, "local variables need too much memory");
                 };
                 let s = p.ty.scalar().expect("parameters are scalars");
