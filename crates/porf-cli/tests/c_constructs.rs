@@ -1,6 +1,8 @@
 //! C constructs beyond the basic subset (`tests/c/constructs/*.c`): recursion bounded
 //! by `--recursion-limit`, integer/pointer conversions without a cast (warnings), GCC
-//! range designators, structs and unions passed and returned by value.
+//! range designators, structs and unions passed and returned by value, compound
+//! literals, zero-length arrays and flexible array members, and locals another thread
+//! reaches through a pointer (an access after the owner returned is a memory error).
 //!
 //! Each file states what porf must answer in lines written by hand from the C
 //! standard, GCC's documentation and the reasoning in the file's header (never pasted

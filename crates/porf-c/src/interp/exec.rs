@@ -353,7 +353,7 @@ impl Machine {
                 goto(self, b)
             }
             Terminator::Return(_) | Terminator::Unreachable
-                if fr.shared != 0 =>
+                if fr.shared != 0 && !self.is_main_entry(self.frames.len() - 1) =>
             {
                 let depth = self.frames.len() - 1;
                 let src = code.funcs[fr.func as usize].blocks[fr.block as usize].term_src;
@@ -489,12 +489,26 @@ impl Machine {
         Pending::new(action, Cont::SharedAlloc)
     }
 
+    /// Whether frame `depth` is `main`'s own activation. Its shared frame is never
+    /// freed: returning from `main` ends the program in C (`exit`), so no thread can
+    /// observe main's locals die; porf lets the other threads run on, and they may
+    /// still use them (as the `main` locals handed to `pthread_create`, which are
+    /// static, see `lower::stmt`).
+    fn is_main_entry(&self, depth: usize) -> bool {
+        self.tid == 0 && depth == 0
+    }
+
     /// The `Free` of a live shared block: of frame `depth`, or (`None`) of the
-    /// innermost frame that has one. `None` if there is nothing to free.
+    /// innermost frame that has one (but `main`'s own, see [`Self::is_main_entry`]).
+    /// `None` if there is nothing to free.
     fn free_shared(&self, depth: Option<usize>, src: SrcLoc) -> Option<Pending> {
         let depth = match depth {
             Some(d) => d,
-            None => self.frames.iter().rposition(|f| f.shared != 0)?,
+            None => self
+                .frames
+                .iter()
+                .enumerate()
+                .rposition(|(d, f)| f.shared != 0 && !self.is_main_entry(d))?,
         };
         let base = self.frames[depth].shared;
         (base != 0).then(|| {

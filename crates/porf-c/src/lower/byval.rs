@@ -36,13 +36,7 @@ impl Cx<'_> {
 
     /// The callee's entry copy of record parameter `name: ty` that arrived (as an
     /// address) in register `reg`: returns where the parameter lives.
-    pub(super) fn record_param(
-        &mut self,
-        reg: Reg,
-        ty: &CType,
-        name: &str,
-        off: usize,
-    ) -> R<Home> {
+    pub(super) fn record_param(&mut self, reg: Reg, ty: &CType, name: &str, off: usize) -> R<Home> {
         let (Some(size), Some(align)) = (self.types.size_of(ty), self.types.align_of(ty)) else {
             return self.err(
                 off,

@@ -289,7 +289,10 @@ mod tests {
     fn stores_calls_and_returns_escape_object_arguments_do_not() {
         assert_eq!(escapes("{ int x; g = &x; }"), ["x"]);
         // A local pointer holding &x lets x escape only if the pointer does.
-        assert_eq!(escapes("{ int x; int *p = &x; *p = 1; }"), Vec::<String>::new());
+        assert_eq!(
+            escapes("{ int x; int *p = &x; *p = 1; }"),
+            Vec::<String>::new()
+        );
         assert_eq!(
             escapes("{ int x; int *p = &x; int *q; q = p; g = q; }"),
             ["p", "q", "x"].map(String::from)
@@ -298,7 +301,10 @@ mod tests {
         assert_eq!(escapes("{ int a[2]; return &a[1]; }"), ["a"]);
         assert_eq!(escapes("{ struct s v; h(v.f); }"), ["v"]);
         assert_eq!(escapes("{ int x; p->f = &x; }"), ["x"]);
-        assert_eq!(escapes("{ struct s v = { .p = &x }; g = v.p; }"), ["v", "x"].map(String::from));
+        assert_eq!(
+            escapes("{ struct s v = { .p = &x }; g = v.p; }"),
+            ["v", "x"].map(String::from)
+        );
         assert_eq!(escapes("{ int a[2]; h(a); }"), ["a"]);
         assert_eq!(escapes("{ int a; return &a; }"), ["a"]);
         assert_eq!(
@@ -306,11 +312,17 @@ mod tests {
             Vec::<String>::new()
         );
         assert_eq!(escapes("{ int x; atomic_store(&p, &x); }"), ["x"]);
-        assert_eq!(escapes("{ int s[2]; memset(&s, 0, 8); }"), Vec::<String>::new());
+        assert_eq!(
+            escapes("{ int s[2]; memset(&s, 0, 8); }"),
+            Vec::<String>::new()
+        );
         assert_eq!(
             escapes("{ long t; int x; pthread_create(&t, 0, w, &x); }"),
             ["x"]
         );
-        assert_eq!(escapes("{ int x; x = 1; *(&x) = 2; }"), Vec::<String>::new());
+        assert_eq!(
+            escapes("{ int x; x = 1; *(&x) = 2; }"),
+            Vec::<String>::new()
+        );
     }
 }
