@@ -65,7 +65,7 @@ impl Cx<'_> {
         // A flexible array member (`T a[];`, C11 6.7.2.1p18) must be the last member; it
         // is laid out as a zero-length array (GCC's `T a[0]`): no bytes of its own, the
         // element's alignment, its elements wherever the allocation extends.
-        let mut flexible: Option<usize> = None;
+        let mut flexible = false;
         for d in decls {
             let f = match &d.node {
                 StructDeclaration::Field(f) => f,
@@ -87,7 +87,7 @@ impl Cx<'_> {
                 };
                 let mut r = self.declarator(base.clone(), decl)?;
                 let name = r.name.clone().unwrap_or_default();
-                if flexible.is_some() {
+                if flexible {
                     return self.err(r.off, "flexible array member is not the last member");
                 }
                 if let Kind::Array(e, None) = &r.ty.kind {
@@ -99,14 +99,11 @@ impl Cx<'_> {
                             ),
                         );
                     }
-                    flexible = Some(r.off);
+                    flexible = true;
                     r.ty = CType::new(Kind::Array(e.clone(), Some(0)));
                 }
-                match &r.ty.kind {
-                    Kind::Func(_) => {
-                        return self.err(r.off, format!("field `{name}` declared as a function"))
-                    }
-                    _ => {}
+                if let Kind::Func(_) = &r.ty.kind {
+                    return self.err(r.off, format!("field `{name}` declared as a function"));
                 }
                 if fields.iter().any(|(n, _)| n.as_deref() == Some(&name)) {
                     return self.err(r.off, format!("duplicate member `{name}`"));
