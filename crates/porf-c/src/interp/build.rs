@@ -119,6 +119,11 @@ impl FnB {
         off
     }
 
+    /// Sets the shared frame's size (`Function::shared_size`).
+    pub fn shared(&mut self, bytes: u32) {
+        self.f.shared_size = bytes;
+    }
+
     /// A new block ending in `return`; does not switch to it.
     pub fn block(&mut self) -> BlockId {
         self.f.blocks.push(Block {
