@@ -200,7 +200,7 @@ pub enum InstKind {
     FrameAddr { dst: Reg, offset: u32 },
     /// `dst = address of byte `offset` of the current activation's shared frame: the
     /// locals another thread may reach ([`Function::shared_size`] bytes, an engine
-    /// block allocated, zeroed, on entry and freed on return, see `interp`).
+    /// block allocated, uninitialised, on entry and freed on return, see `interp`).
     SharedAddr { dst: Reg, offset: u32 },
     /// `dst = address of the current thread's copy of thread-local template offset
     /// `offset` (see [`TlsLayout`]).
@@ -350,7 +350,7 @@ pub struct Function {
     pub frame_size: u32,
     /// Bytes of shared frame per activation: the locals whose address may reach
     /// another thread (the front end's escape analysis). When nonzero, each activation
-    /// allocates them as an engine block (`Action::Malloc`, zeroed) before its first
+    /// allocates them as an engine block (`Action::Malloc`, uninitialised) before its first
     /// instruction and frees it (`Action::Free`) when it returns or its thread exits,
     /// so accesses by other threads are events checked like heap accesses: after the
     /// owner returned they are use-after-free errors (as GenMC reports them).

@@ -461,7 +461,9 @@ impl Machine {
         Ok(())
     }
 
-    /// The `Malloc` of frame `fr`'s shared block (zeroed, like private frames).
+    /// The `Malloc` of frame `fr`'s shared block. Unlike private frames (zeroed), its
+    /// bytes are uninitialised until written, like `malloc`'s: a read of a local
+    /// nobody initialised is GenMC's "read from uninitialized memory" error.
     fn alloc_shared(&mut self, code: &Module, fr: Frame) -> Pending {
         let f = &code.funcs[fr.func as usize];
         let block = self.heap_blocks;
@@ -483,7 +485,7 @@ impl Machine {
         let action = Action::Malloc {
             base: Loc(heap_addr(self.tid, block, HEAP_DATA) as u64),
             size: size as u64,
-            zeroed: true,
+            zeroed: false,
             src: f.src,
         };
         Pending::new(action, Cont::SharedAlloc)

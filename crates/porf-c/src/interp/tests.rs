@@ -1198,7 +1198,7 @@ fn invalid_ir_is_rejected() {
 #[test]
 fn shared_frames_are_allocated_on_entry_and_freed_on_return() {
     // g() { *shared = 7; return; } with a 4-byte shared frame, called twice from a
-    // thread entry that also has one: each activation mallocs (zeroed) before its first
+    // thread entry that also has one: each activation mallocs (uninitialised) before its first
     // instruction and frees its block when it returns; the entry's block is freed
     // before the thread finishes. As thread 0's entry (main) it is never freed.
     let mut mb = ModB::new();
@@ -1245,11 +1245,11 @@ fn shared_frames_are_allocated_on_entry_and_freed_on_return() {
     assert_eq!(
         kinds(&trace),
         [
-            format!("malloc {:#x} 8 true", b0.0),
-            format!("malloc {:#x} 4 true", b1.0),
+            format!("malloc {:#x} 8 false", b0.0),
+            format!("malloc {:#x} 4 false", b1.0),
             format!("store {:#x} 7", b1.0),
             format!("free {:#x}", b1.0),
-            format!("malloc {:#x} 4 true", b2.0),
+            format!("malloc {:#x} 4 false", b2.0),
             format!("store {:#x} 7", b2.0),
             format!("free {:#x}", b2.0),
             format!("free {:#x}", b0.0),
