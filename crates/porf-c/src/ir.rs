@@ -15,8 +15,8 @@
 //! - A memory access names the [`Scalar`] it reads or writes. Accesses to thread-private
 //!   memory (address-taken locals, see [`InstKind::FrameAddr`]) never become events;
 //!   every other access is one engine event.
-//! - Function bodies contain no recursion the front end knows of (calls are still
-//!   interpreted with a real frame stack, so recursion works when it terminates).
+//! - Functions may recurse: calls are interpreted with a real frame stack, bounded by
+//!   `RunOptions::recursion_limit`.
 //! - Every block ends in exactly one [`Terminator`].
 
 use porf_graph::{MemOrder, SrcLoc, Val};
@@ -209,6 +209,10 @@ pub enum InstKind {
     /// `dst = address of byte `offset` of the current frame's private memory`.
     /// The frame has [`Function::frame_size`] bytes, zero-initialised on entry.
     FrameAddr { dst: Reg, offset: u32 },
+    /// `dst = address of byte `offset` of the current activation's shared frame: the
+    /// locals another thread may reach ([`Function::shared_size`] bytes, an engine
+    /// block allocated, uninitialised, on entry and freed on return, see `interp`).
+    SharedAddr { dst: Reg, offset: u32 },
     /// `dst = address of the current thread's copy of thread-local template offset
     /// `offset` (see [`TlsLayout`]).
     TlsAddr { dst: Reg, offset: u32 },
@@ -363,6 +367,13 @@ pub struct Function {
     pub nloops: u32,
     /// Bytes of thread-private memory per activation (address-taken locals).
     pub frame_size: u32,
+    /// Bytes of shared frame per activation: the locals whose address may reach
+    /// another thread (the front end's escape analysis). When nonzero, each activation
+    /// allocates them as an engine block (`Action::Malloc`, uninitialised) before its first
+    /// instruction and frees it (`Action::Free`) when it returns or its thread exits,
+    /// so accesses by other threads are events checked like heap accesses: after the
+    /// owner returned they are use-after-free errors (as GenMC reports them).
+    pub shared_size: u32,
     /// `blocks[0]` is the entry block.
     pub blocks: Vec<Block>,
     pub src: SrcLoc,

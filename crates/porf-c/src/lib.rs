@@ -51,6 +51,25 @@ pub struct RunOptions {
     /// its back edge blocks the execution (`BlockReason::SpinLoop`; see `spin` and
     /// `interp::spin`). Off in `Default`, so library users opt in.
     pub spin_assume: bool,
+    /// `--recursion-limit N`: a call that would make a function active more than `N`
+    /// times at once (N nested recursive calls below its first activation, direct or
+    /// through other functions) blocks the execution, counted like an `--unroll` cut
+    /// (`BlockReason::LoopBound`). `None` means [`DEFAULT_RECURSION_LIMIT`].
+    pub recursion_limit: Option<u32>,
+}
+
+/// The recursion limit when none is given: deep enough for any terminating recursion
+/// of a test program, and well below `interp::MAX_CALL_DEPTH`, so that unbounded
+/// recursion is a bound cut rather than an "unsupported" error.
+pub const DEFAULT_RECURSION_LIMIT: u32 = 1000;
+
+impl RunOptions {
+    /// The recursion limit in force (at least 1: `main` and thread entries run).
+    pub fn recursion_limit(&self) -> u32 {
+        self.recursion_limit
+            .unwrap_or(DEFAULT_RECURSION_LIMIT)
+            .max(1)
+    }
 }
 
 /// Preprocesses, parses and lowers `path`.

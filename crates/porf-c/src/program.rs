@@ -188,6 +188,12 @@ fn validate_func(m: &Module, f: &Function) -> Result<(), String> {
                         return Err(format!("frame offset {offset} out of range"));
                     }
                 }
+                K::SharedAddr { dst, offset } => {
+                    reg(*dst)?;
+                    if *offset > f.shared_size {
+                        return Err(format!("shared frame offset {offset} out of range"));
+                    }
+                }
                 K::TlsAddr { dst, offset } => {
                     reg(*dst)?;
                     if *offset as i64 >= m.tls.stride {

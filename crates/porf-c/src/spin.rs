@@ -169,6 +169,7 @@ fn uses(k: &InstKind, mut f: impl FnMut(Operand)) {
             f(*b)
         }
         FrameAddr { .. }
+        | SharedAddr { .. }
         | TlsAddr { .. }
         | FuncAddr { .. }
         | Fence { .. }
@@ -225,6 +226,7 @@ fn def(k: &InstKind) -> Option<Reg> {
         | Binary { dst, .. }
         | Convert { dst, .. }
         | FrameAddr { dst, .. }
+        | SharedAddr { dst, .. }
         | TlsAddr { dst, .. }
         | FuncAddr { dst, .. }
         | Load { dst, .. }

@@ -45,6 +45,7 @@ fn func(
         nregs,
         nloops: 0,
         frame_size: 0,
+        shared_size: 0,
         blocks: vec![Block {
             insts,
             term: Terminator::Return(ret),

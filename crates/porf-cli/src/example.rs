@@ -52,7 +52,7 @@ pub fn run(a: ExampleArgs) -> u8 {
     } else {
         porf_explore::explore(a.explore.strategy(), &prog, model.as_ref(), &cfg)
     };
-    report::print_warnings(&result, None);
+    report::print_warnings(&result, report::Bounds::default());
     report::print_human(&result, &prog, a.stats);
     report::exit_code(&result)
 }

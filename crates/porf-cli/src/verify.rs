@@ -30,6 +30,11 @@ pub struct VerifyArgs {
     /// A loop body about to start its (N+1)th run blocks the execution (blocked, not complete).
     #[arg(long, value_name = "N")]
     unroll: Option<u32>,
+    /// A call that would make a function active more than N times at once (N nested
+    /// recursive calls) blocks the execution, counted like an --unroll cut (C programs).
+    #[arg(long, value_name = "N", default_value_t = porf_c::DEFAULT_RECURSION_LIMIT,
+          value_parser = clap::value_parser!(u32).range(1..))]
+    recursion_limit: u32,
     /// Explore spin loops instead of assuming they exit: without this flag, a loop
     /// iteration that wrote nothing and changed nothing live (it only read values that
     /// did not end the loop) blocks the execution instead of repeating (GenMC's
@@ -97,7 +102,8 @@ pub fn run(a: VerifyArgs) -> u8 {
         };
         let run = porf_toylang::RunOptions { unroll: a.unroll };
         let prog = porf_toylang::ToyLangProgram::new(prog, run);
-        return explore_and_report(&a, &prog, model.as_ref(), &cfg, &[]);
+        let bounds = report::Bounds::unroll(a.unroll);
+        return explore_and_report(&a, &prog, model.as_ref(), &cfg, &[], bounds);
     }
     let front = FrontOptions {
         defines: a.define.clone(),
@@ -116,13 +122,25 @@ pub fn run(a: VerifyArgs) -> u8 {
     let run = RunOptions {
         unroll: a.unroll,
         spin_assume: !a.disable_spin_assume,
+        recursion_limit: Some(a.recursion_limit),
+    };
+    let bounds = report::Bounds {
+        unroll: a.unroll,
+        recursion: Some(a.recursion_limit),
     };
     let prog = CProgram::new(module, run);
     let loops = prog.spin_loops();
     if a.explore.all_release_acquire {
-        explore_and_report(&a, &AllReleaseAcquire(prog), model.as_ref(), &cfg, &loops)
+        explore_and_report(
+            &a,
+            &AllReleaseAcquire(prog),
+            model.as_ref(),
+            &cfg,
+            &loops,
+            bounds,
+        )
     } else {
-        explore_and_report(&a, &prog, model.as_ref(), &cfg, &loops)
+        explore_and_report(&a, &prog, model.as_ref(), &cfg, &loops, bounds)
     }
 }
 
@@ -162,6 +180,7 @@ fn explore_and_report<P: Program + Sync>(
     model: &dyn MemoryModel,
     cfg: &Config,
     loops: &[(SrcLoc, String)],
+    bounds: report::Bounds,
 ) -> u8 {
     let result = porf_explore::explore(a.explore.strategy(), prog, model, cfg);
     for e in result
@@ -189,9 +208,9 @@ fn explore_and_report<P: Program + Sync>(
             ),
         }
     }
-    report::print_warnings(&result, a.unroll);
+    report::print_warnings(&result, bounds);
     if a.json {
-        let warnings = report::warnings(&result, a.unroll);
+        let warnings = report::warnings(&result, bounds);
         let mut v = report::json::to_json(&result, prog, &a.explore.model, &a.equiv, &warnings);
         let rows = spin_rows(prog, &result, loops);
         if !rows.is_empty() {

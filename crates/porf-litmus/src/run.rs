@@ -235,6 +235,7 @@ fn explore(
         RunOptions {
             unroll: opts.unroll,
             spin_assume: false,
+            recursion_limit: None,
         },
     );
     let cfg = Config {

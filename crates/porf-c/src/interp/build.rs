@@ -88,6 +88,7 @@ impl FnB {
                 nregs: nparams,
                 nloops: 0,
                 frame_size: 0,
+                shared_size: 0,
                 blocks: Vec::new(),
                 src: SrcLoc::line(0),
             },
@@ -117,6 +118,11 @@ impl FnB {
         let off = self.f.frame_size;
         self.f.frame_size += bytes.div_ceil(8) * 8;
         off
+    }
+
+    /// Sets the shared frame's size (`Function::shared_size`).
+    pub fn shared(&mut self, bytes: u32) {
+        self.f.shared_size = bytes;
     }
 
     /// A new block ending in `return`; does not switch to it.

@@ -4,9 +4,10 @@
 use super::{arith, Cont, Frame, Machine, Pending, EBUSY, LOCAL_STEP_LIMIT, MAX_CALL_DEPTH};
 use crate::ir::{Builtin, FuncId, Inst, InstKind, Module, Operand, Reg, Terminator};
 use crate::memory::{
-    classify, func_addr, heap_addr, stack_addr, Fault, Region, HEAP_DATA, MAX_STACK, MAX_THREADS,
+    classify, func_addr, heap_addr, stack_addr, Fault, Region, HEAP_DATA, MAX_HEAP_BLOCKS,
+    MAX_MALLOC, MAX_STACK, MAX_THREADS,
 };
-use porf_graph::{Action, BlockReason, ErrorKind, RmwOp, SrcLoc, Tid, Val};
+use porf_graph::{Action, BlockReason, ErrorKind, Loc, RmwOp, SrcLoc, Tid, Val};
 
 /// What executing one instruction did.
 type Step = Result<Option<Pending>, Fault>;
@@ -17,6 +18,9 @@ impl Machine {
     pub(super) fn run(&mut self, code: &Module) -> Pending {
         for _ in 0..LOCAL_STEP_LIMIT {
             let fr = *self.top();
+            if fr.needs_shared {
+                return self.alloc_shared(code, fr);
+            }
             let block = &code.funcs[fr.func as usize].blocks[fr.block as usize];
             let (step, src) = match block.insts.get(fr.inst as usize) {
                 Some(inst) => (self.exec(code, fr, inst), inst.src),
@@ -99,6 +103,7 @@ impl Machine {
             InstKind::FrameAddr { dst, offset } => {
                 self.set_next(*dst, stack_addr(self.tid, fr.sp + offset))
             }
+            InstKind::SharedAddr { dst, offset } => self.set_next(*dst, fr.shared + *offset as Val),
             InstKind::TlsAddr { dst, offset } => {
                 if self.tid >= crate::ir::TLS_THREADS {
                     return Err(Fault::unsupported(format!(
@@ -154,7 +159,7 @@ impl Machine {
                 self.cas(code, *dst, val(addr), op, *ty, *succ, src)
             }
             InstKind::Fence { ord } => Ok(Some(Pending::plain(Action::Fence { ord: *ord, src }))),
-            InstKind::Call { dst, func, args } => self.call(code, *func, args, *dst),
+            InstKind::Call { dst, func, args } => self.call(code, *func, args, *dst, src),
             InstKind::CallIndirect { dst, target, args } => {
                 let f = func_target(
                     code,
@@ -171,7 +176,7 @@ impl Machine {
                         callee.nparams
                     )));
                 }
-                self.call(code, f, args, *dst)
+                self.call(code, f, args, *dst, src)
             }
             InstKind::Spawn { dst, func, arg } => {
                 let f = func_target(
@@ -203,6 +208,10 @@ impl Machine {
                 Ok(Some(Pending::new(Action::Join { tid, src }, cont)))
             }
             InstKind::ThreadExit { val: v } => {
+                // Every activation's shared frame dies with the thread, innermost first.
+                if let Some(p) = self.free_shared(None, src) {
+                    return Ok(Some(p));
+                }
                 Ok(Some(Pending::end(Action::Finish { ret: val(v) })))
             }
             InstKind::Lock { addr } => {
@@ -354,6 +363,13 @@ impl Machine {
                 };
                 goto(self, b)
             }
+            Terminator::Return(_) | Terminator::Unreachable
+                if fr.shared != 0 && !self.is_main_entry(self.frames.len() - 1) =>
+            {
+                let depth = self.frames.len() - 1;
+                let src = code.funcs[fr.func as usize].blocks[fr.block as usize].term_src;
+                Ok(self.free_shared(Some(depth), src))
+            }
             Terminator::Return(v) => {
                 let v = v.map_or(0, |o| self.get(fr.base, o));
                 Ok(self.ret(v))
@@ -378,7 +394,23 @@ impl Machine {
     }
 
     /// Calls `func` with `args` evaluated in the running frame; `dst` receives the result.
-    fn call(&mut self, code: &Module, func: FuncId, args: &[Operand], dst: Option<Reg>) -> Step {
+    /// A call that would make `func` active more than `recursion_limit` times at once
+    /// blocks the execution instead (`BlockReason::LoopBound`, like an `--unroll` cut).
+    fn call(
+        &mut self,
+        code: &Module,
+        func: FuncId,
+        args: &[Operand],
+        dst: Option<Reg>,
+        src: SrcLoc,
+    ) -> Step {
+        let active = self.frames.iter().filter(|f| f.func == func).count();
+        if active >= self.recursion_limit as usize {
+            return Ok(Some(Pending::end(Action::Block {
+                reason: BlockReason::LoopBound,
+                src,
+            })));
+        }
         let caller = self.top().base;
         self.advance();
         let base = self.vals.len();
@@ -434,8 +466,75 @@ impl Machine {
             base: base as u32,
             sp: sp as u32,
             ret,
+            shared: 0,
+            needs_shared: f.shared_size > 0,
         });
         Ok(())
+    }
+
+    /// The `Malloc` of frame `fr`'s shared block. Unlike private frames (zeroed), its
+    /// bytes are uninitialised until written, like `malloc`'s: a read of a local
+    /// nobody initialised is GenMC's "read from uninitialized memory" error.
+    fn alloc_shared(&mut self, code: &Module, fr: Frame) -> Pending {
+        let f = &code.funcs[fr.func as usize];
+        let block = self.heap_blocks;
+        let size = f.shared_size;
+        let fault = if block >= MAX_HEAP_BLOCKS {
+            Some(format!(
+                "more than {MAX_HEAP_BLOCKS} heap blocks and shared frames allocated by one thread"
+            ))
+        } else if size > MAX_MALLOC {
+            Some(format!(
+                "locals shared with other threads need {size} bytes; porf's blocks hold at most {MAX_MALLOC}"
+            ))
+        } else {
+            None
+        };
+        if let Some(msg) = fault {
+            return Pending::fault(Fault::unsupported(msg), f.src);
+        }
+        let action = Action::Malloc {
+            base: Loc(heap_addr(self.tid, block, HEAP_DATA) as u64),
+            size: size as u64,
+            zeroed: false,
+            src: f.src,
+        };
+        Pending::new(action, Cont::SharedAlloc)
+    }
+
+    /// Whether frame `depth` is `main`'s own activation. Its shared frame is never
+    /// freed: returning from `main` ends the program in C (`exit`), so no thread can
+    /// observe main's locals die; porf lets the other threads run on, and they may
+    /// still use them (as the `main` locals handed to `pthread_create`, which are
+    /// static, see `lower::stmt`).
+    fn is_main_entry(&self, depth: usize) -> bool {
+        self.tid == 0 && depth == 0
+    }
+
+    /// The `Free` of a live shared block: of frame `depth`, or (`None`) of the
+    /// innermost frame that has one (but `main`'s own, see [`Self::is_main_entry`]).
+    /// `None` if there is nothing to free.
+    fn free_shared(&self, depth: Option<usize>, src: SrcLoc) -> Option<Pending> {
+        let depth = match depth {
+            Some(d) => d,
+            None => self
+                .frames
+                .iter()
+                .enumerate()
+                .rposition(|(d, f)| f.shared != 0 && !self.is_main_entry(d))?,
+        };
+        let base = self.frames[depth].shared;
+        (base != 0).then(|| {
+            Pending::new(
+                Action::Free {
+                    base: Loc(base as u64),
+                    src,
+                },
+                Cont::SharedFree {
+                    depth: depth as u32,
+                },
+            )
+        })
     }
 
     /// The thread id `v` names if this thread may join it: a thread id other than its
@@ -472,6 +571,19 @@ impl Machine {
                 if let Some(d) = dst {
                     self.set(d, heap_addr(self.tid, block, HEAP_DATA));
                 }
+            }
+            Cont::SharedAlloc => {
+                let block = self.heap_blocks;
+                self.heap_blocks += 1;
+                let base = heap_addr(self.tid, block, HEAP_DATA);
+                let top = self.top_mut();
+                top.shared = base;
+                top.needs_shared = false;
+                return;
+            }
+            Cont::SharedFree { depth } => {
+                self.frames[depth as usize].shared = 0;
+                return;
             }
         }
         self.advance();

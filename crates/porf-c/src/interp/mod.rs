@@ -93,6 +93,8 @@ struct Machine {
     tid: Tid,
     /// The `--unroll` bound (`u32::MAX` when unbounded).
     unroll: u32,
+    /// The most activations of one function at once (`--recursion-limit`).
+    recursion_limit: u32,
     /// The call stack; the last frame is running.
     frames: Vec<Frame>,
     /// All frames' registers and loop counters, frame by frame: a frame owns
@@ -124,6 +126,12 @@ struct Frame {
     sp: u32,
     /// The caller's register receiving the return value.
     ret: Option<Reg>,
+    /// The base of the activation's shared frame block (`Function::shared_size`), 0
+    /// before it is allocated and after it is freed.
+    shared: Val,
+    /// The function has a shared frame and the activation has not allocated it yet:
+    /// its first action is that `Malloc`.
+    needs_shared: bool,
 }
 
 /// An action waiting for the engine and what to do with its answer.
@@ -149,6 +157,12 @@ enum Cont {
     Join { dst: Reg, tid: Tid },
     /// `malloc` allocated block number `heap_blocks`: count it, return its address.
     Malloc { dst: Option<Reg> },
+    /// The running frame's shared block (block number `heap_blocks`) is allocated:
+    /// count it, record it in the frame, stay at the current instruction.
+    SharedAlloc,
+    /// The shared block of frame `depth` (index in `frames`) is freed: forget it, stay
+    /// at the current instruction (a return or thread exit, which runs again).
+    SharedFree { depth: u32 },
 }
 
 impl Pending {
@@ -223,6 +237,7 @@ impl CThread {
         let mut m = Machine {
             tid,
             unroll: run.unroll.unwrap_or(u32::MAX),
+            recursion_limit: run.recursion_limit(),
             frames: Vec::new(),
             vals: Vec::new(),
             stack: stack.to_vec(),

@@ -11,6 +11,7 @@ use porf_graph::{
     Action, BlockReason, ErrorKind, Loc, MemOrder, Program, RmwOp, SrcLoc, ThreadMachine, Val,
 };
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 const NA: MemOrder = MemOrder::NonAtomic;
 const RLX: MemOrder = MemOrder::Relaxed;
@@ -281,17 +282,48 @@ fn calls_recursion_and_function_pointers() {
 }
 
 #[test]
-fn unbounded_recursion_is_reported() {
+fn unbounded_recursion_is_cut_by_the_recursion_limit() {
+    // g() { g(); }, run as the entry: with limit N, g is active N times and the
+    // (N+1)th call blocks; beyond MAX_CALL_DEPTH it is an unsupported error.
     let mut mb = ModB::new();
     let g = mb.declare("g");
     let mut f = FnB::new("g", 0);
-    f.i(K::Call {
+    let line = f.i(K::Call {
         dst: None,
         func: g,
         args: vec![],
     });
     mb.set(g, f);
-    let (trace, _) = run_main(mb.build(g));
+    let m = mb.build(g);
+    for limit in [None, Some(1), Some(5)] {
+        let p = CProgram::new(
+            m.clone(),
+            RunOptions {
+                recursion_limit: limit,
+                ..RunOptions::default()
+            },
+        );
+        let mut t = p.main_thread();
+        assert_eq!(
+            t.peek(),
+            Action::Block {
+                reason: BlockReason::LoopBound,
+                src: SrcLoc::line(line)
+            }
+        );
+        assert_eq!(
+            t.m.frames.len() as u32,
+            limit.unwrap_or(crate::DEFAULT_RECURSION_LIMIT)
+        );
+    }
+    let p = CProgram::new(
+        m,
+        RunOptions {
+            recursion_limit: Some(u32::MAX),
+            ..RunOptions::default()
+        },
+    );
+    let (trace, _) = seq(&p, p.main_thread());
     let (kind, msg) = error_of(&trace);
     assert_eq!(kind, ErrorKind::Unsupported);
     assert!(msg.starts_with("call depth exceeds"), "{msg}");
@@ -1161,4 +1193,73 @@ fn invalid_ir_is_rejected() {
         .size = 16;
     let e = CProgram::try_new(m, RunOptions::default()).unwrap_err();
     assert!(e.contains("cell x"), "{e}");
+}
+
+#[test]
+fn shared_frames_are_allocated_on_entry_and_freed_on_return() {
+    // g() { *shared = 7; return; } with a 4-byte shared frame, called twice from a
+    // thread entry that also has one: each activation mallocs (uninitialised) before its first
+    // instruction and frees its block when it returns; the entry's block is freed
+    // before the thread finishes. As thread 0's entry (main) it is never freed.
+    let mut mb = ModB::new();
+    let g = mb.declare("g");
+    let mut f = FnB::new("g", 0);
+    f.shared(4);
+    let a = f.reg();
+    f.i(K::SharedAddr { dst: a, offset: 0 });
+    f.i(store(r(a), c(7), Scalar::INT, NA));
+    mb.set(g, f);
+    let mut entry = FnB::new("entry", 0);
+    entry.shared(8);
+    for _ in 0..2 {
+        entry.i(K::Call {
+            dst: None,
+            func: g,
+            args: vec![],
+        });
+    }
+    let e = mb.func(entry);
+    let m = Arc::new(mb.build(e));
+    let run = RunOptions::default();
+    let block = |tid, n| Loc(heap_addr(tid, n, HEAP_DATA) as u64);
+    let kinds = |trace: &[Action]| -> Vec<String> {
+        trace
+            .iter()
+            .map(|a| match a {
+                Action::Malloc {
+                    base, size, zeroed, ..
+                } => {
+                    format!("malloc {:#x} {size} {zeroed}", base.0)
+                }
+                Action::Free { base, .. } => format!("free {:#x}", base.0),
+                Action::Store { loc, val, .. } => format!("store {:#x} {val}", loc.0),
+                Action::Finish { .. } => "finish".into(),
+                other => format!("{other:?}"),
+            })
+            .collect()
+    };
+    let p = CProgram::new((*m).clone(), run.clone());
+    let t = CThread::new(m.clone(), &run, 1, e, &[]);
+    let (trace, _) = seq(&p, t);
+    let (b0, b1, b2) = (block(1, 0), block(1, 1), block(1, 2));
+    assert_eq!(
+        kinds(&trace),
+        [
+            format!("malloc {:#x} 8 false", b0.0),
+            format!("malloc {:#x} 4 false", b1.0),
+            format!("store {:#x} 7", b1.0),
+            format!("free {:#x}", b1.0),
+            format!("malloc {:#x} 4 false", b2.0),
+            format!("store {:#x} 7", b2.0),
+            format!("free {:#x}", b2.0),
+            format!("free {:#x}", b0.0),
+            "finish".to_string(),
+        ]
+    );
+    let t = CThread::new(m, &run, 0, e, &[]);
+    let (trace, _) = seq(&p, t);
+    let k = kinds(&trace);
+    assert_eq!(k.len(), 8, "{k:?}");
+    assert_eq!(k[6], format!("free {:#x}", block(0, 2).0));
+    assert_eq!(k[7], "finish");
 }

@@ -32,6 +32,8 @@ pub struct FnBuilder {
     pub nregs: u32,
     pub nloops: u32,
     pub frame_size: u32,
+    /// Bytes of shared frame so far (`Function::shared_size`).
+    pub shared_size: u32,
     /// Location given to emitted instructions and terminators.
     pub loc: SrcLoc,
     /// Instructions emitted so far (used to recognise constant expressions).
@@ -52,6 +54,7 @@ impl FnBuilder {
             nregs: nparams,
             nloops: 0,
             frame_size: 0,
+            shared_size: 0,
             loc: SrcLoc::UNKNOWN,
             emitted: 0,
             targets: Targets::default(),
@@ -86,6 +89,18 @@ impl FnBuilder {
             return None;
         }
         self.frame_size = end as u32;
+        Some(off as u32)
+    }
+
+    /// Reserves `size` bytes of shared frame at `align`; `None` if it would exceed
+    /// `limit` bytes.
+    pub fn alloc_shared(&mut self, size: u64, align: u64, limit: u64) -> Option<u32> {
+        let off = (self.shared_size as u64).next_multiple_of(align.max(1));
+        let end = off.checked_add(size.max(1))?;
+        if end > limit {
+            return None;
+        }
+        self.shared_size = end as u32;
         Some(off as u32)
     }
 
@@ -208,6 +223,12 @@ impl FnBuilder {
         Operand::Reg(dst)
     }
 
+    pub fn shared_addr(&mut self, offset: u32) -> Operand {
+        let dst = self.reg();
+        self.emit(InstKind::SharedAddr { dst, offset });
+        Operand::Reg(dst)
+    }
+
     pub fn frame_addr(&mut self, offset: u32) -> Operand {
         let dst = self.reg();
         self.emit(InstKind::FrameAddr { dst, offset });
@@ -283,6 +304,7 @@ impl FnBuilder {
             nregs: self.nregs,
             nloops: self.nloops,
             frame_size: self.frame_size,
+            shared_size: self.shared_size,
             blocks,
             src,
         }

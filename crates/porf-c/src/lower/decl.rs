@@ -337,10 +337,6 @@ impl Cx<'_> {
                         if neg {
                             return self.err(e.span.start, "array size is negative");
                         }
-                        if v == 0 {
-                            return self
-                                .unsup(e.span.start, "zero-length arrays are not supported");
-                        }
                         Some(v as u64)
                     }
                 }

@@ -192,7 +192,7 @@ impl Cx<'_> {
             }
             E::OffsetOf(o) => self.offset_of(&o.node),
             E::GenericSelection(_) => self.unsup(off, "`_Generic` is not supported"),
-            E::CompoundLiteral(_) => self.unsup(off, "compound literals are not supported"),
+            E::CompoundLiteral(cl) => self.compound_literal(&cl.node, e.span, off),
             E::VaArg(_) => self.unsup(off, "variadic arguments are not supported"),
             E::Statement(_) => self.unsup(off, "statement expressions are not supported"),
         }
@@ -240,6 +240,7 @@ impl Cx<'_> {
             Some(Binding::Local { ty, home }) => Ok(match home {
                 Home::Reg(r) => Val::Reg(r, ty),
                 Home::Frame(o) => Val::Mem(self.b.frame_addr(o), ty),
+                Home::Shared(o) => Val::Mem(self.b.shared_addr(o), ty),
             }),
             Some(Binding::Global(gi)) => {
                 self.globals[gi].used = true;
@@ -435,15 +436,20 @@ impl Cx<'_> {
                             format!("function `{name}` has no definition porf can run"),
                         ),
                         Some(id) => {
-                            let argv = self.call_args(&sig, args, name, off)?;
+                            let mut argv = self.call_args(&sig, args, name, off)?;
                             self.at(off);
+                            let record = self.record_result(&sig.ret, &mut argv, off)?;
                             self.b.calls.push((id, off, argv.len()));
-                            let dst = (!sig.ret.is_void()).then(|| self.b.reg());
+                            let dst =
+                                (!sig.ret.is_void() && record.is_none()).then(|| self.b.reg());
                             self.b.emit(InstKind::Call {
                                 dst,
                                 func: id,
                                 args: argv,
                             });
+                            if let Some(v) = record {
+                                return Ok(v);
+                            }
                             Ok(dst.map_or(Val::Void, |d| Val::R(Operand::Reg(d), sig.ret.clone())))
                         }
                     };
@@ -464,14 +470,18 @@ impl Cx<'_> {
                 )
             }
         };
-        let argv = self.call_args(&sig, args, "function pointer", off)?;
+        let mut argv = self.call_args(&sig, args, "function pointer", off)?;
         self.at(off);
-        let dst = (!sig.ret.is_void()).then(|| self.b.reg());
+        let record = self.record_result(&sig.ret, &mut argv, off)?;
+        let dst = (!sig.ret.is_void() && record.is_none()).then(|| self.b.reg());
         self.b.emit(InstKind::CallIndirect {
             dst,
             target,
             args: argv,
         });
+        if let Some(v) = record {
+            return Ok(v);
+        }
         Ok(dst.map_or(Val::Void, |d| Val::R(Operand::Reg(d), sig.ret.clone())))
     }
 
@@ -493,14 +503,19 @@ impl Cx<'_> {
                 ),
             );
         }
-        if sig.ret.is_record() || sig.params.iter().any(CType::is_record) {
-            return self.unsup(
-                off,
-                "passing or returning structs and unions by value is not supported",
-            );
-        }
-        let mut out = Vec::with_capacity(args.len());
+        let mut out = Vec::with_capacity(args.len() + 1);
         for (i, a) in args.iter().enumerate() {
+            if let Some(p) = sig.params.get(i).filter(|p| p.is_record()) {
+                let p = p.clone();
+                out.push(self.record_arg(a, &p)?);
+                continue;
+            }
+            if sig.params.get(i).is_none() && self.expr_type(a)?.is_record() {
+                return self.unsup(
+                    a.span.start,
+                    "passing a struct or union by value as a variadic argument is not supported",
+                );
+            }
             let (v, t) = self.rvalue(a)?;
             let v = match sig.params.get(i) {
                 Some(p) => self.assign_convert(v, &t, p, a.span.start)?,

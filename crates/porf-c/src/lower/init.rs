@@ -2,8 +2,11 @@
 //! storing them (locals) or evaluating them as constants (globals, in `globals`).
 //!
 //! Flattening follows the standard's "current object" walk with brace elision and
-//! designators (`.f`, `[i]`), later assignments overriding earlier ones. Not
-//! supported (diagnosed): range designators, a list continuing after a nested
+//! designators (`.f`, `[i]`, GCC's ranges `[lo ... hi]`), later assignments overriding
+//! earlier ones. A range repeats its initializer for every index; the initializer must
+//! then be free of side effects and memory reads (it emits no code), so that repeating
+//! it is the same as evaluating it once. Not supported (diagnosed): a range whose
+//! initializer reads memory or has side effects, a list continuing after a nested
 //! designator, designating a member inside an anonymous member, and string literals.
 //! Locals are fully initialised: leaves no initializer names are stored as zero.
 
@@ -44,10 +47,8 @@ impl Cx<'_> {
                 return self.array_from_expr(init);
             };
             let mut pos = 0;
+            // `T a[] = {}` is GCC's zero-length array.
             let n = self.fill(ty, items, &mut pos, 0, &mut out, true, None)?;
-            if n == 0 {
-                return self.unsup(init.span.start, "zero-length arrays are not supported");
-            }
             let full = CType::new(Kind::Array(e.clone(), Some(n)));
             if self
                 .types
@@ -187,12 +188,63 @@ impl Cx<'_> {
                     format!("no member named `{name}` in `{}`", self.show(ty)),
                 )
             }
-            (Designator::Range(_), _) => self.unsup(o, "range designators are not supported"),
+            (Designator::Range(r), _) => {
+                let (lo, hi) = self.range_bounds(ty, d, &r.node)?;
+                if lo != hi {
+                    return self.unsup(
+                        o,
+                        "a range designator after the first designator of an item is not supported",
+                    );
+                }
+                Ok(lo)
+            }
             (Designator::Index(_), _) => self.err(o, "array designator in a non-array initializer"),
             (Designator::Member(_), _) => {
                 self.err(o, "member designator in a non-struct initializer")
             }
         }
+    }
+
+    /// The bounds `lo ..= hi` of GCC's range designator `[lo ... hi]` in array `ty`.
+    fn range_bounds(
+        &mut self,
+        ty: &CType,
+        d: &Node<Designator>,
+        r: &lang_c::ast::RangeDesignator,
+    ) -> R<(u64, u64)> {
+        if !matches!(ty.kind, Kind::Array(..)) {
+            return self.err(d.span.start, "array designator in a non-array initializer");
+        }
+        let mut bound = |e: &Node<Expression>| match self.const_int(e)? {
+            Some((v, _)) if v >= 0 => Ok(v as u64),
+            Some(_) => self.err(e.span.start, "array designator index is negative"),
+            None => self.err(e.span.start, "array designator is not an integer constant"),
+        };
+        let (lo, hi) = (bound(&r.from)?, bound(&r.to)?);
+        if hi < lo {
+            return self.err(d.span.start, "empty range in array designator");
+        }
+        Ok((lo, hi))
+    }
+
+    /// A range designator repeats its initializer: when it covers more than one index
+    /// (`repeated`), the initializer must be an expression that emits no code (no
+    /// memory read, no side effect), so repeating it equals evaluating it once.
+    fn check_repeatable(&mut self, init: &Node<Initializer>, repeated: bool) -> R<()> {
+        if !repeated {
+            return Ok(());
+        }
+        let pure = match &init.node {
+            Initializer::Expression(e) => self.scratch(|cx| cx.rvalue(e).map(|_| ()))?.1,
+            Initializer::List(_) => false,
+        };
+        if pure {
+            return Ok(());
+        }
+        self.unsup(
+            init.span.start,
+            "a range designator whose initializer is a braced list, reads memory or has side effects is not supported",
+        )
     }
 
     /// Walks `items` from `*pos` filling aggregate `ty` at `base`. A `braced` list
@@ -222,6 +274,25 @@ impl Cx<'_> {
             if !desig.is_empty() && applied != Some(*pos) {
                 if !braced {
                     break;
+                }
+                if let Designator::Range(r) = &desig[0].node {
+                    let (lo, hi) = self.range_bounds(ty, &desig[0], &r.node)?;
+                    self.check_repeatable(&item.node.initializer, lo < hi)?;
+                    for idx in lo..=hi {
+                        let (sub, off) = self.member(ty, idx, io)?;
+                        self.designated(
+                            &sub,
+                            &desig[1..],
+                            &item.node.initializer,
+                            base + off,
+                            out,
+                        )?;
+                    }
+                    *pos += 1;
+                    cur = hi + 1;
+                    end = end.max(cur);
+                    after_nested = desig.len() > 1;
+                    continue;
                 }
                 cur = self.designator_index(ty, &desig[0])?;
                 after_nested = false;
@@ -399,7 +470,8 @@ impl Cx<'_> {
                 format!("variable `{name}` has incomplete type `{}`", self.show(&ty)),
             );
         };
-        let Some(fo) = self.b.alloc_frame(size, align, FRAME_LIMIT) else {
+        self.at(off);
+        let Some((home, addr)) = self.local_memory(name, ty.is_scalar(), size, align) else {
             return self.unsup(
                 off,
                 format!("local variables need more than {FRAME_LIMIT} bytes"),
@@ -409,15 +481,72 @@ impl Cx<'_> {
             name,
             Binding::Local {
                 ty: ty.clone(),
-                home: Home::Frame(fo),
+                home,
             },
         );
         if let Some(items) = items {
-            self.at(off);
-            let addr = self.b.frame_addr(fo);
             self.store_items(addr, &ty, &items)?;
         }
         Ok(())
+    }
+
+    /// Memory for local `name` (a scalar if `scalar`) of `size` bytes at `align`: in
+    /// the shared frame if its address may escape to another thread (`escape`), else
+    /// in the private frame. Returns where it lives and its address (emitted at the
+    /// current position); `None` if the frame would exceed [`FRAME_LIMIT`].
+    pub(super) fn local_memory(
+        &mut self,
+        name: &str,
+        scalar: bool,
+        size: u64,
+        align: u64,
+    ) -> Option<(Home, Operand)> {
+        if super::escape::is_shared(&self.f.escapes, name, scalar) {
+            let o = self.b.alloc_shared(size, align, FRAME_LIMIT)?;
+            Some((Home::Shared(o), self.b.shared_addr(o)))
+        } else {
+            let o = self.b.alloc_frame(size, align, FRAME_LIMIT)?;
+            Some((Home::Frame(o), self.b.frame_addr(o)))
+        }
+    }
+
+    /// A compound literal `(T){ ... }` in a function (C11 6.5.2.5): an unnamed object
+    /// of automatic storage in the function's frame (one per literal, so a literal
+    /// evaluated again, e.g. in a loop, re-initialises the same object, as C says),
+    /// fully initialised where it is evaluated. The value is the object (an lvalue).
+    /// Outside functions (a global's initializer) it is not a constant and the global
+    /// is rejected as such.
+    pub fn compound_literal(
+        &mut self,
+        cl: &lang_c::ast::CompoundLiteral,
+        span: lang_c::span::Span,
+        off: usize,
+    ) -> R<super::expr::Val> {
+        let ty = self.type_name(&cl.type_name)?;
+        if matches!(ty.kind, Kind::Func(_)) || ty.is_void() {
+            return self.err(
+                off,
+                format!("compound literal of type `{}`", self.show(&ty)),
+            );
+        }
+        let init = Node::new(Initializer::List(cl.initializer_list.clone()), span);
+        let (ty, items) = self.flatten(&ty, &init)?;
+        let (Some(size), Some(align)) = (self.types.size_of(&ty), self.types.align_of(&ty)) else {
+            return self.err(
+                off,
+                format!("compound literal of incomplete type `{}`", self.show(&ty)),
+            );
+        };
+        let Some(fo) = self.b.alloc_frame(size, align, FRAME_LIMIT) else {
+            return self.unsup(
+                off,
+                format!("local variables need more than {FRAME_LIMIT} bytes"),
+            );
+        };
+        self.at(off);
+        let addr = self.b.frame_addr(fo);
+        self.store_items(addr, &ty, &items)?;
+        Ok(super::expr::Val::Mem(addr, ty))
     }
 
     /// A local of `main` whose address is handed to threads: static storage named

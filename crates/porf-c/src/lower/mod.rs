@@ -13,8 +13,10 @@
 
 mod builder;
 mod builtins;
+mod byval;
 mod cond;
 mod decl;
+mod escape;
 mod expr;
 mod globals;
 mod init;
@@ -43,6 +45,9 @@ pub(crate) enum Home {
     Reg(Reg),
     /// Thread-private frame memory at this offset.
     Frame(u32),
+    /// The activation's shared frame at this offset: a local whose address may reach
+    /// another thread (`escape`).
+    Shared(u32),
 }
 
 /// What an ordinary identifier denotes.
@@ -101,6 +106,12 @@ pub(crate) struct FnState {
     /// In `main`: locals named in a `pthread_create` argument, which get static
     /// storage so that the threads can use them.
     pub shared: HashSet<String>,
+    /// Names used where a pointer may escape to another thread ([`escape`]): such
+    /// locals in memory live in the shared frame.
+    pub escapes: HashSet<String>,
+    /// For a function returning a struct or union: the register holding the address
+    /// its result is copied to (the hidden last parameter, see `byval`).
+    pub sret: Option<Reg>,
     /// Label name → (block, defined, offset of first use).
     pub labels: HashMap<String, (ir::BlockId, bool, usize)>,
     /// Per enclosing switch: case/default label offset → block.
@@ -182,6 +193,16 @@ impl<'a> Cx<'a> {
 
     pub fn unsup<T>(&self, off: usize, msg: impl Into<String>) -> R<T> {
         Err(self.map.diag(DiagKind::Unsupported, off, msg))
+    }
+
+    /// Records a front-end warning at `off` (a construct accepted the way gcc accepts
+    /// it, with a warning), formatted `file:line:col: warning: msg` (`Module::warnings`).
+    pub fn warn(&mut self, off: usize, msg: impl Into<String>) {
+        let d = self.map.diag(DiagKind::Unsupported, off, msg);
+        self.warnings.push(format!(
+            "{}:{}:{}: warning: {}",
+            d.file, d.line, d.col, d.message
+        ));
     }
 
     /// Sets the source location of the instructions emitted next.
@@ -301,8 +322,8 @@ impl<'a> Cx<'a> {
     }
 
     /// Rejects direct calls whose argument count differs from the callee's definition
-    /// (possible through `f()` declarations) and call-graph cycles, reporting the
-    /// earliest offending call.
+    /// (possible through `f()` declarations). Recursion is allowed: the interpreter
+    /// bounds it at run time (`RunOptions::recursion_limit`).
     fn check_calls(&self, bodies: &[ir::Function]) -> R<()> {
         for calls in &self.calls {
             for &(g, off, nargs) in calls {
@@ -318,25 +339,7 @@ impl<'a> Cx<'a> {
                 }
             }
         }
-        let n = self.calls.len();
-        let mut worst: Option<(usize, FuncId)> = None;
-        for (f, calls) in self.calls.iter().enumerate() {
-            for &(g, off, _) in calls {
-                if reaches(&self.calls, g as usize, f, n) && worst.is_none_or(|(o, _)| off < o) {
-                    worst = Some((off, f as FuncId));
-                }
-            }
-        }
-        match worst {
-            Some((off, f)) => {
-                let name = self.name_of(f);
-                self.unsup(
-                    off,
-                    format!("recursion is not supported (this call can re-enter `{name}`)"),
-                )
-            }
-            None => Ok(()),
-        }
+        Ok(())
     }
 
     fn name_of(&self, id: FuncId) -> &str {
@@ -354,22 +357,6 @@ impl<'a> Cx<'a> {
             _ => Terminator::Unreachable,
         }
     }
-}
-
-/// Whether `to` is reachable from `from` in the call graph.
-fn reaches(calls: &[Vec<(FuncId, usize, usize)>], from: usize, to: usize, n: usize) -> bool {
-    let mut seen = vec![false; n];
-    let mut stack = vec![from];
-    while let Some(f) = stack.pop() {
-        if f == to {
-            return true;
-        }
-        if std::mem::replace(&mut seen[f], true) {
-            continue;
-        }
-        stack.extend(calls[f].iter().map(|&(g, _, _)| g as usize));
-    }
-    false
 }
 
 #[cfg(test)]

@@ -238,22 +238,28 @@ impl Cx<'_> {
             (Kind::Ptr(_), Kind::Int(IntTy::Bool)) => Ok(self.b.bool_of(v)),
             (Kind::Ptr(_), Kind::Ptr(_)) => Ok(v),
             (Kind::Int(_), Kind::Ptr(_)) if is_null_const(&v, from) => Ok(Operand::Const(0)),
-            (Kind::Int(_), Kind::Ptr(_)) => self.err(
-                off,
-                format!(
+            (Kind::Int(f), Kind::Ptr(_)) => {
+                // gcc accepts this with a warning (-Wint-conversion): the integer's
+                // value becomes the pointer's.
+                let msg = format!(
                     "`{}` converted to pointer `{}` without a cast",
                     self.show(from),
                     self.show(to)
-                ),
-            ),
-            (Kind::Ptr(_), Kind::Int(_)) => self.err(
-                off,
-                format!(
+                );
+                self.warn(off, msg);
+                Ok(self.b.conv(v, f.scalar(), Scalar::PTR))
+            }
+            (Kind::Ptr(_), Kind::Int(t)) => {
+                // gcc accepts this with a warning (-Wint-conversion): the address is
+                // truncated to the integer type.
+                let msg = format!(
                     "pointer `{}` converted to integer `{}` without a cast",
                     self.show(from),
                     self.show(to)
-                ),
-            ),
+                );
+                self.warn(off, msg);
+                Ok(self.b.conv(v, Scalar::PTR, t.scalar()))
+            }
             _ => self.err(
                 off,
                 format!(

@@ -123,12 +123,6 @@ impl Cx<'_> {
         if sig.variadic {
             return self.unsup(off, "variadic function definitions are not supported");
         }
-        if sig.ret.is_record() || params.iter().any(|p| p.ty.is_record()) {
-            return self.unsup(
-                off,
-                "passing or returning structs and unions by value is not supported",
-            );
-        }
         if !sig.ret.is_void() && !self.types.is_complete(&sig.ret) {
             return self.err(off, "function returns an incomplete type");
         }
@@ -141,7 +135,9 @@ impl Cx<'_> {
             self.funcs[fi].sig = sig.clone();
         }
         let is_main = name == "main";
-        let nparams = params.len() as u32;
+        // A record result's address arrives as a hidden last parameter (`byval`).
+        let sret = sig.ret.is_record().then_some(params.len() as u32);
+        let nparams = params.len() as u32 + sret.is_some() as u32;
         let mut taken = AddrTaken(HashSet::new());
         taken.visit_statement(&fd.node.statement.node, &fd.node.statement.span);
         let mut shared = SpawnArgs(HashSet::new());
@@ -154,6 +150,8 @@ impl Cx<'_> {
             is_main,
             addr_taken: taken.0,
             shared: shared.0,
+            escapes: super::escape::escaping_names(&fd.node.statement),
+            sret,
             ..FnState::default()
         };
         self.fname = Some(name.clone());
@@ -190,16 +188,17 @@ impl Cx<'_> {
             if self.lookup_here(pname).is_some() {
                 return self.err(p.off, format!("redefinition of parameter `{pname}`"));
             }
-            let home = if self.f.addr_taken.contains(pname) {
+            let home = if p.ty.is_record() {
+                self.record_param(reg, &p.ty, pname, p.off)?
+            } else if self.f.addr_taken.contains(pname) {
                 let size = self.types.size_of(&p.ty).unwrap_or(8);
-                let Some(fo) = self.b.alloc_frame(size, size, super::init::FRAME_LIMIT) else {
+                let Some((home, a)) = self.local_memory(pname, true, size, size) else {
                     return self.unsup(p.off, "local variables need too much memory");
                 };
-                let a = self.b.frame_addr(fo);
                 let s = p.ty.scalar().expect("parameters are scalars");
                 self.b
                     .store(a, Operand::Reg(reg), s, super::ops::ord_of(p.ty.atomic));
-                Home::Frame(fo)
+                home
             } else {
                 Home::Reg(reg)
             };
@@ -338,6 +337,11 @@ impl Cx<'_> {
                 Val::Void => Terminator::Return(None),
                 _ => return self.err(e.span.start, "void function returns a value"),
             },
+            (Some(e), false) if ret.is_record() => {
+                let sret = self.f.sret.expect("a record-returning function has sret");
+                self.return_record(e, &ret, sret, off)?;
+                Terminator::Return(None)
+            }
             (Some(e), false) => {
                 let (v, t) = self.rvalue(e)?;
                 let v = self.assign_convert(v, &t, &ret, e.span.start)?;

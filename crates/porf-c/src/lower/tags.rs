@@ -2,7 +2,8 @@
 //!
 //! A tag reference finds the innermost visible tag or declares an incomplete one in
 //! the current scope; a definition completes a tag of the current scope or declares a
-//! new one. Bit-fields, flexible array members and empty structs are unsupported;
+//! new one. Bit-fields and empty structs are unsupported; a flexible array member is
+//! laid out as a zero-length array;
 //! enumerators must fit in `int`.
 
 use super::{Binding, Cx, Tag, R};
@@ -61,6 +62,10 @@ impl Cx<'_> {
             }
         };
         let mut fields: Vec<(Option<String>, CType)> = Vec::new();
+        // A flexible array member (`T a[];`, C11 6.7.2.1p18) must be the last member; it
+        // is laid out as a zero-length array (GCC's `T a[0]`): no bytes of its own, the
+        // element's alignment, its elements wherever the allocation extends.
+        let mut flexible = false;
         for d in decls {
             let f = match &d.node {
                 StructDeclaration::Field(f) => f,
@@ -80,16 +85,25 @@ impl Cx<'_> {
                 let Some(decl) = &sd.node.declarator else {
                     continue;
                 };
-                let r = self.declarator(base.clone(), decl)?;
-                let name = r.name.unwrap_or_default();
-                match &r.ty.kind {
-                    Kind::Array(_, None) => {
-                        return self.unsup(r.off, "flexible array members are not supported");
+                let mut r = self.declarator(base.clone(), decl)?;
+                let name = r.name.clone().unwrap_or_default();
+                if flexible {
+                    return self.err(r.off, "flexible array member is not the last member");
+                }
+                if let Kind::Array(e, None) = &r.ty.kind {
+                    if union || fields.is_empty() {
+                        return self.err(
+                            r.off,
+                            format!(
+                                "flexible array member `{name}` in a {kw} without other members"
+                            ),
+                        );
                     }
-                    Kind::Func(_) => {
-                        return self.err(r.off, format!("field `{name}` declared as a function"))
-                    }
-                    _ => {}
+                    flexible = true;
+                    r.ty = CType::new(Kind::Array(e.clone(), Some(0)));
+                }
+                if let Kind::Func(_) = &r.ty.kind {
+                    return self.err(r.off, format!("field `{name}` declared as a function"));
                 }
                 if fields.iter().any(|(n, _)| n.as_deref() == Some(&name)) {
                     return self.err(r.off, format!("duplicate member `{name}`"));

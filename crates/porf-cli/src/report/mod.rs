@@ -48,10 +48,46 @@ pub fn verdict(s: &Stats) -> &'static str {
     }
 }
 
+/// The user's bounds that cut executions short (both block with
+/// `BlockReason::LoopBound` and count in `Stats::bound_cut`).
+#[derive(Copy, Clone, Debug, Default)]
+pub struct Bounds {
+    /// `--unroll N`, if given.
+    pub unroll: Option<u32>,
+    /// The recursion limit in force (C programs: `--recursion-limit`, or its default).
+    pub recursion: Option<u32>,
+}
+
+impl Bounds {
+    /// Bounds with only a loop bound (programs without function calls to bound).
+    pub fn unroll(unroll: Option<u32>) -> Bounds {
+        Bounds {
+            unroll,
+            recursion: None,
+        }
+    }
+
+    /// "the --unroll N loop bound", "the --recursion-limit N recursion bound", both
+    /// joined by "or", or "a loop bound" when none is known.
+    fn describe(&self) -> String {
+        let mut d = Vec::new();
+        if let Some(n) = self.unroll {
+            d.push(format!("the --unroll {n} loop bound"));
+        }
+        if let Some(n) = self.recursion {
+            d.push(format!("the --recursion-limit {n} recursion bound"));
+        }
+        match d.is_empty() {
+            true => "the --unroll loop bound".to_string(),
+            false => d.join(" or "),
+        }
+    }
+}
+
 /// Warnings about a result that looks better than it is: no execution ran to its end
-/// (every one blocked, or the limit came first). `unroll` is the loop bound given, if
-/// any (it blocks executions too).
-pub fn warnings(s: &Stats, unroll: Option<u32>) -> Vec<String> {
+/// (every one blocked, or the limit came first), or some execution was cut by a bound
+/// (`bounds`: the loop and recursion bounds in force).
+pub fn warnings(s: &Stats, bounds: Bounds) -> Vec<String> {
     let mut w = Vec::new();
     if s.complete == 0 && s.errors.is_empty() {
         let why = if s.blocked > 0 {
@@ -59,8 +95,8 @@ pub fn warnings(s: &Stats, unroll: Option<u32>) -> Vec<String> {
             if !s.spin_blocked.is_empty() {
                 by.push("by spin loops assumed to exit (see --check-liveness)".into());
             }
-            if let Some(n) = unroll {
-                by.push(format!("by the --unroll {n} loop bound"));
+            if bounds.unroll.is_some() || s.bound_cut > 0 {
+                by.push(format!("by {}", bounds.describe()));
             }
             let by = match by.len() {
                 1 => by.remove(0),
@@ -84,12 +120,12 @@ pub fn warnings(s: &Stats, unroll: Option<u32>) -> Vec<String> {
         ));
     }
     if s.bound_cut > 0 {
-        let n = unroll.map_or(String::new(), |n| format!(" {n}"));
         w.push(format!(
-            "{} {} reached the --unroll{n} loop bound and {} not explored further: \
+            "{} {} reached {} and {} not explored further: \
              the result holds only up to the bound",
             s.bound_cut,
             plural(s.bound_cut, "execution", "executions"),
+            bounds.describe(),
             plural(s.bound_cut, "was", "were"),
         ));
     }
@@ -97,8 +133,8 @@ pub fn warnings(s: &Stats, unroll: Option<u32>) -> Vec<String> {
 }
 
 /// Prints each of [`warnings`] on stderr.
-pub fn print_warnings(s: &Stats, unroll: Option<u32>) {
-    for w in warnings(s, unroll) {
+pub fn print_warnings(s: &Stats, bounds: Bounds) {
+    for w in warnings(s, bounds) {
         eprintln!("warning: {w}");
     }
 }
@@ -184,7 +220,11 @@ pub fn human<P: Program>(s: &Stats, prog: &P, stats: bool) -> String {
     if s.blocked > 0 {
         let _ = writeln!(o, "Number of blocked executions seen: {}", s.blocked);
         if s.bound_cut > 0 {
-            let _ = writeln!(o, "  of which cut by the --unroll bound: {}", s.bound_cut);
+            let _ = writeln!(
+                o,
+                "  of which cut by the --unroll or --recursion-limit bound: {}",
+                s.bound_cut
+            );
         }
     }
     let _ = writeln!(o, "Total wall-clock time: {:.2}s", s.elapsed.as_secs_f64());

@@ -124,7 +124,7 @@ pub fn describe<P: Program>(prog: &P, g: &Graph, e: EventId) -> (String, Option<
         LabelKind::Block { reason } => (
             match reason {
                 BlockReason::Assume => "blocked (assume failed)",
-                BlockReason::LoopBound => "blocked (--unroll bound reached)",
+                BlockReason::LoopBound => "blocked (--unroll or --recursion-limit bound reached)",
                 BlockReason::Lock => "blocked (lock taken)",
                 BlockReason::SpinLoop { .. } => "blocked (spin loop iteration without effect)",
                 BlockReason::Uninit => "blocked (read of an uninitialised location)",

@@ -1,6 +1,0 @@
-// expect: error 4:11
-int main(void)
-{
-	int *p = 5;
-	return p != 0;
-}
