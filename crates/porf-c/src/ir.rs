@@ -153,6 +153,12 @@ pub enum Builtin {
     /// `free(ptr)`; `free(NULL)` is a no-op; a pointer that is not the start of a heap
     /// block is an "invalid free"; the engine checks double frees and use after free.
     Free,
+    /// `__VERIFIER_nondet_<type>()`: no arguments; a value of type `ty`, chosen by the
+    /// engine ([`porf_graph::Action::Choose`]) among `{0, 1}` if `boolean` (`_Bool`,
+    /// whose `Scalar` is that of `unsigned char`), else among the values of
+    /// [`crate::RunOptions::nondet_range`] `ty` can hold (no range, or none of its
+    /// values fits: an unsupported-input error at the call).
+    Nondet { ty: Scalar, boolean: bool },
     /// `pthread_self()`: the engine thread id of the caller.
     ThreadSelf,
     /// GCC's bit builtins on a value of `width` bytes (two arguments: the value and

@@ -238,7 +238,7 @@ fn validate_func(m: &Module, f: &Function) -> Result<(), String> {
                     args.iter().try_for_each(op)?;
                     let arity = match which {
                         Builtin::Malloc | Builtin::Calloc | Builtin::Free => 1,
-                        Builtin::ThreadSelf => 0,
+                        Builtin::ThreadSelf | Builtin::Nondet { .. } => 0,
                         Builtin::Bits(_) => 2,
                     };
                     if args.len() != arity {

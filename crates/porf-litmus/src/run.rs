@@ -235,6 +235,7 @@ fn explore(
         RunOptions {
             unroll: opts.unroll,
             spin_assume: false,
+            nondet_range: None,
         },
     );
     let cfg = Config {

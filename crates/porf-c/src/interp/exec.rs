@@ -2,7 +2,7 @@
 //! engine's answer to it.
 
 use super::{arith, Cont, Frame, Machine, Pending, EBUSY, LOCAL_STEP_LIMIT, MAX_CALL_DEPTH};
-use crate::ir::{Builtin, FuncId, Inst, InstKind, Module, Operand, Reg, Terminator};
+use crate::ir::{Builtin, FuncId, Inst, InstKind, Module, Operand, Reg, Scalar, Terminator};
 use crate::memory::{
     classify, func_addr, heap_addr, stack_addr, Fault, Region, HEAP_DATA, MAX_STACK, MAX_THREADS,
 };
@@ -272,6 +272,15 @@ impl Machine {
                         self.advance();
                         Ok(None)
                     }
+                    Builtin::Nondet { ty, boolean } => {
+                        let (lo, hi) = self.nondet_domain(*ty, *boolean)?;
+                        let action = Action::Choose { lo, hi, src };
+                        let cont = Cont::Value {
+                            dst: *dst,
+                            ty: Some(*ty),
+                        };
+                        Ok(Some(Pending::new(action, cont)))
+                    }
                     Builtin::Malloc => self.malloc(*dst, arg, false, src),
                     Builtin::Calloc => self.malloc(*dst, arg, true, src),
                     Builtin::Free => self.free(code, arg, src),
@@ -318,6 +327,33 @@ impl Machine {
                 Ok(None)
             }
         }
+    }
+
+    /// The values a nondet call of type `ty` chooses from: `{0, 1}` for `_Bool`, else
+    /// the values of `--nondet-range` that `ty` can hold.
+    fn nondet_domain(&self, ty: Scalar, boolean: bool) -> Result<(Val, Val), Fault> {
+        if boolean {
+            return Ok((0, 1));
+        }
+        let Some((lo, hi)) = self.nondet else {
+            return Err(Fault::unsupported(
+                "`__VERIFIER_nondet_*` of a type other than `_Bool` needs a finite domain: pass \
+                 --nondet-range LO..HI to explore every value in that range",
+            ));
+        };
+        let bits = 8 * ty.size as u32;
+        let (tmin, tmax) = match (ty.signed, bits) {
+            (true, _) => (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1),
+            (false, _) => (0, (1i128 << bits) - 1),
+        };
+        let (a, b) = ((lo as i128).max(tmin), (hi as i128).min(tmax));
+        if a > b {
+            return Err(Fault::unsupported(format!(
+                "no value of --nondet-range {lo}..{hi} fits the nondet call's type"
+            )));
+        }
+        // Both ends fit the type and `Val`: `b <= hi` and `a >= lo`.
+        Ok((a as Val, b as Val))
     }
 
     /// Index in `vals` of loop `id`'s counter in frame `fr`.

@@ -92,6 +92,8 @@ struct Machine {
     tid: Tid,
     /// The `--unroll` bound (`u32::MAX` when unbounded).
     unroll: u32,
+    /// `--nondet-range` ([`RunOptions::nondet_range`]).
+    nondet: Option<(Val, Val)>,
     /// The call stack; the last frame is running.
     frames: Vec<Frame>,
     /// All frames' registers and loop counters, frame by frame: a frame owns
@@ -220,6 +222,7 @@ impl CThread {
         let mut m = Machine {
             tid,
             unroll: run.unroll.unwrap_or(u32::MAX),
+            nondet: run.nondet_range,
             frames: Vec::new(),
             vals: Vec::new(),
             stack: stack.to_vec(),

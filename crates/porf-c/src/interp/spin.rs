@@ -97,6 +97,7 @@ impl Machine {
         Machine {
             tid: self.tid,
             unroll: self.unroll,
+            nondet: self.nondet,
             frames: self.frames.clone(),
             vals: self.vals.clone(),
             stack: self.stack.clone(),

@@ -130,6 +130,23 @@ impl AtomicOp {
     }
 }
 
+/// The type `__VERIFIER_nondet_<suffix>()` returns (SV-COMP's names).
+fn nondet_type(suffix: &str) -> Option<(Scalar, IntTy)> {
+    let ct = match suffix {
+        "bool" => IntTy::Bool,
+        "char" => IntTy::Char,
+        "uchar" => IntTy::UChar,
+        "short" => IntTy::Short,
+        "ushort" => IntTy::UShort,
+        "int" => IntTy::Int,
+        "uint" | "unsigned" => IntTy::UInt,
+        "long" => IntTy::Long,
+        "ulong" => IntTy::ULong,
+        _ => return None,
+    };
+    Some((ct.scalar(), ct))
+}
+
 /// GCC's `__atomic_*` builtins (orders explicit, `__ATOMIC_*` values equal C11's
 /// `memory_order` values) and `__sync_*` builtins (seq_cst: GCC documents them as full
 /// barriers), as the C11 operation they perform.
@@ -519,10 +536,26 @@ impl Cx<'_> {
                 self.b.emit(InstKind::Assume { cond });
                 Ok(Val::Void)
             }
-            n if n.starts_with("__VERIFIER_nondet_") => self.unsup(
-                off,
-                format!("porf does not explore data nondeterminism yet (`{n}`)"),
-            ),
+            n if n.starts_with("__VERIFIER_nondet_") => {
+                let Some((ty, ct)) = nondet_type(&n["__VERIFIER_nondet_".len()..]) else {
+                    return self.unsup(
+                        off,
+                        format!("`{n}`: porf explores nondet values of integer types only (`_bool`, `_char`, `_uchar`, `_short`, `_ushort`, `_int`, `_uint`, `_unsigned`, `_long`, `_ulong`)"),
+                    );
+                };
+                self.argc(name, args, 0, off)?;
+                self.at(off);
+                let dst = self.b.reg();
+                self.b.emit(InstKind::Builtin {
+                    dst: Some(dst),
+                    which: Builtin::Nondet {
+                        ty,
+                        boolean: ct == IntTy::Bool,
+                    },
+                    args: vec![],
+                });
+                Ok(Val::R(Operand::Reg(dst), CType::int(ct)))
+            }
             "malloc" | "calloc" => {
                 let n = if name == "malloc" { 1 } else { 2 };
                 self.argc(name, args, n, off)?;
