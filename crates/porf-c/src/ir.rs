@@ -147,9 +147,14 @@ pub enum Builtin {
     /// `malloc(size)`: one argument, the byte size; the block's bytes are
     /// uninitialised until written.
     Malloc,
-    /// `calloc(n, size)`: one argument, `n * size` (multiplied by the front end); the
-    /// block starts out as zeros.
+    /// `calloc(n, size)`: two arguments, `n` and `size`; the block of `n * size` bytes
+    /// starts out as zeros.
     Calloc,
+    /// `exit(code)`: one argument. In `main`'s thread, the thread finishes with `code`
+    /// (C11 5.1.2.2.3: returning from `main` is calling `exit`, so porf treats both
+    /// alike; other threads run on, as after `main` returns). In another thread: an
+    /// unsupported-input error.
+    Exit,
     /// `free(ptr)`; `free(NULL)` is a no-op; a pointer that is not the start of a heap
     /// block is an "invalid free"; the engine checks double frees and use after free.
     Free,

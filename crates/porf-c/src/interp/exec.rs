@@ -282,7 +282,23 @@ impl Machine {
                         Ok(Some(Pending::new(action, cont)))
                     }
                     Builtin::Malloc => self.malloc(*dst, arg, false, src),
-                    Builtin::Calloc => self.malloc(*dst, arg, true, src),
+                    Builtin::Calloc => {
+                        let size = args.get(1).map_or(0, val);
+                        // Both factors are `size_t`s: an overflowing product is no size.
+                        let total = (arg as u64)
+                            .checked_mul(size as u64)
+                            .map_or(-1, |t| t as Val);
+                        self.malloc(*dst, total, true, src)
+                    }
+                    Builtin::Exit => {
+                        if self.tid != 0 {
+                            return Err(Fault::unsupported(
+                                "exit() in a thread other than main's (porf models exit as \
+                                 main's return)",
+                            ));
+                        }
+                        Ok(Some(Pending::end(Action::Finish { ret: arg })))
+                    }
                     Builtin::Free => self.free(code, arg, src),
                     Builtin::Bits(op) => {
                         let width = args.get(1).map_or(8, val).clamp(1, 8) as u32 * 8;

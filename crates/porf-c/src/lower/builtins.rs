@@ -34,6 +34,8 @@ const NAMES: &[&str] = &[
     "calloc",
     "free",
     "abort",
+    "exit",
+    "memcmp",
     "printf",
     "fprintf",
     "puts",
@@ -485,7 +487,7 @@ impl Cx<'_> {
                 self.atomic_ptr(&args[0], name)?;
                 Ok(Val::R(Operand::Const(1), CType::int(IntTy::Bool)))
             }
-            "memset" | "memcpy" | "memmove" => self.mem_fn(name, args, off),
+            "memset" | "memcpy" | "memmove" | "memcmp" => self.mem_fn(name, args, off),
             "__porf_unsupported" => {
                 self.argc(name, args, 1, off)?;
                 let text = match &args[0].node {
@@ -557,20 +559,13 @@ impl Cx<'_> {
                 Ok(Val::R(Operand::Reg(dst), CType::int(ct)))
             }
             "malloc" | "calloc" => {
+                // calloc gets both factors: the interpreter checks their product for
+                // overflow.
                 let n = if name == "malloc" { 1 } else { 2 };
                 self.argc(name, args, n, off)?;
-                let mut size = self.int_arg(&args[0], IntTy::ULong)?;
-                if n == 2 {
-                    let s = self.int_arg(&args[1], IntTy::ULong)?;
-                    size = self.b.bin(
-                        BinOp::Mul,
-                        size,
-                        s,
-                        Scalar {
-                            size: 8,
-                            signed: false,
-                        },
-                    );
+                let mut sizes = Vec::new();
+                for a in args {
+                    sizes.push(self.int_arg(a, IntTy::ULong)?);
                 }
                 self.at(off);
                 let dst = self.b.reg();
@@ -581,7 +576,7 @@ impl Cx<'_> {
                     } else {
                         Builtin::Calloc
                     },
-                    args: vec![size],
+                    args: sizes,
                 });
                 Ok(Val::R(Operand::Reg(dst), CType::void_ptr()))
             }
@@ -594,6 +589,18 @@ impl Cx<'_> {
                     which: Builtin::Free,
                     args: vec![p],
                 });
+                Ok(Val::Void)
+            }
+            "exit" => {
+                self.argc(name, args, 1, off)?;
+                let code = self.int_arg(&args[0], IntTy::Int)?;
+                self.at(off);
+                self.b.emit(InstKind::Builtin {
+                    dst: None,
+                    which: Builtin::Exit,
+                    args: vec![code],
+                });
+                self.b.terminate(Terminator::Unreachable);
                 Ok(Val::Void)
             }
             "abort" => {

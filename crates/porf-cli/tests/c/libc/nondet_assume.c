@@ -20,3 +20,6 @@ int main(void)
 	assert(u <= 2);
 	return 0;
 }
+// expect rc11 sc | --nondet-range 0..2: safe 12 blocked 2
+// expect rc11 | --nondet-range 0..2 --explorer reference: safe 12 blocked 2
+// expect rc11 | --nondet-range -1..2: assertion "0 <= a"

@@ -32,3 +32,9 @@ int main(void)
 	assert(c == 0 || c == 1);
 	return 0;
 }
+// expect rc11 sc | --nondet-range 1..2: safe 8
+// expect rc11 sc | --nondet-range 1..2 --equiv rf: safe 8
+// expect rc11 sc | --nondet-range 1..2 --explorer reference: safe 8
+// expect rc11 sc: rejected "--nondet-range LO..HI"
+// expect sc | --nondet-range 1..2 --equiv rvf: rejected "not by rf-smc or --equiv rvf"
+// expect sc | --nondet-range 1..2 --equiv rf --explorer rf-smc: rejected "not by rf-smc or --equiv rvf"

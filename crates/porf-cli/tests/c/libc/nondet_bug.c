@@ -13,3 +13,6 @@ int main(void)
 	buf[n] = 1;
 	return 0;
 }
+// expect rc11 sc | --nondet-range 0..3: assertion "n < 3"
+// expect rc11 sc | --nondet-range 0..2: safe 3
+// expect rc11 | --nondet-range 0..3 --explorer reference: assertion "n < 3"
