@@ -301,9 +301,8 @@ pub fn perform<P: Program>(
             // `perform`; the trace explorers do not.
             let kind = LabelKind::Error {
                 kind: ErrorKind::Unsupported,
-                msg: "nondeterministic choices (`__VERIFIER_nondet_*`) are explored by the \
-                      graph and reference explorers with --equiv co or rf, not by rf-smc \
-                      or --equiv rvf"
+                msg: "nondeterministic choices are explored by the graph and reference explorers \
+                      with --equiv co or rf, not by rf-smc or --equiv rvf"
                     .into(),
             };
             let e = add_event(st, model, t, kind, src);
