@@ -341,7 +341,18 @@ def main():
     ap.add_argument("--filter", default="", help="run only tests whose name contains this")
     ap.add_argument("--json", help="save every result to this file")
     ap.add_argument("--markdown", action="store_true", help="print the table as Markdown")
+    ap.add_argument("--compare", metavar="BEFORE.json",
+                    help="also print a per-directory before/after Markdown table against the "
+                         "results saved (--json) by an earlier run")
+    ap.add_argument("--results", metavar="AFTER.json",
+                    help="with --compare: take this run's results from a saved file instead "
+                         "of running porf")
     a = ap.parse_args()
+    if a.results:
+        if not a.compare:
+            sys.exit("--results needs --compare")
+        compare(json.load(open(a.compare))["results"], json.load(open(a.results))["results"])
+        return
     PORF = os.path.abspath(a.porf) if a.porf else PORF
     if not os.path.exists(PORF):
         sys.exit(f"build porf first: cargo build --release ({PORF} is missing)")
@@ -386,6 +397,44 @@ def main():
     if a.json:
         with open(a.json, "w") as f:
             json.dump({"summary": summary, "results": all_results}, f, indent=1)
+    if a.compare:
+        compare(json.load(open(a.compare))["results"], all_results)
+
+
+def compare(before, after):
+    """Prints, as Markdown, every directory's class per model before and after, the
+    totals, and how many directories moved from one class to another."""
+    models = sorted({r["model"] for r in after}, key=lambda m: MODELS.index(m)
+                    if m in MODELS else 99)
+    b = {(r["test"], r["model"]): r for r in before}
+    x = {(r["test"], r["model"]): r for r in after}
+    tests = sorted({t for t, _ in x})
+    head = " | ".join(f"{m} before | {m} after" for m in models)
+    print(f"\n| directory | {head} | after: detail ({models[0]}, else {models[-1]}) |")
+    print("|---|" + "---|---|" * len(models) + "---|")
+    moves = {}
+    for t in tests:
+        cells = []
+        detail = ""
+        for m in models:
+            old = b.get((t, m), {}).get("class", "-")
+            new = x[(t, m)]["class"] if (t, m) in x else "-"
+            cells += [old, new]
+            moves[(m, old, new)] = moves.get((m, old, new), 0) + 1
+            if not detail and (t, m) in x and new != "passed":
+                detail = describe(x[(t, m)]).replace("|", "\\|")
+        print(f"| `{t}` | " + " | ".join(cells) + f" | {detail} |")
+    print()
+    for m in models:
+        for label, res in (("before", [r for r in before if r["model"] == m]),
+                           ("after", [r for r in after if r["model"] == m])):
+            c = {k: sum(1 for r in res if r["class"] == k) for k in ORDER}
+            print(f"{m} {label}: {c['passed']} passed, {c['rejected']} rejected, "
+                  f"{c['timeout']} timeout, {c['differing']} differing ({len(res)} directories)")
+    print()
+    for (m, old, new), n in sorted(moves.items()):
+        if old != new:
+            print(f"{m}: {old} -> {new}: {n}")
 
 
 if __name__ == "__main__":

@@ -1,5 +1,7 @@
-/* porf bundled <stdlib.h>. malloc, calloc, free and abort are builtins; the other
- * declarations exist so that calls get a clear "unsupported" diagnostic. */
+/* porf bundled <stdlib.h>. malloc, calloc, free, abort and exit are builtins
+ * (exit(code) in main's thread is main returning code; in another thread it is
+ * unsupported); realloc is below; the other declarations exist so that calls get a
+ * clear "unsupported" diagnostic. */
 #ifndef __PORF_STDLIB_H
 #define __PORF_STDLIB_H
 #include <stddef.h>
@@ -8,10 +10,18 @@
 void *malloc(size_t size);
 void *calloc(size_t nmemb, size_t size);
 void free(void *ptr);
-_Noreturn void abort(void);
-void *realloc(void *ptr, size_t size);
 void __porf_check(int __cond, const char *__msg);
 void __porf_unsupported(const char *__msg);
+_Noreturn void abort(void);
+/* realloc(NULL, n) is malloc(n). Growing or shrinking an allocated block would copy
+ * its bytes, but porf's heap holds typed cells only: not supported. */
+static inline void *realloc(void *__p, size_t __n)
+{
+	if (__p == 0)
+		return malloc(__n);
+	__porf_unsupported("realloc of an allocated block is not supported (porf cannot copy untyped heap memory): only realloc(NULL, n), which is malloc(n)");
+	return 0;
+}
 /* C11 7.22.3.1: the alignment must be a valid one (a power of two). porf's heap
  * blocks are 8-byte aligned, so larger alignments are not supported. */
 static inline void *aligned_alloc(size_t __align, size_t __size)

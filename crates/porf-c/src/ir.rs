@@ -147,12 +147,23 @@ pub enum Builtin {
     /// `malloc(size)`: one argument, the byte size; the block's bytes are
     /// uninitialised until written.
     Malloc,
-    /// `calloc(n, size)`: one argument, `n * size` (multiplied by the front end); the
-    /// block starts out as zeros.
+    /// `calloc(n, size)`: two arguments, `n` and `size`; the block of `n * size` bytes
+    /// starts out as zeros.
     Calloc,
+    /// `exit(code)`: one argument. In `main`'s thread, the thread finishes with `code`
+    /// (C11 5.1.2.2.3: returning from `main` is calling `exit`, so porf treats both
+    /// alike; other threads run on, as after `main` returns). In another thread: an
+    /// unsupported-input error.
+    Exit,
     /// `free(ptr)`; `free(NULL)` is a no-op; a pointer that is not the start of a heap
     /// block is an "invalid free"; the engine checks double frees and use after free.
     Free,
+    /// `__VERIFIER_nondet_<type>()`: no arguments; a value of type `ty`, chosen by the
+    /// engine ([`porf_graph::Action::Choose`]) among `{0, 1}` if `boolean` (`_Bool`,
+    /// whose `Scalar` is that of `unsigned char`), else among the values of
+    /// [`crate::RunOptions::nondet_range`] `ty` can hold (no range, or none of its
+    /// values fits: an unsupported-input error at the call).
+    Nondet { ty: Scalar, boolean: bool },
     /// `pthread_self()`: the engine thread id of the caller.
     ThreadSelf,
     /// GCC's bit builtins on a value of `width` bytes (two arguments: the value and

@@ -51,6 +51,11 @@ pub struct RunOptions {
     /// its back edge blocks the execution (`BlockReason::SpinLoop`; see `spin` and
     /// `interp::spin`). Off in `Default`, so library users opt in.
     pub spin_assume: bool,
+    /// `--nondet-range LO..HI`: the values `__VERIFIER_nondet_<type>()` returns (those
+    /// of `LO..=HI` that the type can hold; requires `LO <= HI`). `None`: only
+    /// `__VERIFIER_nondet_bool` (domain {0, 1}) may be called; another nondet call is
+    /// an unsupported-input error at the call.
+    pub nondet_range: Option<(i64, i64)>,
     /// `--recursion-limit N`: a call that would make a function active more than `N`
     /// times at once (N nested recursive calls below its first activation, direct or
     /// through other functions) blocks the execution, counted like an `--unroll` cut

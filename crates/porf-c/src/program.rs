@@ -261,8 +261,9 @@ fn validate_func(m: &Module, f: &Function) -> Result<(), String> {
                     dst.map_or(Ok(()), reg)?;
                     args.iter().try_for_each(op)?;
                     let arity = match which {
-                        Builtin::Malloc | Builtin::Calloc | Builtin::Free => 1,
-                        Builtin::ThreadSelf => 0,
+                        Builtin::Malloc | Builtin::Free | Builtin::Exit => 1,
+                        Builtin::Calloc => 2,
+                        Builtin::ThreadSelf | Builtin::Nondet { .. } => 0,
                         Builtin::Bits(_) => 2,
                     };
                     if args.len() != arity {

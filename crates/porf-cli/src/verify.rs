@@ -46,6 +46,15 @@ pub struct VerifyArgs {
     /// every other thread has finished or waits for good: those threads spin forever.
     #[arg(long)]
     check_liveness: bool,
+    /// Do not report non-atomic data races (GenMC's `-disable-race-detection`): a
+    /// racy execution goes on and is counted like any other.
+    #[arg(long)]
+    disable_race_detection: bool,
+    /// The values `__VERIFIER_nondet_<type>()` returns, `LO..HI` inclusive (those the
+    /// type can hold): each call branches over them, each value its own executions.
+    /// Without it only `__VERIFIER_nondet_bool()` ({0, 1}) may be called (C programs).
+    #[arg(long, value_name = "LO..HI", value_parser = parse_range, allow_hyphen_values = true)]
+    nondet_range: Option<(i64, i64)>,
     /// Print one JSON object instead of GenMC's lines.
     #[arg(long)]
     json: bool,
@@ -55,6 +64,31 @@ pub struct VerifyArgs {
     /// Also print peak graph size and peak resident memory.
     #[arg(long)]
     stats: bool,
+}
+
+/// The most values `--nondet-range` may give one call.
+const MAX_NONDET_VALUES: i128 = 1 << 20;
+
+/// `LO..HI` (inclusive, `LO <= HI`, at most [`MAX_NONDET_VALUES`] values).
+fn parse_range(s: &str) -> Result<(i64, i64), String> {
+    let (lo, hi) = s
+        .split_once("..")
+        .ok_or_else(|| format!("`{s}` is not a range LO..HI"))?;
+    let num = |x: &str| {
+        x.trim()
+            .parse::<i64>()
+            .map_err(|e| format!("`{x}` in --nondet-range: {e}"))
+    };
+    let (lo, hi) = (num(lo)?, num(hi)?);
+    if lo > hi {
+        return Err(format!("empty range {lo}..{hi} (LO must be at most HI)"));
+    }
+    if hi as i128 - lo as i128 + 1 > MAX_NONDET_VALUES {
+        return Err(format!(
+            "{lo}..{hi} has more than {MAX_NONDET_VALUES} values (each is explored)"
+        ));
+    }
+    Ok((lo, hi))
 }
 
 /// Runs the command; returns the exit code.
@@ -83,6 +117,7 @@ pub fn run(a: VerifyArgs) -> u8 {
         return 2;
     }
     cfg.check_liveness = a.check_liveness;
+    cfg.disable_race_detection = a.disable_race_detection;
     let model = porf_models::by_name(&a.explore.model).expect("clap checked the model name");
     if let Err(msg) = porf_explore::supported(a.explore.strategy(), model.as_ref(), equiv) {
         eprintln!("error: {msg}");
@@ -122,6 +157,7 @@ pub fn run(a: VerifyArgs) -> u8 {
     let run = RunOptions {
         unroll: a.unroll,
         spin_assume: !a.disable_spin_assume,
+        nondet_range: a.nondet_range,
         recursion_limit: Some(a.recursion_limit),
     };
     let bounds = report::Bounds {

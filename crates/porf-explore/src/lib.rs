@@ -90,6 +90,9 @@ pub struct Config {
     /// Report threads that spin forever in blocked executions ([`liveness`]) as
     /// [`ErrorClass::Liveness`] errors.
     pub check_liveness: bool,
+    /// Do not report data races (GenMC's `-disable-race-detection`): a racy execution
+    /// goes on as any other; every other error is still reported.
+    pub disable_race_detection: bool,
 }
 
 /// Which explorer to run.

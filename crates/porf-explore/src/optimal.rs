@@ -32,7 +32,8 @@ use crate::state::{State, TidRegistry};
 use crate::step::{self, Access, AfterRead, Step};
 use crate::{Config, Stats};
 use porf_graph::{
-    EventId, Graph, LabelKind, Loc, MemOrder, Program, ReadKind, SrcLoc, Tid, Val, View, WriteKind,
+    Action, EventId, Graph, LabelKind, Loc, MemOrder, Program, ReadKind, SrcLoc, Tid, Val, View,
+    WriteKind,
 };
 use porf_models::{atomicity, MemoryModel};
 use std::collections::HashSet;
@@ -89,6 +90,9 @@ impl<P: Program> Optimal<'_, '_, P> {
                 self.rec.maximal(st, &self.co);
                 return;
             };
+            if let Action::Choose { lo, hi, src } = action {
+                return self.choose(st, t, (lo, hi), src);
+            }
             match step::perform(st, self.prog, self.model, &mut self.tids, t, action) {
                 Step::Done(e) => {
                     let kind = &st.g.label(e).kind;
@@ -121,6 +125,23 @@ impl<P: Program> Optimal<'_, '_, P> {
                     src,
                 }) => return self.write(st, t, (loc, bytes), val, ord, kind, src),
             }
+        }
+    }
+
+    /// A nondeterministic choice of thread `t`: one branch per value, in increasing
+    /// order. The first value is the choice's maximal one (`added_max`): a backward
+    /// revisit deletes a choice only if it took that value ([`maximal_extension`]), so
+    /// each graph is still produced once.
+    fn choose(&mut self, st: &mut State<P>, t: Tid, (lo, hi): (Val, Val), src: SrcLoc) {
+        let stamp = st.g.len();
+        for val in lo..=hi {
+            if self.rec.stopped() {
+                break;
+            }
+            let e = step::add_choice(st, self.model, t, val, src);
+            st.g.label_mut(e).added_max = val == lo;
+            self.visit(st);
+            st.truncate(stamp);
         }
     }
 
@@ -372,6 +393,9 @@ fn maximal_extension(g: &Graph, r: EventId, w: EventId, keep: &View) -> bool {
             continue;
         }
         if !lab.revisitable {
+            return false;
+        }
+        if matches!(lab.kind, LabelKind::Choice { .. }) && !lab.added_max {
             return false;
         }
         if !lab.is_access() {

@@ -39,8 +39,8 @@ pub struct Recorder<'c> {
     seen: HashSet<Vec<u64>>,
     /// Count each reads-from class once (see [`Recorder::dedupe_classes`]).
     dedupe: bool,
-    /// Whether the model has data races ([`MemoryModel::has_data_races`]); if not,
-    /// races are never reported.
+    /// Whether races are reported: the model has data races
+    /// ([`MemoryModel::has_data_races`]) and [`Config::disable_race_detection`] is off.
     races: bool,
 }
 
@@ -62,7 +62,7 @@ impl<'c> Recorder<'c> {
             deadline,
             seen: HashSet::new(),
             dedupe: false,
-            races: model.has_data_races(),
+            races: model.has_data_races() && !cfg.disable_race_detection,
         }
     }
 
@@ -138,6 +138,12 @@ impl<'c> Recorder<'c> {
             vec![(a, la.src), (b, lb.src)],
             g,
         );
+    }
+
+    /// Whether data races are reported at all (explorers skip looking for them when
+    /// not).
+    pub fn reports_races(&self) -> bool {
+        self.races
     }
 
     /// Records a lifetime error of dynamically allocated memory.

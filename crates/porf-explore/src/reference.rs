@@ -86,6 +86,7 @@ fn footprint(a: &Action) -> Footprint {
         | Action::Malloc { .. }
         | Action::Free { .. }
         | Action::Fence { .. }
+        | Action::Choose { .. }
         | Action::Block { .. }
         | Action::Error { .. } => Footprint::Local,
     }
@@ -357,68 +358,80 @@ impl<P: Program> Reference<'_, '_, P> {
             let sleep = child_sleep;
             let stamp = st.g.len();
 
-            match step::perform(st, self.prog, self.model, &mut self.tids, t, action) {
-                Step::Done(_) => self.check_and_go(st, &sleep),
-                Step::Access(Access::Read {
-                    loc,
-                    bytes,
-                    ord,
-                    kind,
-                    src,
-                }) => {
-                    for w in self.co.read_sources(&st.g, loc) {
-                        let r = st.g.add(
-                            t,
-                            LabelKind::Read {
-                                loc,
-                                bytes,
-                                ord,
-                                kind,
-                                rf: w,
-                            },
-                            src,
-                        );
-                        let val = st.g.read_val(r);
-                        if let LabelKind::Read { ord: o, .. } = &mut st.g.label_mut(r).kind {
-                            *o = step::read_order(kind, ord, val);
-                        }
-                        st.g.label_mut(r).hb = self.model.hb_view(&st.g, r);
-                        if let AfterRead::WritePart(v) = step::after_read(st, self.model, r) {
-                            step::add_write_part(st, self.model, r, v);
-                        }
-                        self.check_and_go(st, &sleep);
-                        st.truncate(stamp);
+            if let Action::Choose { lo, hi, src } = action {
+                // A choice touches no memory: one child per value.
+                for val in lo..=hi {
+                    if self.rec.stopped() {
+                        break;
                     }
+                    step::add_choice(st, self.model, t, val, src);
+                    self.check_and_go(st, &sleep);
+                    st.truncate(stamp);
                 }
-                Step::Access(Access::Write {
-                    loc,
-                    bytes,
-                    val,
-                    ord,
-                    kind,
-                    src,
-                }) => {
-                    // co mode: every co position; rf mode: co is the model's to derive.
-                    let n = st.g.co(loc).len();
-                    let first = if self.co.tracked() { 1 } else { n + 1 };
-                    for pos in first..=n + 1 {
-                        let w = step::add_event(
-                            st,
-                            self.model,
-                            t,
-                            LabelKind::Write {
-                                loc,
-                                bytes,
-                                ord,
-                                val,
-                                kind,
-                            },
-                            src,
-                        );
-                        st.g.co_insert(w, pos);
-                        st.push_resumed(t, 0);
-                        self.check_and_go(st, &sleep);
-                        st.truncate(stamp);
+            } else {
+                match step::perform(st, self.prog, self.model, &mut self.tids, t, action) {
+                    Step::Done(_) => self.check_and_go(st, &sleep),
+                    Step::Access(Access::Read {
+                        loc,
+                        bytes,
+                        ord,
+                        kind,
+                        src,
+                    }) => {
+                        for w in self.co.read_sources(&st.g, loc) {
+                            let r = st.g.add(
+                                t,
+                                LabelKind::Read {
+                                    loc,
+                                    bytes,
+                                    ord,
+                                    kind,
+                                    rf: w,
+                                },
+                                src,
+                            );
+                            let val = st.g.read_val(r);
+                            if let LabelKind::Read { ord: o, .. } = &mut st.g.label_mut(r).kind {
+                                *o = step::read_order(kind, ord, val);
+                            }
+                            st.g.label_mut(r).hb = self.model.hb_view(&st.g, r);
+                            if let AfterRead::WritePart(v) = step::after_read(st, self.model, r) {
+                                step::add_write_part(st, self.model, r, v);
+                            }
+                            self.check_and_go(st, &sleep);
+                            st.truncate(stamp);
+                        }
+                    }
+                    Step::Access(Access::Write {
+                        loc,
+                        bytes,
+                        val,
+                        ord,
+                        kind,
+                        src,
+                    }) => {
+                        // co mode: every co position; rf mode: co is the model's to derive.
+                        let n = st.g.co(loc).len();
+                        let first = if self.co.tracked() { 1 } else { n + 1 };
+                        for pos in first..=n + 1 {
+                            let w = step::add_event(
+                                st,
+                                self.model,
+                                t,
+                                LabelKind::Write {
+                                    loc,
+                                    bytes,
+                                    ord,
+                                    val,
+                                    kind,
+                                },
+                                src,
+                            );
+                            st.g.co_insert(w, pos);
+                            st.push_resumed(t, 0);
+                            self.check_and_go(st, &sleep);
+                            st.truncate(stamp);
+                        }
                     }
                 }
             }

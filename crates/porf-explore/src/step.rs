@@ -296,6 +296,19 @@ pub fn perform<P: Program>(
             st.push_same(t);
             Step::Done(e)
         }
+        Action::Choose { src, .. } => {
+            // The graph and reference explorers branch over choices before calling
+            // `perform`; the trace explorers do not.
+            let kind = LabelKind::Error {
+                kind: ErrorKind::Unsupported,
+                msg: "nondeterministic choices are explored by the graph and reference explorers \
+                      with --equiv co or rf, not by rf-smc or --equiv rvf"
+                    .into(),
+            };
+            let e = add_event(st, model, t, kind, src);
+            st.push_same(t);
+            Step::Done(e)
+        }
         Action::Block { reason, src } => {
             let e = add_event(st, model, t, LabelKind::Block { reason }, src);
             st.push_same(t);
@@ -307,6 +320,20 @@ pub fn perform<P: Program>(
             Step::Done(e)
         }
     }
+}
+
+/// Adds the choice event of thread `t` taking value `val` (its action was
+/// [`Action::Choose`]) and resumes the thread with `val`.
+pub fn add_choice<P: Program>(
+    st: &mut State<P>,
+    model: &dyn MemoryModel,
+    t: Tid,
+    val: Val,
+    src: SrcLoc,
+) -> EventId {
+    let e = add_event(st, model, t, LabelKind::Choice { val }, src);
+    st.push_resumed(t, val);
+    e
 }
 
 /// What follows a read once its source is fixed.

@@ -214,7 +214,8 @@ pub enum ErrorKind {
 /// The value handed back by [`ThreadMachine::resume`] is, per action:
 /// `Load` the value read; `Rmw` the old value (for a compare-exchange, success is
 /// `old == expected`); `Spawn` the child's [`Tid`]; `Join` the child's return value;
-/// `TryLock` the lock's old value (0 means it was acquired); everything else 0.
+/// `TryLock` the lock's old value (0 means it was acquired); `Choose` the value chosen;
+/// everything else 0.
 /// `Block`, `Error` and `Finish` end the thread: `resume` is never called after them.
 ///
 /// Memory accesses name the first byte they touch (`loc`) and their width (`bytes`, 1 to
@@ -299,6 +300,17 @@ pub enum Action {
         loc: Loc,
         src: SrcLoc,
     },
+    /// A nondeterministic choice of a value in `lo..=hi` (requires `lo <= hi`), e.g. C's
+    /// `__VERIFIER_nondet_int()` over a declared domain. The explorer resumes the thread
+    /// with each value in turn, in increasing order: each value starts its own
+    /// executions. The choice touches no memory; its event records the value chosen.
+    /// Explorers that do not branch over choices turn it into an
+    /// [`ErrorKind::Unsupported`] error.
+    Choose {
+        lo: Val,
+        hi: Val,
+        src: SrcLoc,
+    },
     /// The thread blocks forever and the execution is not counted as complete: a failed
     /// assumption, or a loop bound reached.
     Block {
@@ -333,6 +345,7 @@ impl Action {
             | Action::Lock { src, .. }
             | Action::TryLock { src, .. }
             | Action::Unlock { src, .. }
+            | Action::Choose { src, .. }
             | Action::Block { src, .. }
             | Action::Error { src, .. } => *src,
             Action::Finish { .. } => SrcLoc::UNKNOWN,

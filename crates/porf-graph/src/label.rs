@@ -119,6 +119,10 @@ pub enum LabelKind {
     Finish {
         ret: Val,
     },
+    /// A nondeterministic choice ([`crate::Action::Choose`]) that took value `val`.
+    Choice {
+        val: Val,
+    },
     /// The thread is blocked for good (failed assume, loop bound, or a lock read that saw
     /// a taken lock).
     Block {

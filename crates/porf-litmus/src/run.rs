@@ -236,6 +236,7 @@ fn explore(
             unroll: opts.unroll,
             spin_assume: false,
             recursion_limit: None,
+            nondet_range: None,
         },
     );
     let cfg = Config {

@@ -2,7 +2,7 @@
 //! engine's answer to it.
 
 use super::{arith, Cont, Frame, Machine, Pending, EBUSY, LOCAL_STEP_LIMIT, MAX_CALL_DEPTH};
-use crate::ir::{Builtin, FuncId, Inst, InstKind, Module, Operand, Reg, Terminator};
+use crate::ir::{Builtin, FuncId, Inst, InstKind, Module, Operand, Reg, Scalar, Terminator};
 use crate::memory::{
     classify, func_addr, heap_addr, stack_addr, Fault, Region, HEAP_DATA, MAX_HEAP_BLOCKS,
     MAX_MALLOC, MAX_STACK, MAX_THREADS,
@@ -292,8 +292,33 @@ impl Machine {
                         self.advance();
                         Ok(None)
                     }
+                    Builtin::Nondet { ty, boolean } => {
+                        let (lo, hi) = self.nondet_domain(*ty, *boolean)?;
+                        let action = Action::Choose { lo, hi, src };
+                        let cont = Cont::Value {
+                            dst: *dst,
+                            ty: Some(*ty),
+                        };
+                        Ok(Some(Pending::new(action, cont)))
+                    }
                     Builtin::Malloc => self.malloc(*dst, arg, false, src),
-                    Builtin::Calloc => self.malloc(*dst, arg, true, src),
+                    Builtin::Calloc => {
+                        let size = args.get(1).map_or(0, val);
+                        // Both factors are `size_t`s: an overflowing product is no size.
+                        let total = (arg as u64)
+                            .checked_mul(size as u64)
+                            .map_or(-1, |t| t as Val);
+                        self.malloc(*dst, total, true, src)
+                    }
+                    Builtin::Exit => {
+                        if self.tid != 0 {
+                            return Err(Fault::unsupported(
+                                "exit() in a thread other than main's (porf models exit as \
+                                 main's return)",
+                            ));
+                        }
+                        Ok(Some(Pending::end(Action::Finish { ret: arg })))
+                    }
                     Builtin::Free => self.free(code, arg, src),
                     Builtin::Bits(op) => {
                         let width = args.get(1).map_or(8, val).clamp(1, 8) as u32 * 8;
@@ -338,6 +363,33 @@ impl Machine {
                 Ok(None)
             }
         }
+    }
+
+    /// The values a nondet call of type `ty` chooses from: `{0, 1}` for `_Bool`, else
+    /// the values of `--nondet-range` that `ty` can hold.
+    fn nondet_domain(&self, ty: Scalar, boolean: bool) -> Result<(Val, Val), Fault> {
+        if boolean {
+            return Ok((0, 1));
+        }
+        let Some((lo, hi)) = self.nondet else {
+            return Err(Fault::unsupported(
+                "`__VERIFIER_nondet_*` of a type other than `_Bool` needs a finite domain: pass \
+                 --nondet-range LO..HI to explore every value in that range",
+            ));
+        };
+        let bits = 8 * ty.size as u32;
+        let (tmin, tmax) = match (ty.signed, bits) {
+            (true, _) => (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1),
+            (false, _) => (0, (1i128 << bits) - 1),
+        };
+        let (a, b) = ((lo as i128).max(tmin), (hi as i128).min(tmax));
+        if a > b {
+            return Err(Fault::unsupported(format!(
+                "no value of --nondet-range {lo}..{hi} fits the nondet call's type"
+            )));
+        }
+        // Both ends fit the type and `Val`: `b <= hi` and `a >= lo`.
+        Ok((a as Val, b as Val))
     }
 
     /// Index in `vals` of loop `id`'s counter in frame `fr`.

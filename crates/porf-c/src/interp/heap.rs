@@ -12,7 +12,8 @@ type Step = Result<Option<Pending>, Fault>;
 
 impl Machine {
     /// `malloc(size)` (`calloc` if `zeroed`): allocates the thread's next block and
-    /// returns its data address.
+    /// returns its data address. A `size` of 2^63 or more (negative here) is a memory
+    /// error; sizes beyond [`MAX_MALLOC`] are unsupported.
     pub(super) fn malloc(
         &mut self,
         dst: Option<Reg>,
@@ -20,7 +21,16 @@ impl Machine {
         zeroed: bool,
         src: SrcLoc,
     ) -> Step {
-        if !(0..=MAX_MALLOC as Val).contains(&size) {
+        if size < 0 {
+            // A `size_t` of 2^63 or more (a negative `int` converted, an overflowing
+            // calloc product): GenMC reports "Invalid size in malloc()" as an error.
+            return Err(Fault::memory(format!(
+                "invalid size in {}(): {} bytes",
+                if zeroed { "calloc" } else { "malloc" },
+                size as u64
+            )));
+        }
+        if size > MAX_MALLOC as Val {
             return Err(Fault::unsupported(format!(
                 "malloc of {size} bytes: porf's heap blocks hold at most {MAX_MALLOC} bytes"
             )));

@@ -95,6 +95,8 @@ struct Machine {
     unroll: u32,
     /// The most activations of one function at once (`--recursion-limit`).
     recursion_limit: u32,
+    /// `--nondet-range` ([`RunOptions::nondet_range`]).
+    nondet: Option<(Val, Val)>,
     /// The call stack; the last frame is running.
     frames: Vec<Frame>,
     /// All frames' registers and loop counters, frame by frame: a frame owns
@@ -238,6 +240,7 @@ impl CThread {
             tid,
             unroll: run.unroll.unwrap_or(u32::MAX),
             recursion_limit: run.recursion_limit(),
+            nondet: run.nondet_range,
             frames: Vec::new(),
             vals: Vec::new(),
             stack: stack.to_vec(),

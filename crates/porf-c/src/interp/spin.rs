@@ -98,6 +98,7 @@ impl Machine {
             tid: self.tid,
             unroll: self.unroll,
             recursion_limit: self.recursion_limit,
+            nondet: self.nondet,
             frames: self.frames.clone(),
             vals: self.vals.clone(),
             stack: self.stack.clone(),

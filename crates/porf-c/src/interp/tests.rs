@@ -1263,3 +1263,61 @@ fn shared_frames_are_allocated_on_entry_and_freed_on_return() {
     assert_eq!(k[6], format!("free {:#x}", block(0, 2).0));
     assert_eq!(k[7], "finish");
 }
+
+/// The domain a nondet call asks the engine for: `{0, 1}` for `_Bool` whatever the
+/// range, else the range cut to the type (`unsigned char`, whose `Scalar` is `_Bool`'s,
+/// gets 0..=255); no range is an unsupported-input error.
+#[test]
+fn nondet_domains() {
+    let first = |ty: Scalar, boolean: bool, range: Option<(Val, Val)>| {
+        let m = main_with(|_, f| {
+            let d = f.reg();
+            f.i(builtin(Some(d), Builtin::Nondet { ty, boolean }, vec![]));
+        });
+        let p = CProgram::new(
+            m,
+            RunOptions {
+                nondet_range: range,
+                ..RunOptions::default()
+            },
+        );
+        p.main_thread().peek()
+    };
+    let choose = |lo, hi| Action::Choose {
+        lo,
+        hi,
+        src: SrcLoc::UNKNOWN,
+    };
+    let strip = |a: Action| match a {
+        Action::Choose { lo, hi, .. } => choose(lo, hi),
+        a => a,
+    };
+    assert_eq!(strip(first(Scalar::BOOL, true, None)), choose(0, 1));
+    assert_eq!(strip(first(Scalar::BOOL, true, Some((5, 9)))), choose(0, 1));
+    assert_eq!(
+        strip(first(Scalar::BOOL, false, Some((-5, 300)))),
+        choose(0, 255)
+    );
+    assert_eq!(
+        strip(first(Scalar::INT, false, Some((-5, 300)))),
+        choose(-5, 300)
+    );
+    assert_eq!(
+        strip(first(Scalar::CHAR, false, Some((100, 200)))),
+        choose(100, 127)
+    );
+    let u64_ = Scalar {
+        size: 8,
+        signed: false,
+    };
+    assert_eq!(strip(first(u64_, false, Some((i64::MIN, 3)))), choose(0, 3));
+    for (ty, range) in [(Scalar::INT, None), (Scalar::CHAR, Some((200, 300)))] {
+        match first(ty, false, range) {
+            Action::Error {
+                kind: ErrorKind::Unsupported,
+                ..
+            } => {}
+            a => panic!("{a:?}"),
+        }
+    }
+}

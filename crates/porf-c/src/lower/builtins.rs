@@ -34,6 +34,8 @@ const NAMES: &[&str] = &[
     "calloc",
     "free",
     "abort",
+    "exit",
+    "memcmp",
     "printf",
     "fprintf",
     "puts",
@@ -128,6 +130,23 @@ impl AtomicOp {
             _ => 2,
         }
     }
+}
+
+/// The type `__VERIFIER_nondet_<suffix>()` returns (SV-COMP's names).
+fn nondet_type(suffix: &str) -> Option<(Scalar, IntTy)> {
+    let ct = match suffix {
+        "bool" => IntTy::Bool,
+        "char" => IntTy::Char,
+        "uchar" => IntTy::UChar,
+        "short" => IntTy::Short,
+        "ushort" => IntTy::UShort,
+        "int" => IntTy::Int,
+        "uint" | "unsigned" => IntTy::UInt,
+        "long" => IntTy::Long,
+        "ulong" => IntTy::ULong,
+        _ => return None,
+    };
+    Some((ct.scalar(), ct))
 }
 
 /// GCC's `__atomic_*` builtins (orders explicit, `__ATOMIC_*` values equal C11's
@@ -468,7 +487,7 @@ impl Cx<'_> {
                 self.atomic_ptr(&args[0], name)?;
                 Ok(Val::R(Operand::Const(1), CType::int(IntTy::Bool)))
             }
-            "memset" | "memcpy" | "memmove" => self.mem_fn(name, args, off),
+            "memset" | "memcpy" | "memmove" | "memcmp" => self.mem_fn(name, args, off),
             "__porf_unsupported" => {
                 self.argc(name, args, 1, off)?;
                 let text = match &args[0].node {
@@ -519,25 +538,34 @@ impl Cx<'_> {
                 self.b.emit(InstKind::Assume { cond });
                 Ok(Val::Void)
             }
-            n if n.starts_with("__VERIFIER_nondet_") => self.unsup(
-                off,
-                format!("porf does not explore data nondeterminism yet (`{n}`)"),
-            ),
+            n if n.starts_with("__VERIFIER_nondet_") => {
+                let Some((ty, ct)) = nondet_type(&n["__VERIFIER_nondet_".len()..]) else {
+                    return self.unsup(
+                        off,
+                        format!("`{n}`: porf explores nondet values of integer types only (`_bool`, `_char`, `_uchar`, `_short`, `_ushort`, `_int`, `_uint`, `_unsigned`, `_long`, `_ulong`)"),
+                    );
+                };
+                self.argc(name, args, 0, off)?;
+                self.at(off);
+                let dst = self.b.reg();
+                self.b.emit(InstKind::Builtin {
+                    dst: Some(dst),
+                    which: Builtin::Nondet {
+                        ty,
+                        boolean: ct == IntTy::Bool,
+                    },
+                    args: vec![],
+                });
+                Ok(Val::R(Operand::Reg(dst), CType::int(ct)))
+            }
             "malloc" | "calloc" => {
+                // calloc gets both factors: the interpreter checks their product for
+                // overflow.
                 let n = if name == "malloc" { 1 } else { 2 };
                 self.argc(name, args, n, off)?;
-                let mut size = self.int_arg(&args[0], IntTy::ULong)?;
-                if n == 2 {
-                    let s = self.int_arg(&args[1], IntTy::ULong)?;
-                    size = self.b.bin(
-                        BinOp::Mul,
-                        size,
-                        s,
-                        Scalar {
-                            size: 8,
-                            signed: false,
-                        },
-                    );
+                let mut sizes = Vec::new();
+                for a in args {
+                    sizes.push(self.int_arg(a, IntTy::ULong)?);
                 }
                 self.at(off);
                 let dst = self.b.reg();
@@ -548,7 +576,7 @@ impl Cx<'_> {
                     } else {
                         Builtin::Calloc
                     },
-                    args: vec![size],
+                    args: sizes,
                 });
                 Ok(Val::R(Operand::Reg(dst), CType::void_ptr()))
             }
@@ -561,6 +589,18 @@ impl Cx<'_> {
                     which: Builtin::Free,
                     args: vec![p],
                 });
+                Ok(Val::Void)
+            }
+            "exit" => {
+                self.argc(name, args, 1, off)?;
+                let code = self.int_arg(&args[0], IntTy::Int)?;
+                self.at(off);
+                self.b.emit(InstKind::Builtin {
+                    dst: None,
+                    which: Builtin::Exit,
+                    args: vec![code],
+                });
+                self.b.terminate(Terminator::Unreachable);
                 Ok(Val::Void)
             }
             "abort" => {

@@ -1,4 +1,5 @@
-//! `memset`, `memcpy` and `memmove`, lowered by the front end as typed stores.
+//! `memset`, `memcpy`, `memmove` and `memcmp`, lowered by the front end as typed
+//! accesses (`memcmp`: typed loads, see [`Cx::mem_cmp`]).
 //!
 //! porf's memory is a set of scalar cells (one per C scalar object), so a byte-wise
 //! copy loop would be a mixed-size access. Instead the front end uses the static type
@@ -13,7 +14,7 @@
 
 use super::expr::Val;
 use super::{Cx, R};
-use crate::ir::{BinOp, Operand, Scalar};
+use crate::ir::{BinOp, BitOp, Builtin, InstKind, Operand, Scalar};
 use crate::types::{CType, IntTy, Leaf};
 use lang_c::ast::Expression;
 use lang_c::span::Node;
@@ -67,6 +68,9 @@ impl Cx<'_> {
                 format!("`{name}` of more than {MAX_CELLS} scalar objects is not supported"),
             );
         }
+        if name == "memcmp" {
+            return self.mem_cmp(dst, &pt, &args[1], count, elem, &leaves, off);
+        }
         if name == "memset" {
             let (c, ct) = self.rvalue(&args[1])?;
             let c = self.assign_convert(c, &ct, &CType::int(IntTy::Int), args[1].span.start)?;
@@ -115,5 +119,78 @@ impl Cx<'_> {
             }
         }
         Ok(Val::R(dst, CType::void_ptr()))
+    }
+
+    /// `memcmp(a, b, n)` over `count` objects of type `pt` (`elem` bytes each, scalar
+    /// cells `leaves`) at `a` and at `bexpr`, which must point to the same type. Every
+    /// cell of both ranges is loaded (non-atomically), then the result is that of the
+    /// first cell, in address order, whose values differ: the difference of their
+    /// first differing bytes (little-endian: the lowest differing byte), as unsigned
+    /// chars; 0 if none differs. Comparing a padding byte is not modelled (cells only).
+    #[allow(clippy::too_many_arguments)]
+    fn mem_cmp(
+        &mut self,
+        a: Operand,
+        pt: &CType,
+        bexpr: &Node<Expression>,
+        count: u64,
+        elem: u64,
+        leaves: &[Leaf],
+        off: usize,
+    ) -> R<Val> {
+        let (b, bt) = self.rvalue(bexpr)?;
+        let compatible = bt
+            .pointee()
+            .is_some_and(|s| self.types.compatible(&s.unqual(), &pt.unqual()));
+        if !compatible {
+            return self.unsup(
+                bexpr.span.start,
+                format!(
+                    "`memcmp` of a `{}` with a `{}`: porf compares objects of one type only",
+                    self.show(&CType::ptr(pt.clone())),
+                    self.show(&bt)
+                ),
+            );
+        }
+        self.at(off);
+        let mut pairs = Vec::new();
+        for k in 0..count {
+            for l in leaves {
+                let x = self.offset_addr(a, k * elem + l.offset);
+                let y = self.offset_addr(b, k * elem + l.offset);
+                let vx = self.b.load(x, l.scalar, MemOrder::NonAtomic);
+                let vy = self.b.load(y, l.scalar, MemOrder::NonAtomic);
+                pairs.push((vx, vy, l.scalar));
+            }
+        }
+        // From the last cell to the first: res = (x != y) ? diff(x, y) : res.
+        let l64 = Scalar::LONG;
+        let mut res = Operand::Const(0);
+        for (x, y, sc) in pairs.into_iter().rev() {
+            let ne = self.b.bin(BinOp::Ne, x, y, sc);
+            let d = self.b.bin(BinOp::Xor, x, y, l64);
+            // Bit 63 set keeps ctz defined when the cells are equal (then `ne` is 0).
+            let d = self.b.bin(BinOp::Or, d, Operand::Const(i64::MIN), l64);
+            let tz = self.b.reg();
+            self.b.emit(InstKind::Builtin {
+                dst: Some(tz),
+                which: Builtin::Bits(BitOp::Ctz),
+                args: vec![d, Operand::Const(8)],
+            });
+            let shift = self
+                .b
+                .bin(BinOp::And, Operand::Reg(tz), Operand::Const(!7), l64);
+            let xs = self.b.bin(BinOp::Shr, x, shift, l64);
+            let xb = self.b.bin(BinOp::And, xs, Operand::Const(0xff), l64);
+            let ys = self.b.bin(BinOp::Shr, y, shift, l64);
+            let yb = self.b.bin(BinOp::And, ys, Operand::Const(0xff), l64);
+            let diff = self.b.bin(BinOp::Sub, xb, yb, l64);
+            // res = ne * diff + (1 - ne) * res
+            let on = self.b.bin(BinOp::Mul, ne, diff, l64);
+            let keep = self.b.bin(BinOp::Sub, Operand::Const(1), ne, l64);
+            let off_ = self.b.bin(BinOp::Mul, keep, res, l64);
+            res = self.b.bin(BinOp::Add, on, off_, l64);
+        }
+        Ok(Val::R(res, CType::int(IntTy::Int)))
     }
 }

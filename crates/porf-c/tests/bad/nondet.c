@@ -1,8 +1,9 @@
-// expect: unsupported 6:10
+// expect: unsupported 7:12
 #include <genmc.h>
+void *__VERIFIER_nondet_pointer(void);
 
 int main(void)
 {
-	int x = __VERIFIER_nondet_int();
-	return x;
+	void *x = __VERIFIER_nondet_pointer();
+	return x != 0;
 }

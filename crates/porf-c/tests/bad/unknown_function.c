@@ -1,9 +1,9 @@
-// expect: unsupported 8:14
-#include <string.h>
+// expect: unsupported 8:9
+#include <stdlib.h>
 
 char buf[4];
 
 int main(void)
 {
-	return (int)strlen(buf);
+	return atoi(buf);
 }

@@ -138,6 +138,7 @@ pub fn describe<P: Program>(prog: &P, g: &Graph, e: EventId) -> (String, Option<
             (format!("{f} {} ({size} bytes)", prog.loc_name(*base)), None)
         }
         LabelKind::Free { base } => (format!("free {}", prog.loc_name(*base)), None),
+        LabelKind::Choice { val } => ("nondet".into(), Some(*val)),
     }
 }
 

@@ -51,6 +51,9 @@ impl<P: Program> Rvf<'_, '_, P> {
             if self.rec.stopped() {
                 return;
             }
+            if h.class == ErrorClass::Race && !self.rec.reports_races() {
+                continue;
+            }
             if self.known(&tr.st.g, h.class, &h.events, h.msg) {
                 continue;
             }
@@ -82,7 +85,12 @@ impl<P: Program> Rvf<'_, '_, P> {
         if !g.label(e).is_access() && !matches!(g.label(e).kind, LabelKind::Free { .. }) {
             return;
         }
-        for o in race::races_with(g, e) {
+        let races: Vec<EventId> = if self.rec.reports_races() {
+            race::races_with(g, e).collect()
+        } else {
+            Vec::new()
+        };
+        for o in races {
             if self.rec.stopped() {
                 return;
             }
@@ -102,7 +110,12 @@ impl<P: Program> Rvf<'_, '_, P> {
 
     /// Reports the races and lifetime errors of one graph not already known.
     fn graph_errors(&mut self, g: &Graph) {
-        for (a, b) in race::all_races(g) {
+        let races = if self.rec.reports_races() {
+            race::all_races(g)
+        } else {
+            Vec::new()
+        };
+        for (a, b) in races {
             if self.rec.stopped() {
                 return;
             }
