@@ -239,6 +239,8 @@ fn validate_func(m: &Module, f: &Function) -> Result<(), String> {
                     let arity = match which {
                         Builtin::Malloc | Builtin::Calloc | Builtin::Free => 1,
                         Builtin::ThreadSelf => 0,
+                        Builtin::PrivateGet | Builtin::Await => 1,
+                        Builtin::PrivateSet => 2,
                         Builtin::Bits(_) => 2,
                     };
                     if args.len() != arity {

@@ -104,6 +104,10 @@ struct Machine {
     heap_blocks: u32,
     /// Threads this thread joined.
     joined: Vec<Tid>,
+    /// The thread-private store (`Builtin::PrivateGet`/`PrivateSet`): `(key, value)`
+    /// pairs with nonzero values, so equal stores have equal vectors up to order
+    /// (entries are never reordered: a key keeps its position until it is removed).
+    private: Vec<(Val, Val)>,
     /// Spin-assume bookkeeping ([`spin`]).
     spin: spin::Spin,
 }
@@ -225,6 +229,7 @@ impl CThread {
             stack: stack.to_vec(),
             heap_blocks: 0,
             joined: Vec::new(),
+            private: Vec::new(),
             spin: spin::Spin::default(),
         };
         m.spin.active = !code.loops.is_empty();

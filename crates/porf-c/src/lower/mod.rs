@@ -20,6 +20,7 @@ mod globals;
 mod init;
 mod literals;
 mod memfns;
+mod mutex;
 mod ops;
 mod stmt;
 mod tags;
