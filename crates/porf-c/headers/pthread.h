@@ -229,17 +229,19 @@ static inline int pthread_once(pthread_once_t *__o, void (*__f)(void))
 	return 0;
 }
 
-/* Thread-specific data: keys are numbered by an atomic counter; a thread's values
- * live in its private store (under -1 - key), so they are per thread and start out
- * NULL. Key destructors are not supported (a non-NULL one is an "unsupported" error
- * when pthread_key_create runs); pthread_key_delete does not reset values. */
-typedef unsigned int pthread_key_t;
-static _Atomic unsigned int __porf_next_key;
+/* Thread-specific data: a key is the address of the pthread_key_t object it was
+ * created in (unique while the object lives; no shared counter, so creating a key
+ * adds no event but the store of the key). A thread's values live in its private
+ * store (under -1 - key), so they are per thread and start out NULL. Key destructors
+ * are not supported (a non-NULL one is an "unsupported" error when pthread_key_create
+ * runs); pthread_key_delete does not reset values, and a key re-created in the same
+ * object after pthread_key_delete sees the values set before. */
+typedef unsigned long pthread_key_t;
 static inline int pthread_key_create(pthread_key_t *__k, void (*__destructor)(void *))
 {
 	if (__destructor)
 		__porf_unsupported("pthread_key_create with a destructor: porf does not run key destructors");
-	*__k = atomic_fetch_add_explicit(&__porf_next_key, 1, 0 /* relaxed */);
+	*__k = (unsigned long)__k;
 	return 0;
 }
 static inline int pthread_key_delete(pthread_key_t __k) { return 0; }
