@@ -1,17 +1,42 @@
-/* porf bundled <pthread.h>: threads and mutexes. A zero-initialised mutex is
- * unlocked; its first (and only) cell, __lock, is the lock word. */
+/* porf bundled <pthread.h>: threads, mutexes (normal, recursive, error-checking),
+ * condition variables, read-write locks, once, thread-specific data, barriers, spin
+ * locks. A zero-initialised mutex is an unlocked normal mutex. */
 #ifndef __PORF_PTHREAD_H
 #define __PORF_PTHREAD_H
 #include <stddef.h>
 
 typedef unsigned long pthread_t;
 typedef struct { int __unused; } pthread_attr_t;
-typedef struct { int __lock; } pthread_mutex_t;
-typedef struct { int __unused; } pthread_mutexattr_t;
-typedef struct { int __unused; } pthread_cond_t;
-typedef struct { int __unused; } pthread_condattr_t;
 
-#define PTHREAD_MUTEX_INITIALIZER { 0 }
+/* porf's own primitives (see porf.h): the calling thread's private store (no events)
+ * and a blocking wait on the value of the read just before it. */
+long __porf_private_get(long __key);
+void __porf_private_set(long __key, long __val);
+void __porf_await(_Bool __cond);
+void __porf_check(int __cond, const char *__msg);
+void __porf_unsupported(const char *__msg);
+
+/* Mutexes. __lock is the lock word of the engine's lock actions (0: unlocked),
+ * __kind the type (layout relied on by the front end, crates/porf-c/src/lower/mutex.rs).
+ * pthread_mutex_lock/trylock/unlock/init are recognised by the front end: ownership is
+ * the calling thread's own knowledge (its private store counts its holds), so the type
+ * is read only on a re-lock or an unlock by a thread that does not hold the mutex. */
+typedef struct { int __lock; int __kind; } pthread_mutex_t;
+typedef struct { int __kind; } pthread_mutexattr_t;
+enum {
+	PTHREAD_MUTEX_NORMAL = 0,
+	PTHREAD_MUTEX_RECURSIVE = 1,
+	PTHREAD_MUTEX_ERRORCHECK = 2,
+	PTHREAD_MUTEX_DEFAULT = PTHREAD_MUTEX_NORMAL,
+	PTHREAD_MUTEX_TIMED_NP = PTHREAD_MUTEX_NORMAL,
+	PTHREAD_MUTEX_RECURSIVE_NP = PTHREAD_MUTEX_RECURSIVE,
+	PTHREAD_MUTEX_ERRORCHECK_NP = PTHREAD_MUTEX_ERRORCHECK,
+	PTHREAD_MUTEX_FAST_NP = PTHREAD_MUTEX_NORMAL
+};
+
+#define PTHREAD_MUTEX_INITIALIZER { 0, 0 }
+#define PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP { 0, PTHREAD_MUTEX_RECURSIVE }
+#define PTHREAD_ERRORCHECK_MUTEX_INITIALIZER_NP { 0, PTHREAD_MUTEX_ERRORCHECK }
 
 int pthread_create(pthread_t *thread, const pthread_attr_t *attr,
 		   void *(*start_routine)(void *), void *arg);
@@ -28,15 +53,207 @@ int pthread_mutex_lock(pthread_mutex_t *mutex);
 int pthread_mutex_trylock(pthread_mutex_t *mutex);
 int pthread_mutex_unlock(pthread_mutex_t *mutex);
 int pthread_mutex_destroy(pthread_mutex_t *mutex);
-int pthread_mutexattr_init(pthread_mutexattr_t *attr);
-int pthread_mutexattr_destroy(pthread_mutexattr_t *attr);
 
-/* Declared so that programs using them get a clear "unsupported" diagnostic. */
-int pthread_cond_init(pthread_cond_t *cond, const pthread_condattr_t *attr);
-int pthread_cond_wait(pthread_cond_t *cond, pthread_mutex_t *mutex);
-int pthread_cond_signal(pthread_cond_t *cond);
-int pthread_cond_broadcast(pthread_cond_t *cond);
-int pthread_cond_destroy(pthread_cond_t *cond);
+static inline int pthread_mutexattr_init(pthread_mutexattr_t *__a)
+{
+	__a->__kind = PTHREAD_MUTEX_DEFAULT;
+	return 0;
+}
+static inline int pthread_mutexattr_destroy(pthread_mutexattr_t *__a) { return 0; }
+static inline int pthread_mutexattr_settype(pthread_mutexattr_t *__a, int __kind)
+{
+	if (__kind < PTHREAD_MUTEX_NORMAL || __kind > PTHREAD_MUTEX_ERRORCHECK)
+		return 22; /* EINVAL */
+	__a->__kind = __kind;
+	return 0;
+}
+static inline int pthread_mutexattr_gettype(const pthread_mutexattr_t *__a, int *__kind)
+{
+	*__kind = __a->__kind;
+	return 0;
+}
+
+/* Condition variables, written in C over porf's atomics. __seq counts the signals
+ * and broadcasts (one release fetch-add each). A wait reads __seq while holding the
+ * mutex (the wait begins there), unlocks the mutex, and waits until it reads another
+ * value of __seq (acquire), then re-locks the mutex: it is woken by any signal or
+ * broadcast that is not before its beginning in __seq's modification order.
+ * - No spurious wake-ups: a wait returns only after such a signal or broadcast.
+ * - A signal wakes every thread waiting at that point, as a broadcast does (POSIX
+ *   allows a signal to unblock more than one thread). porf therefore does not find a
+ *   hang that needs a signal to wake only one particular waiter.
+ * - A wait no signal or broadcast ever follows (a lost wake-up) waits for good: if
+ *   every unfinished thread waits so (or for a lock or a join), the execution is a
+ *   deadlock (__porf_await: BlockReason::Wait).
+ * pthread_cond_timedwait is not supported. */
+typedef struct { _Atomic int __seq; } pthread_cond_t;
+typedef struct { int __unused; } pthread_condattr_t;
+#define PTHREAD_COND_INITIALIZER { 0 }
+struct timespec;
+
+static inline int pthread_cond_init(pthread_cond_t *__c, const pthread_condattr_t *__attr)
+{
+	atomic_init(&__c->__seq, 0);
+	return 0;
+}
+static inline int pthread_cond_destroy(pthread_cond_t *__c) { return 0; }
+static inline int pthread_cond_signal(pthread_cond_t *__c)
+{
+	atomic_fetch_add_explicit(&__c->__seq, 1, 3 /* release */);
+	return 0;
+}
+static inline int pthread_cond_broadcast(pthread_cond_t *__c)
+{
+	atomic_fetch_add_explicit(&__c->__seq, 1, 3 /* release */);
+	return 0;
+}
+static inline int pthread_cond_wait(pthread_cond_t *__c, pthread_mutex_t *__m)
+{
+	int __s = atomic_load_explicit(&__c->__seq, 2 /* acquire */);
+	int __r = pthread_mutex_unlock(__m);
+	if (__r != 0)
+		return __r;
+	__porf_await(atomic_load_explicit(&__c->__seq, 2 /* acquire */) != __s);
+	return pthread_mutex_lock(__m);
+}
+static inline int pthread_cond_timedwait(pthread_cond_t *__c, pthread_mutex_t *__m,
+					 const struct timespec *__t)
+{
+	__porf_unsupported("pthread_cond_timedwait is not supported (porf has no time)");
+	return 0;
+}
+static inline int pthread_condattr_init(pthread_condattr_t *__a) { return 0; }
+static inline int pthread_condattr_destroy(pthread_condattr_t *__a) { return 0; }
+
+/* Read-write locks, in C over porf's atomics. __state is the number of readers
+ * holding the lock, -1 while a writer holds it, -2 once destroyed. Acquiring is an
+ * acquire compare-exchange from the value the thread expects (0 first; a reader
+ * retries with the reader count a failed attempt read); an attempt that read a value
+ * that forbids acquiring waits for a later write (__porf_await); releasing is a release fetch-add (+1 for the writer, -1
+ * for a reader), so every acquisition happens after the releases it follows. The
+ * calling thread's private store, under the lock's address, says what it holds (-1:
+ * write, n > 0: n read holds): unlocking a lock the thread does not hold is an error;
+ * a thread that write-locks a lock it holds, or read-locks one it write-holds, waits
+ * for itself (a deadlock). Readers may re-acquire (recursive read locks). Writers are
+ * not preferred: a reader may acquire while a writer waits. */
+typedef struct { _Atomic int __state; } pthread_rwlock_t;
+typedef struct { int __unused; } pthread_rwlockattr_t;
+#define PTHREAD_RWLOCK_INITIALIZER { 0 }
+#define __PORF_RW_DESTROYED (-2)
+
+static inline int pthread_rwlock_init(pthread_rwlock_t *__l, const pthread_rwlockattr_t *__a)
+{
+	atomic_init(&__l->__state, 0);
+	return 0;
+}
+static inline int pthread_rwlock_destroy(pthread_rwlock_t *__l)
+{
+	atomic_init(&__l->__state, __PORF_RW_DESTROYED);
+	return 0;
+}
+static inline int pthread_rwlock_rdlock(pthread_rwlock_t *__l)
+{
+	int __v = 0;
+	while (!atomic_compare_exchange_strong_explicit(&__l->__state, &__v, __v + 1,
+							 2 /* acquire */, 0 /* relaxed */)) {
+		__porf_check(__v != __PORF_RW_DESTROYED, "pthread_rwlock_rdlock of a destroyed read-write lock");
+		__porf_await(__v >= 0);
+	}
+	__porf_private_set((long)__l, __porf_private_get((long)__l) + 1);
+	return 0;
+}
+static inline int pthread_rwlock_wrlock(pthread_rwlock_t *__l)
+{
+	int __v = 0;
+	if (!atomic_compare_exchange_strong_explicit(&__l->__state, &__v, -1,
+						     2 /* acquire */, 0 /* relaxed */)) {
+		__porf_check(__v != __PORF_RW_DESTROYED, "pthread_rwlock_wrlock of a destroyed read-write lock");
+		__porf_await(0);
+	}
+	__porf_private_set((long)__l, -1);
+	return 0;
+}
+static inline int pthread_rwlock_tryrdlock(pthread_rwlock_t *__l)
+{
+	int __v = 0;
+	while (!atomic_compare_exchange_strong_explicit(&__l->__state, &__v, __v + 1,
+							 2 /* acquire */, 0 /* relaxed */)) {
+		__porf_check(__v != __PORF_RW_DESTROYED, "pthread_rwlock_tryrdlock of a destroyed read-write lock");
+		if (__v < 0)
+			return 16; /* EBUSY */
+	}
+	__porf_private_set((long)__l, __porf_private_get((long)__l) + 1);
+	return 0;
+}
+static inline int pthread_rwlock_trywrlock(pthread_rwlock_t *__l)
+{
+	int __v = 0;
+	if (atomic_compare_exchange_strong_explicit(&__l->__state, &__v, -1,
+						    2 /* acquire */, 0 /* relaxed */)) {
+		__porf_private_set((long)__l, -1);
+		return 0;
+	}
+	__porf_check(__v != __PORF_RW_DESTROYED, "pthread_rwlock_trywrlock of a destroyed read-write lock");
+	return 16; /* EBUSY */
+}
+static inline int pthread_rwlock_unlock(pthread_rwlock_t *__l)
+{
+	long __h = __porf_private_get((long)__l);
+	__porf_check(__h != 0, "invalid unlock: the thread does not hold the read-write lock");
+	if (__h == 0)
+		return 1; /* EPERM */
+	if (__h < 0) {
+		__porf_private_set((long)__l, 0);
+		atomic_fetch_add_explicit(&__l->__state, 1, 3 /* release */);
+	} else {
+		__porf_private_set((long)__l, __h - 1);
+		atomic_fetch_sub_explicit(&__l->__state, 1, 3 /* release */);
+	}
+	return 0;
+}
+static inline int pthread_rwlockattr_init(pthread_rwlockattr_t *__a) { return 0; }
+static inline int pthread_rwlockattr_destroy(pthread_rwlockattr_t *__a) { return 0; }
+
+/* pthread_once: a mutex and a flag; the first caller to take the mutex runs the
+ * routine, every caller returns after it finished (and happens after it). */
+typedef struct { pthread_mutex_t __m; int __done; } pthread_once_t;
+#define PTHREAD_ONCE_INIT { { 0, 0 }, 0 }
+static inline int pthread_once(pthread_once_t *__o, void (*__f)(void))
+{
+	pthread_mutex_lock(&__o->__m);
+	if (!__o->__done) {
+		__f();
+		__o->__done = 1;
+	}
+	pthread_mutex_unlock(&__o->__m);
+	return 0;
+}
+
+/* Thread-specific data: a key is the address of the pthread_key_t object it was
+ * created in (unique while the object lives; no shared counter, so creating a key
+ * adds no event but the store of the key). A thread's values live in its private
+ * store (under -1 - key), so they are per thread and start out NULL. Key destructors
+ * are not supported (a non-NULL one is an "unsupported" error when pthread_key_create
+ * runs); pthread_key_delete does not reset values, and a key re-created in the same
+ * object after pthread_key_delete sees the values set before. */
+typedef unsigned long pthread_key_t;
+static inline int pthread_key_create(pthread_key_t *__k, void (*__destructor)(void *))
+{
+	if (__destructor)
+		__porf_unsupported("pthread_key_create with a destructor: porf does not run key destructors");
+	*__k = (unsigned long)__k;
+	return 0;
+}
+static inline int pthread_key_delete(pthread_key_t __k) { return 0; }
+static inline void *pthread_getspecific(pthread_key_t __k)
+{
+	return (void *)__porf_private_get(-1 - (long)__k);
+}
+static inline int pthread_setspecific(pthread_key_t __k, const void *__v)
+{
+	__porf_private_set(-1 - (long)__k, (long)__v);
+	return 0;
+}
 
 /* Barriers (POSIX pthread_barrier_*), written in C over porf's atomics.
  *

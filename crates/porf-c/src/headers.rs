@@ -29,6 +29,7 @@ pub const HEADERS: &[(&str, &str)] = &[
     ("stdio.h", include_str!("../headers/stdio.h")),
     ("stdlib.h", include_str!("../headers/stdlib.h")),
     ("string.h", include_str!("../headers/string.h")),
+    ("threads.h", include_str!("../headers/threads.h")),
     ("unistd.h", include_str!("../headers/unistd.h")),
 ];
 

@@ -172,6 +172,19 @@ pub enum Builtin {
     /// trailing zeros; 0 is undefined in GCC and a memory-class error here),
     /// `__builtin_popcount*` (set bits).
     Bits(BitOp),
+    /// `__porf_private_get(key)`: the value the calling thread last stored under `key`
+    /// with [`Builtin::PrivateSet`] (0 if none). The thread-private store is interpreter
+    /// state, not memory: no events. porf's bundled library code keeps per-thread
+    /// facts in it (how often the thread holds a mutex or a read-write lock, its
+    /// `pthread_setspecific` values).
+    PrivateGet,
+    /// `__porf_private_set(key, val)`: two arguments; stores `val` under `key` for the
+    /// calling thread.
+    PrivateSet,
+    /// `__porf_await(cond)`: blocks the thread with `BlockReason::Wait` when `cond` is
+    /// 0. Contract for library code: the thread's last event before it is the read
+    /// whose value `cond` was computed from (the wait is for a later write there).
+    Await,
 }
 
 /// One piece of a `printf` format, after the front end parsed it.

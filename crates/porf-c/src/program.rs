@@ -46,16 +46,46 @@ impl CProgram {
         &self.module
     }
 
-    /// The natural loops spin-assume watches (none when it is off): each loop's source
+    /// The natural loops spin-assume watches (none when it is off) in functions the
+    /// program can run (reachable from `main` through calls and function addresses, so
+    /// unused library code in porf's headers is not listed): each loop's source
     /// position (what `BlockReason::SpinLoop` blocks carry) and its function's name.
     pub fn spin_loops(&self) -> Vec<(porf_graph::SrcLoc, String)> {
         let m = &self.module;
+        let live = reachable(m);
         m.loops
             .iter()
             .zip(&m.funcs)
-            .flat_map(|(l, f)| l.loops.iter().map(|n| (n.src, f.name.clone())))
+            .enumerate()
+            .filter(|(i, _)| live[*i])
+            .flat_map(|(_, (l, f))| l.loops.iter().map(|n| (n.src, f.name.clone())))
             .collect()
     }
+}
+
+/// Which functions `main` can reach through direct calls and function addresses.
+fn reachable(m: &Module) -> Vec<bool> {
+    let mut live = vec![false; m.funcs.len()];
+    let mut todo = vec![m.main];
+    while let Some(f) = todo.pop() {
+        let Some(seen) = live.get_mut(f as usize) else {
+            continue;
+        };
+        if std::mem::replace(seen, true) {
+            continue;
+        }
+        for b in &m.funcs[f as usize].blocks {
+            for i in &b.insts {
+                match i.kind {
+                    InstKind::Call { func, .. } | InstKind::FuncAddr { func, .. } => {
+                        todo.push(func)
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    live
 }
 
 impl Program for CProgram {
@@ -264,6 +294,8 @@ fn validate_func(m: &Module, f: &Function) -> Result<(), String> {
                         Builtin::Malloc | Builtin::Free | Builtin::Exit => 1,
                         Builtin::Calloc => 2,
                         Builtin::ThreadSelf | Builtin::Nondet { .. } => 0,
+                        Builtin::PrivateGet | Builtin::Await => 1,
+                        Builtin::PrivateSet => 2,
                         Builtin::Bits(_) => 2,
                     };
                     if args.len() != arity {

@@ -15,7 +15,8 @@
 //! condition, to report nothing that
 //! depends on executions porf did not explore: every other thread has finished, or
 //! waits for good — for a join, or for a lock whose acquire read the co-latest write
-//! of the lock (no later unlock). A thread blocked by a failed assume (the execution
+//! of the lock (no later unlock), or in a library wait (`BlockReason::Wait`) whose read
+//! saw the co-latest write. A thread blocked by a failed assume (the execution
 //! is not one of the program's), by `--unroll` (its future was not explored), by a
 //! read of an uninitialised location, or stopped by an error, voids the check.
 
@@ -46,7 +47,7 @@ pub fn violation(g: &Graph) -> Option<EventId> {
                 reason: BlockReason::SpinLoop { repeats: false, .. },
             } => return None,
             LabelKind::Block {
-                reason: BlockReason::Lock,
+                reason: BlockReason::Lock | BlockReason::Wait,
             } => {
                 let r = last.prev()?;
                 match g.label(r).kind {

@@ -10,7 +10,10 @@
 //!   *some* co consistent with it leaves every such lock unreleased, and blocked
 //!   otherwise;
 //! * otherwise a **deadlock**: every unfinished thread waits for a lock that is never
-//!   released or for a thread that never finishes. A thread that re-locks a mutex it
+//!   released, for a thread that never finishes, or in a library wait
+//!   (`BlockReason::Wait`: condition variables, read-write locks) whose read saw the
+//!   co-latest write of its location (a wait that read an older write is blocked,
+//!   like a stale lock acquire). A thread that re-locks a mutex it
 //!   already holds waits for itself: porf's mutexes are not recursive, so such a thread
 //!   can never go on and the graph is a deadlock too (GenMC 0.11 counts it as blocked).
 
@@ -18,7 +21,8 @@ use crate::coherence::{Coherence, Equiv};
 use crate::mutex;
 use crate::state::State;
 use porf_graph::{
-    Action, EventId, Graph, LabelKind, Loc, MemOrder, Program, ReadKind, SrcLoc, ThreadMachine, Tid,
+    Action, BlockReason, EventId, Graph, LabelKind, Loc, MemOrder, Program, ReadKind, SrcLoc,
+    ThreadMachine, Tid,
 };
 
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -46,7 +50,7 @@ impl Deadlock {
         }
         let ts: Vec<String> = self.relocks.iter().map(|t| format!("T{t}")).collect();
         format!(
-            "{} re-lock{} a mutex {} already hold{} (mutexes are not recursive), and no other thread can go on",
+            "{} re-lock{} a mutex {} already hold{} (normal mutexes are not recursive), and no other thread can go on",
             ts.join(", "),
             if ts.len() == 1 { "s" } else { "" },
             if ts.len() == 1 { "it" } else { "they" },
@@ -128,6 +132,22 @@ fn stuck<P: Program>(st: &mut State<P>, t: Tid, equiv: Equiv) -> Stuck {
     let last = g.last_of(t).unwrap();
     match g.label(last).kind {
         LabelKind::Error { .. } => Stuck::Error,
+        LabelKind::Block {
+            reason: BlockReason::Wait,
+        } => {
+            // A library wait (condition variable, read-write lock): its last read saw
+            // a value that did not let it go on. Waiting for good iff no co-later
+            // write of that location exists (as for a lock acquire).
+            let r = last.prev().expect("a wait block follows its read");
+            let l = g.label(r);
+            match l.kind {
+                LabelKind::Read { loc, rf, .. } => match released_later(g, loc, rf, equiv) {
+                    None => Stuck::StaleLock,
+                    Some(pending) => Stuck::HeldLock(r, l.src, false, pending),
+                },
+                _ => Stuck::Assume,
+            }
+        }
         LabelKind::Block { .. } => {
             if let Some(r) = last.prev() {
                 let l = g.label(r);

@@ -55,6 +55,7 @@ pub fn printed<P: Program>(prog: &P, g: &Graph) -> Vec<(EventId, String)> {
                     *child as Val
                 }
                 LabelKind::Read { .. } => g.read_val(e),
+                LabelKind::Choice { val } => *val,
                 LabelKind::Join { child } => match g.last_of(*child).map(|f| &g.label(f).kind) {
                     Some(LabelKind::Finish { ret }) => *ret,
                     _ => 0,

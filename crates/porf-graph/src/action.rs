@@ -380,6 +380,14 @@ pub enum BlockReason {
     /// "What's Decidable About Causally Consistent Shared Memory?", Remark 1: such a
     /// read blocks the thread).
     Uninit,
+    /// A blocking wait of a library primitive written over atomics (a condition
+    /// variable, a read-write lock): the thread's last event before this block is the
+    /// read whose value did not let it go on. It waits for a later write of that
+    /// location: if one exists in co the execution where the read sees it is explored
+    /// separately (this one is blocked); if none does, the thread waits for good, as a
+    /// lock acquire of a lock nobody releases (a deadlock when every unfinished thread
+    /// waits so).
+    Wait,
 }
 
 /// The value a destroyed mutex holds (a lock that reads it is an error).

@@ -301,6 +301,38 @@ impl Machine {
                         };
                         Ok(Some(Pending::new(action, cont)))
                     }
+                    Builtin::PrivateGet => {
+                        let v = self.private.iter().find(|p| p.0 == arg).map_or(0, |p| p.1);
+                        if let Some(d) = dst {
+                            self.set(*d, v);
+                        }
+                        self.advance();
+                        Ok(None)
+                    }
+                    Builtin::PrivateSet => {
+                        let v = args.get(1).map_or(0, val);
+                        let i = self.private.iter().position(|p| p.0 == arg);
+                        match (i, v) {
+                            (Some(i), 0) => {
+                                self.private.remove(i);
+                            }
+                            (Some(i), v) => self.private[i].1 = v,
+                            (None, 0) => {}
+                            (None, v) => self.private.push((arg, v)),
+                        }
+                        self.advance();
+                        Ok(None)
+                    }
+                    Builtin::Await => {
+                        if arg == 0 {
+                            return Ok(Some(Pending::end(Action::Block {
+                                reason: BlockReason::Wait,
+                                src,
+                            })));
+                        }
+                        self.advance();
+                        Ok(None)
+                    }
                     Builtin::Malloc => self.malloc(*dst, arg, false, src),
                     Builtin::Calloc => {
                         let size = args.get(1).map_or(0, val);

@@ -109,6 +109,10 @@ struct Machine {
     heap_blocks: u32,
     /// Threads this thread joined.
     joined: Vec<Tid>,
+    /// The thread-private store (`Builtin::PrivateGet`/`PrivateSet`): `(key, value)`
+    /// pairs with nonzero values, so equal stores have equal vectors up to order
+    /// (entries are never reordered: a key keeps its position until it is removed).
+    private: Vec<(Val, Val)>,
     /// Spin-assume bookkeeping ([`spin`]).
     spin: spin::Spin,
     /// What the thread printed so far ([`print`]).
@@ -246,6 +250,7 @@ impl CThread {
             stack: stack.to_vec(),
             heap_blocks: 0,
             joined: Vec::new(),
+            private: Vec::new(),
             spin: spin::Spin::default(),
             printed: None,
         };

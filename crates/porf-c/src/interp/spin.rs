@@ -13,7 +13,8 @@
 //! `P` of this visit are only reads (loads and failed compare-exchanges) and fences,
 //! and the state at the header now equals, on everything live there (registers and
 //! frame slots live at the header, the whole frame if a frame address escapes, every
-//! caller frame, the private stack below, the heap-block count, the joined threads;
+//! caller frame, the private stack below, the heap-block count, the joined threads,
+//! the thread-private store;
 //! loop counters are ignored), either
 //! * (a) the state at `P` = the start of the current iteration; or
 //! * (b) the state obtained by resuming, at `P` = the last read `R0` before the loop
@@ -104,6 +105,7 @@ impl Machine {
             stack: self.stack.clone(),
             heap_blocks: self.heap_blocks,
             joined: self.joined.clone(),
+            private: self.private.clone(),
             spin: Spin::default(),
             printed: self.printed.clone(),
         }
@@ -290,6 +292,11 @@ impl Machine {
     }
 }
 
+/// Whether two thread-private stores hold the same pairs.
+fn same_private(a: &[(Val, Val)], b: &[(Val, Val)]) -> bool {
+    a.len() == b.len() && a.iter().all(|p| b.contains(p))
+}
+
 /// Whether two machines at the header of loop `lp` (running frame) agree on everything
 /// live there.
 fn same_state(fl: &FuncLoops, lp: usize, a: &Machine, b: &Machine) -> bool {
@@ -301,6 +308,7 @@ fn same_state(fl: &FuncLoops, lp: usize, a: &Machine, b: &Machine) -> bool {
         || a.stack.len() != b.stack.len()
         || a.heap_blocks != b.heap_blocks
         || a.joined != b.joined
+        || !same_private(&a.private, &b.private)
     {
         return false;
     }

@@ -1321,3 +1321,41 @@ fn nondet_domains() {
         }
     }
 }
+
+/// The thread-private store: per thread, 0 when unset, no actions; `Await` blocks with
+/// `BlockReason::Wait` on 0 and goes on otherwise.
+#[test]
+fn private_store_and_await() {
+    let mut mb = ModB::new();
+    let x = mb.global("x", Scalar::INT, 0);
+    let mut main = FnB::new("main", 0);
+    let (a, b, v) = (main.reg(), main.reg(), main.reg());
+    main.i(builtin(Some(a), Builtin::PrivateGet, vec![c(5)]));
+    main.i(builtin(None, Builtin::PrivateSet, vec![c(5), c(9)]));
+    main.i(builtin(None, Builtin::PrivateSet, vec![c(-2), c(4)]));
+    main.i(builtin(None, Builtin::PrivateSet, vec![c(-2), c(0)]));
+    main.i(builtin(Some(b), Builtin::PrivateGet, vec![c(5)]));
+    main.i(bin(b, BinOp::Add, r(b), r(a)));
+    main.i(builtin(None, Builtin::Await, vec![r(b)]));
+    main.i(load(v, c(x), Scalar::INT, RLX));
+    main.i(builtin(None, Builtin::Await, vec![r(v)]));
+    main.term(Terminator::Return(Some(r(b))));
+    let id = mb.func(main);
+    let p = prog(mb.build(id));
+    let mut t = p.main_thread();
+    // The store's operations and the first (satisfied) await are local.
+    assert!(matches!(t.peek(), Action::Load { .. }));
+    t.resume(0);
+    assert_eq!(
+        t.peek(),
+        Action::Block {
+            reason: BlockReason::Wait,
+            src: SrcLoc::line(9),
+        }
+    );
+    // Resumed with a nonzero value, the await passes and main returns 9.
+    let mut t = p.main_thread();
+    t.peek();
+    t.resume(1);
+    assert_eq!(t.peek(), Action::Finish { ret: 9 });
+}

@@ -53,8 +53,9 @@ const NAMES: &[&str] = &[
     "pthread_mutex_unlock",
     "pthread_attr_init",
     "pthread_attr_destroy",
-    "pthread_mutexattr_init",
-    "pthread_mutexattr_destroy",
+    "__porf_private_get",
+    "__porf_private_set",
+    "__porf_await",
 ];
 
 const ORDER_NAMES: [&str; 6] = [
@@ -261,7 +262,13 @@ fn mem_order(v: i64) -> MemOrder {
 }
 
 impl Cx<'_> {
-    fn argc(&self, name: &str, args: &[Node<Expression>], n: usize, off: usize) -> R<()> {
+    pub(super) fn argc(
+        &self,
+        name: &str,
+        args: &[Node<Expression>],
+        n: usize,
+        off: usize,
+    ) -> R<()> {
         if args.len() != n {
             let s = if n == 1 { "" } else { "s" };
             return self.err(
@@ -310,7 +317,7 @@ impl Cx<'_> {
     }
 
     /// A pointer argument (address operand, pointee type).
-    fn pointer_arg(&mut self, e: &Node<Expression>, name: &str) -> R<(Operand, CType)> {
+    pub(super) fn pointer_arg(&mut self, e: &Node<Expression>, name: &str) -> R<(Operand, CType)> {
         let (p, t) = self.rvalue(e)?;
         match t.pointee() {
             Some(pt) => Ok((p, pt.clone())),
@@ -645,40 +652,55 @@ impl Cx<'_> {
                 self.argc(name, args, 1, off)?;
                 let (addr, _) = self.pointer_arg(&args[0], name)?;
                 self.at(off);
-                match name {
-                    "pthread_mutex_lock" => self.b.emit(InstKind::Lock { addr }),
-                    "pthread_mutex_unlock" => self.b.emit(InstKind::Unlock { addr }),
-                    _ => {
-                        let dst = self.b.reg();
-                        self.b.emit(InstKind::TryLock { dst, addr });
-                        return int(Operand::Reg(dst));
-                    }
-                }
-                int(Operand::Const(0))
+                Ok(self.mutex_op(name, addr))
             }
-            "pthread_mutex_init" | "pthread_mutex_destroy" => {
-                let n = if name == "pthread_mutex_init" { 2 } else { 1 };
-                self.argc(name, args, n, off)?;
-                let (addr, _) = self.pointer_arg(&args[0], name)?;
-                for a in &args[1..] {
-                    self.rvalue(a)?;
-                }
-                self.at(off);
-                self.b.emit(if n == 2 {
-                    InstKind::MutexInit { addr }
-                } else {
-                    InstKind::MutexDestroy { addr }
-                });
-                int(Operand::Const(0))
-            }
-            _ => {
-                // Mutex attributes: ignored.
+            "pthread_mutex_init" => self.mutex_init(args, off),
+            "pthread_mutex_destroy" => {
                 self.argc(name, args, 1, off)?;
-                for a in args {
-                    self.rvalue(a)?;
-                }
+                let (addr, _) = self.pointer_arg(&args[0], name)?;
+                self.at(off);
+                self.b.emit(InstKind::MutexDestroy { addr });
                 int(Operand::Const(0))
             }
+            "__porf_private_get" | "__porf_await" => {
+                self.argc(name, args, 1, off)?;
+                let v = self.int_arg(&args[0], IntTy::Long)?;
+                self.at(off);
+                let dst = self.b.reg();
+                let get = name == "__porf_private_get";
+                self.b.emit(InstKind::Builtin {
+                    dst: get.then_some(dst),
+                    which: if get {
+                        Builtin::PrivateGet
+                    } else {
+                        Builtin::Await
+                    },
+                    args: vec![v],
+                });
+                if get {
+                    return Ok(Val::R(Operand::Reg(dst), CType::int(IntTy::Long)));
+                }
+                Ok(Val::Void)
+            }
+            "__porf_private_set" => {
+                self.argc(name, args, 2, off)?;
+                let k = self.int_arg(&args[0], IntTy::Long)?;
+                let v = self.int_arg(&args[1], IntTy::Long)?;
+                self.at(off);
+                self.b.emit(InstKind::Builtin {
+                    dst: None,
+                    which: Builtin::PrivateSet,
+                    args: vec![k, v],
+                });
+                Ok(Val::Void)
+            }
+            "pthread_attr_init" | "pthread_attr_destroy" => {
+                // Thread attributes: ignored.
+                self.argc(name, args, 1, off)?;
+                self.rvalue(&args[0])?;
+                int(Operand::Const(0))
+            }
+            _ => unreachable!("`{name}` is in NAMES but has no lowering"),
         }
     }
 

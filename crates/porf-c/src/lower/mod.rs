@@ -22,6 +22,7 @@ mod globals;
 mod init;
 mod literals;
 mod memfns;
+mod mutex;
 mod ops;
 mod print;
 mod stmt;

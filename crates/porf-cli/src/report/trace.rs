@@ -128,6 +128,7 @@ pub fn describe<P: Program>(prog: &P, g: &Graph, e: EventId) -> (String, Option<
                 BlockReason::Lock => "blocked (lock taken)",
                 BlockReason::SpinLoop { .. } => "blocked (spin loop iteration without effect)",
                 BlockReason::Uninit => "blocked (read of an uninitialised location)",
+                BlockReason::Wait => "blocked (waiting: condition variable or read-write lock)",
             }
             .into(),
             None,
