@@ -1,6 +1,8 @@
 //! Helpers shared by the CLI integration tests.
 #![allow(dead_code)]
 
+pub mod expect;
+
 use std::path::PathBuf;
 use std::process::Command;
 
