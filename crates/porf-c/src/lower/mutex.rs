@@ -23,7 +23,7 @@
 
 use super::expr::Val;
 use super::{Cx, R};
-use crate::ir::{BinOp, Builtin, InstKind, Operand, Reg, Scalar};
+use crate::ir::{BinOp, BlockId, Builtin, InstKind, Operand, Reg, Scalar};
 use crate::types::{CType, IntTy};
 use lang_c::ast::Expression;
 use lang_c::span::Node;
@@ -79,6 +79,20 @@ impl Cx<'_> {
         self.b.emit(InstKind::Copy { dst: res, src: v });
     }
 
+    /// In a block where the caller already holds mutex `m` (`h` times): a recursive
+    /// mutex counts one more hold and jumps to `end`; otherwise control continues in a
+    /// new current block. Returns the mutex's kind, for further tests there.
+    fn relock_if_recursive(&mut self, m: Operand, h: Operand, end: BlockId) -> Operand {
+        let k = self.kind(m);
+        let (rec, other) = self.branch_eq(k, RECURSIVE);
+        self.b.set_block(rec);
+        let n = self.b.bin(BinOp::Add, h, Operand::Const(1), Scalar::INT);
+        self.set_held(m, n);
+        self.b.jump(end);
+        self.b.set_block(other);
+        k
+    }
+
     /// `pthread_mutex_lock`, `_trylock` or `_unlock` of the mutex at `m` (the source
     /// position is set); the `int` result.
     pub(super) fn mutex_op(&mut self, name: &str, m: Operand) -> Val {
@@ -86,7 +100,6 @@ impl Cx<'_> {
         self.set_result(res, Operand::Const(0));
         let end = self.b.new_block();
         let h = self.held(m);
-        let one = |cx: &mut Self| cx.b.bin(BinOp::Add, h, Operand::Const(1), Scalar::INT);
         match name {
             "pthread_mutex_lock" => {
                 let (free, held) = self.branch_eq(h, 0);
@@ -95,13 +108,7 @@ impl Cx<'_> {
                 self.set_held(m, Operand::Const(1));
                 self.b.jump(end);
                 self.b.set_block(held);
-                let k = self.kind(m);
-                let (rec, other) = self.branch_eq(k, RECURSIVE);
-                self.b.set_block(rec);
-                let n = one(self);
-                self.set_held(m, n);
-                self.b.jump(end);
-                self.b.set_block(other);
+                let k = self.relock_if_recursive(m, h, end);
                 let (chk, normal) = self.branch_eq(k, ERRORCHECK);
                 self.b.set_block(chk);
                 self.set_result(res, Operand::Const(EDEADLK));
@@ -123,13 +130,7 @@ impl Cx<'_> {
                 self.set_held(m, Operand::Const(1));
                 self.b.jump(end);
                 self.b.set_block(held);
-                let k = self.kind(m);
-                let (rec, other) = self.branch_eq(k, RECURSIVE);
-                self.b.set_block(rec);
-                let n = one(self);
-                self.set_held(m, n);
-                self.b.jump(end);
-                self.b.set_block(other);
+                self.relock_if_recursive(m, h, end);
                 self.set_result(res, Operand::Const(EBUSY));
                 self.b.jump(end);
             }
