@@ -73,47 +73,84 @@ static inline int pthread_mutexattr_gettype(const pthread_mutexattr_t *__a, int 
 	return 0;
 }
 
-/* Condition variables, written in C over porf's atomics. __seq counts the signals
- * and broadcasts (one release fetch-add each). A wait reads __seq while holding the
- * mutex (the wait begins there), unlocks the mutex, and waits until it reads another
- * value of __seq (acquire), then re-locks the mutex: it is woken by any signal or
- * broadcast that is not before its beginning in __seq's modification order.
- * - No spurious wake-ups: a wait returns only after such a signal or broadcast.
- * - A signal wakes every thread waiting at that point, as a broadcast does (POSIX
- *   allows a signal to unblock more than one thread). porf therefore does not find a
- *   hang that needs a signal to wake only one particular waiter.
- * - A wait no signal or broadcast ever follows (a lost wake-up) waits for good: if
- *   every unfinished thread waits so (or for a lock or a join), the execution is a
- *   deadlock (__porf_await: BlockReason::Wait).
- * pthread_cond_timedwait is not supported. */
-typedef struct { _Atomic int __seq; } pthread_cond_t;
+/* Condition variables, written in C over porf's atomics. __w packs the waiters: bits
+ * 32..39 count the waits begun on this condition variable (wait number i is "waiter
+ * i"), bit i (i < 32) is set once waiter i is woken.
+ * - A wait registers (a fetch-add on __w) while it holds the mutex, so registering and
+ *   releasing the mutex are one step for every thread that synchronises through the
+ *   mutex, then unlocks, waits until it reads its bit set (acquire), and re-locks.
+ * - A signal wakes exactly one of the waiters registered and not yet woken in __w's
+ *   modification order at the signal (a compare-exchange, release), and the explorer
+ *   tries each of them in turn (__porf_choose); with no such waiter it does nothing
+ *   (only a load, as glibc's). POSIX lets a signal wake more than one thread: such a
+ *   wake-up is a spurious wake-up of the others, which porf does not model (below).
+ * - A broadcast wakes every waiter registered and not yet woken.
+ * - No spurious wake-ups: a wait returns only after a signal or broadcast chose it.
+ * - A wait no signal or broadcast ever chooses (a lost wake-up, or a signal that woke
+ *   another waiter) waits for good: if every unfinished thread waits so (or for a
+ *   lock or a join), the execution is a deadlock (__porf_await: BlockReason::Wait).
+ * - At most 32 waits on one condition variable per execution (an "unsupported"
+ *   error beyond). pthread_cond_timedwait is not supported. */
+long __porf_choose(long __n);
+typedef struct { _Atomic long __w; } pthread_cond_t;
 typedef struct { int __unused; } pthread_condattr_t;
 #define PTHREAD_COND_INITIALIZER { 0 }
 struct timespec;
 
 static inline int pthread_cond_init(pthread_cond_t *__c, const pthread_condattr_t *__attr)
 {
-	atomic_init(&__c->__seq, 0);
+	atomic_init(&__c->__w, 0);
 	return 0;
 }
 static inline int pthread_cond_destroy(pthread_cond_t *__c) { return 0; }
+/* The bits of the waiters registered in __s and not woken. */
+static inline long __porf_cond_waiting(long __s)
+{
+	long __n = __s >> 32;
+	long __registered = __n >= 32 ? 0xffffffffL : (1L << __n) - 1;
+	return __registered & ~__s;
+}
 static inline int pthread_cond_signal(pthread_cond_t *__c)
 {
-	atomic_fetch_add_explicit(&__c->__seq, 1, 3 /* release */);
-	return 0;
+	long __s = atomic_load_explicit(&__c->__w, 0 /* relaxed */);
+	for (;;) {
+		long __waiting = __porf_cond_waiting(__s);
+		if (__waiting == 0)
+			return 0;
+		/* The k-th waiting waiter, for every k. */
+		long __k = __porf_choose(__builtin_popcountl(__waiting));
+		for (; __k > 0; __k--)
+			__waiting &= __waiting - 1;
+		long __bit = __waiting & -__waiting;
+		if (atomic_compare_exchange_strong_explicit(&__c->__w, &__s, __s | __bit,
+							    3 /* release */, 0 /* relaxed */))
+			return 0;
+	}
 }
 static inline int pthread_cond_broadcast(pthread_cond_t *__c)
 {
-	atomic_fetch_add_explicit(&__c->__seq, 1, 3 /* release */);
-	return 0;
+	long __s = atomic_load_explicit(&__c->__w, 0 /* relaxed */);
+	for (;;) {
+		long __waiting = __porf_cond_waiting(__s);
+		if (__waiting == 0)
+			return 0;
+		if (atomic_compare_exchange_strong_explicit(&__c->__w, &__s, __s | __waiting,
+							    3 /* release */, 0 /* relaxed */))
+			return 0;
+	}
 }
 static inline int pthread_cond_wait(pthread_cond_t *__c, pthread_mutex_t *__m)
 {
-	int __s = atomic_load_explicit(&__c->__seq, 2 /* acquire */);
+	long __i = atomic_fetch_add_explicit(&__c->__w, 1L << 32, 0 /* relaxed */) >> 32;
+	if (__i >= 32)
+		__porf_unsupported("more than 32 waits on one condition variable in one execution");
 	int __r = pthread_mutex_unlock(__m);
-	if (__r != 0)
+	if (__r != 0) {
+		/* The wait did not begin: no signal may choose this waiter. */
+		atomic_fetch_or_explicit(&__c->__w, 1L << __i, 0 /* relaxed */);
 		return __r;
-	__porf_await(atomic_load_explicit(&__c->__seq, 2 /* acquire */) != __s);
+	}
+	__porf_await((atomic_load_explicit(&__c->__w, 2 /* acquire */) >> __i) & 1);
 	return pthread_mutex_lock(__m);
 }
 static inline int pthread_cond_timedwait(pthread_cond_t *__c, pthread_mutex_t *__m,

@@ -185,6 +185,11 @@ pub enum Builtin {
     /// 0. Contract for library code: the thread's last event before it is the read
     /// whose value `cond` was computed from (the wait is for a later write there).
     Await,
+    /// `__porf_choose(n)`: a value in `0..n` chosen by the engine
+    /// ([`porf_graph::Action::Choose`]), for library code that must explore every
+    /// choice (which waiter a condition-variable signal wakes). `n == 1` is 0 without an
+    /// event; `n < 1` is a fault (porf's own library never asks for it).
+    Choose,
 }
 
 /// One piece of a `printf` format, after the front end parsed it.

@@ -301,6 +301,30 @@ impl Machine {
                         };
                         Ok(Some(Pending::new(action, cont)))
                     }
+                    Builtin::Choose => {
+                        if arg < 1 {
+                            return Err(Fault::unsupported(format!(
+                                "internal: __porf_choose({arg}) has no value to choose"
+                            )));
+                        }
+                        if arg == 1 {
+                            if let Some(d) = dst {
+                                self.set(*d, 0);
+                            }
+                            self.advance();
+                            return Ok(None);
+                        }
+                        let action = Action::Choose {
+                            lo: 0,
+                            hi: arg - 1,
+                            src,
+                        };
+                        let cont = Cont::Value {
+                            dst: *dst,
+                            ty: Some(Scalar::LONG),
+                        };
+                        Ok(Some(Pending::new(action, cont)))
+                    }
                     Builtin::PrivateGet => {
                         let v = self.private.iter().find(|p| p.0 == arg).map_or(0, |p| p.1);
                         if let Some(d) = dst {

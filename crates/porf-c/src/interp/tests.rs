@@ -1359,3 +1359,29 @@ fn private_store_and_await() {
     t.resume(1);
     assert_eq!(t.peek(), Action::Finish { ret: 9 });
 }
+
+/// `__porf_choose(n)`: a `Choose` over `0..n` for `n > 1`, 0 without an action for
+/// `n == 1`, an unsupported fault below.
+#[test]
+fn library_choice() {
+    let run = |n: Val| {
+        let m = main_with(|_, f| {
+            let d = f.reg();
+            f.i(builtin(Some(d), Builtin::Choose, vec![c(n)]));
+            f.term(Terminator::Return(Some(r(d))));
+        });
+        prog(m).main_thread()
+    };
+    let mut t = run(3);
+    assert!(matches!(t.peek(), Action::Choose { lo: 0, hi: 2, .. }));
+    t.resume(2);
+    assert_eq!(t.peek(), Action::Finish { ret: 2 });
+    assert_eq!(run(1).peek(), Action::Finish { ret: 0 });
+    assert!(matches!(
+        run(0).peek(),
+        Action::Error {
+            kind: ErrorKind::Unsupported,
+            ..
+        }
+    ));
+}

@@ -56,6 +56,7 @@ const NAMES: &[&str] = &[
     "__porf_private_get",
     "__porf_private_set",
     "__porf_await",
+    "__porf_choose",
 ];
 
 const ORDER_NAMES: [&str; 6] = [
@@ -662,18 +663,18 @@ impl Cx<'_> {
                 self.b.emit(InstKind::MutexDestroy { addr });
                 int(Operand::Const(0))
             }
-            "__porf_private_get" | "__porf_await" => {
+            "__porf_private_get" | "__porf_await" | "__porf_choose" => {
                 self.argc(name, args, 1, off)?;
                 let v = self.int_arg(&args[0], IntTy::Long)?;
                 self.at(off);
                 let dst = self.b.reg();
-                let get = name == "__porf_private_get";
+                let get = name != "__porf_await";
                 self.b.emit(InstKind::Builtin {
                     dst: get.then_some(dst),
-                    which: if get {
-                        Builtin::PrivateGet
-                    } else {
-                        Builtin::Await
+                    which: match name {
+                        "__porf_private_get" => Builtin::PrivateGet,
+                        "__porf_choose" => Builtin::Choose,
+                        _ => Builtin::Await,
                     },
                     args: vec![v],
                 });
