@@ -464,4 +464,22 @@ pub struct Module {
     /// ([`crate::spin::analyze`]). Empty (the front end's output) turns spin-assume off;
     /// [`crate::CProgram`] fills it when [`crate::RunOptions::spin_assume`] is set.
     pub loops: Vec<crate::spin::FuncLoops>,
+    /// What each allocation site allocates, when the front end saw the block's pointer
+    /// converted to a pointer to a complete type right after the call
+    /// (`struct node *n = malloc(sizeof *n)`): witnesses then name heap memory by type
+    /// and field (`node#1.0.next`). Keyed by the allocation call's source location
+    /// (the `Malloc` action's `src`); a site converted to two types keeps the first.
+    pub alloc_types: std::collections::HashMap<SrcLoc, HeapType>,
+}
+
+/// The type of the objects an allocation site allocates, for names only.
+#[derive(Clone, PartialEq, Debug)]
+pub struct HeapType {
+    /// The type's short name: a struct or union tag (`node`), else the C type (`int`).
+    pub name: String,
+    /// `sizeof` the type (> 0): a larger block is an array of it.
+    pub size: u64,
+    /// The scalar leaves of one object, in address order: offset, path (`.next`,
+    /// `[1]`, `` for a scalar type), and whether it holds a pointer.
+    pub leaves: Vec<(u64, String, bool)>,
 }

@@ -22,7 +22,7 @@
 //! * Stack offsets are byte offsets into the owning thread's private byte stack.
 
 use crate::ir::{addr, Cell, FuncId, Module, Scalar};
-use porf_graph::{ErrorKind, Tid, Val};
+use porf_graph::{ErrorKind, SrcLoc, Tid, Val};
 
 /// Thread ids `0..MAX_THREADS` can own heap blocks and stack memory.
 pub const MAX_THREADS: u32 = 1 << 10;
@@ -135,6 +135,90 @@ pub fn name_of(m: &Module, a: Val) -> String {
         },
         Region::Null | Region::Invalid => format!("{a:#x}"),
     }
+}
+
+/// [`name_of`] knowing the allocation site of `a`'s block (`site`): heap memory of a
+/// site whose type the front end saw ([`Module::alloc_types`]) is named by that type,
+/// block and field, `node#1.0.next` (`node#1.0[2].next` for the third object of an
+/// array block; `+k` after the path for a byte inside a scalar). With `object`, an
+/// address at the start of an object is named by the object alone (`node#1.0`, as a
+/// pointer to it reads), else by its first scalar (`node#1.0.val`, as an access there).
+pub fn name_in(m: &Module, a: Val, site: Option<SrcLoc>, object: bool) -> String {
+    match (classify(a, m.globals_end), site) {
+        (Region::Heap { tid, block, off }, Some(site)) if off >= HEAP_DATA => {
+            match (m.alloc_types.get(&site), heap_leaf(m, a, site)) {
+                (Some(ht), Some((idx, path, within, _))) => {
+                    let start = heap_offset(a).is_some_and(|o| o % ht.size == 0);
+                    let path = if object && start { String::new() } else { path };
+                    let idx = if idx > 0 {
+                        format!("[{idx}]")
+                    } else {
+                        String::new()
+                    };
+                    let plus = if within > 0 {
+                        format!("+{within}")
+                    } else {
+                        String::new()
+                    };
+                    format!("{}#{tid}.{block}{idx}{path}{plus}", ht.name)
+                }
+                _ => name_of(m, a),
+            }
+        }
+        _ => name_of(m, a),
+    }
+}
+
+/// Where heap address `a` lies in the objects of its block's allocation site:
+/// (object index, leaf path, bytes past the leaf's start, whether the leaf is a
+/// pointer). `None` when the site has no recorded type or `a` is before the data.
+fn heap_leaf(m: &Module, a: Val, site: SrcLoc) -> Option<(u64, String, u64, bool)> {
+    let ht = m.alloc_types.get(&site)?;
+    let rel = heap_offset(a)?;
+    let (idx, at) = (rel / ht.size, rel % ht.size);
+    let i = ht.leaves.partition_point(|l| l.0 <= at).checked_sub(1)?;
+    let (start, path, pointer) = &ht.leaves[i];
+    Some((idx, path.clone(), at - start, *pointer))
+}
+
+/// The offset of heap address `a` from its block's data start (`None`: not in a
+/// block's data).
+fn heap_offset(a: Val) -> Option<u64> {
+    match classify(a, 0) {
+        Region::Heap { off, .. } => off.checked_sub(HEAP_DATA).map(u64::from),
+        _ => None,
+    }
+}
+
+/// [`show_value`] knowing the allocation sites of blocks (`site(a)`: the site of the
+/// block `a` lies in): a heap cell that is a pointer field of its site's type shows
+/// every value by name (`NULL`, `&g`, `&node#1.0.next`), one that is an integer field
+/// never does, and pointers into typed blocks are named by [`name_in`].
+pub fn show_value_in(
+    m: &Module,
+    a: Val,
+    bytes: u8,
+    val: Val,
+    site: &dyn Fn(Val) -> Option<SrcLoc>,
+) -> Option<String> {
+    let named = |v: Val| {
+        if v == 0 {
+            "NULL".to_string()
+        } else {
+            let n = name_in(m, v, site(v), true);
+            if n.starts_with('&') || n.starts_with("0x") {
+                n
+            } else {
+                format!("&{n}")
+            }
+        }
+    };
+    if let Some(s) = site(a) {
+        if let Some((_, _, 0, pointer)) = heap_leaf(m, a, s) {
+            return (pointer && bytes == 8).then(|| named(val));
+        }
+    }
+    show_value(m, a, bytes, val).map(|_| named(val))
 }
 
 /// A non-null pointer value by name: `&x`, `&pool[1].next`, `&heap#1.0+8`,
@@ -303,6 +387,54 @@ mod tests {
         );
         assert_eq!(block_base(x), None);
         assert_eq!(name_of(&m, stack_addr(1, 4)), "stack#1+4");
+    }
+
+    #[test]
+    fn heap_names_follow_the_allocation_sites_type() {
+        let mut m = module();
+        let site = SrcLoc::line(3);
+        m.alloc_types.insert(
+            site,
+            crate::ir::HeapType {
+                name: "node".into(),
+                size: 16,
+                leaves: vec![(0, ".val".into(), false), (8, ".next".into(), true)],
+            },
+        );
+        let at = |off: u32| heap_addr(1, 2, HEAP_DATA + off);
+        assert_eq!(name_in(&m, at(0), Some(site), false), "node#1.2.val");
+        assert_eq!(name_in(&m, at(0), Some(site), true), "node#1.2");
+        assert_eq!(name_in(&m, at(8), Some(site), true), "node#1.2.next");
+        assert_eq!(name_in(&m, at(2), Some(site), false), "node#1.2.val+2");
+        assert_eq!(name_in(&m, at(24), Some(site), false), "node#1.2[1].next");
+        assert_eq!(name_in(&m, at(16), Some(site), true), "node#1.2[1]");
+        // No site, or a site of unknown type: the untyped name.
+        assert_eq!(name_in(&m, at(8), None, false), "heap#1.2+8");
+        assert_eq!(
+            name_in(&m, at(8), Some(SrcLoc::line(4)), false),
+            "heap#1.2+8"
+        );
+        // The guard before the data has no field.
+        assert_eq!(
+            name_in(&m, heap_addr(1, 2, 0), Some(site), false),
+            "heap#1.2+-8"
+        );
+        let sites = |a: Val| block_base(a).map(|_| site);
+        // A pointer field shows any value by name, an integer field never.
+        let x = addr::GLOBAL_BASE;
+        assert_eq!(
+            show_value_in(&m, at(8), 8, x, &sites).as_deref(),
+            Some("&x")
+        );
+        assert_eq!(
+            show_value_in(&m, at(8), 8, 0, &sites).as_deref(),
+            Some("NULL")
+        );
+        assert_eq!(
+            show_value_in(&m, at(8), 8, at(16), &sites).as_deref(),
+            Some("&node#1.2[1]")
+        );
+        assert_eq!(show_value_in(&m, at(0), 4, 5, &sites), None);
     }
 
     #[test]

@@ -4,7 +4,7 @@ use crate::interp::CThread;
 use crate::ir::{addr, Builtin, Function, InstKind, Module, Operand, Reg, Terminator};
 use crate::memory::{block_base, name_of};
 use crate::RunOptions;
-use porf_graph::{Loc, Program, Tid, Val};
+use porf_graph::{Loc, Program, SrcLoc, Tid, Val};
 use std::sync::Arc;
 
 /// A lowered C program with its run-time options. Thread 0 runs `main()` (with
@@ -114,6 +114,25 @@ impl Program for CProgram {
 
     fn show_value(&self, loc: Loc, bytes: u8, val: Val) -> Option<String> {
         crate::memory::show_value(&self.module, loc.0 as i64, bytes, val)
+    }
+
+    fn loc_name_in(&self, loc: Loc, site: &dyn Fn(Loc) -> Option<SrcLoc>) -> String {
+        crate::memory::name_in(&self.module, loc.0 as i64, site(loc), false)
+    }
+
+    fn block_name_in(&self, base: Loc, site: &dyn Fn(Loc) -> Option<SrcLoc>) -> String {
+        crate::memory::name_in(&self.module, base.0 as i64, site(base), true)
+    }
+
+    fn show_value_in(
+        &self,
+        loc: Loc,
+        bytes: u8,
+        val: Val,
+        site: &dyn Fn(Loc) -> Option<SrcLoc>,
+    ) -> Option<String> {
+        let site = |a: Val| site(Loc(a as u64));
+        crate::memory::show_value_in(&self.module, loc.0 as i64, bytes, val, &site)
     }
 
     fn source_file(&self, file: u32) -> &str {

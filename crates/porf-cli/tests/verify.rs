@@ -528,11 +528,13 @@ fn witnesses_show_printed_text_and_pointers_by_name() {
     assert!(out.contains(r#"printed "main: checking\n""#), "{out}");
     let store_p = lines.iter().find(|l| l.contains("W p na")).unwrap();
     assert!(store_p.contains("&g"), "{out}");
-    // *q is in the heap: the value stored there is a global's address, which porf
-    // shows as a number (an untyped heap cell holding a global address is ambiguous),
-    // but q itself is a declared pointer to a heap block.
+    // q points to a heap block allocated as `int *` (its pointer was converted to
+    // `int **`): the block is `int*#0.0`, and the global address stored there is a
+    // pointer cell's value, shown by name.
     let store_q = lines.iter().find(|l| l.contains("W q na")).unwrap();
-    assert!(store_q.contains("&heap#0.0"), "{out}");
+    assert!(store_q.contains("&int*#0.0"), "{out}");
+    let store_heap = lines.iter().find(|l| l.contains("W int*#0.0 na")).unwrap();
+    assert!(store_heap.contains("&g"), "{out}");
     let (_, v) = json(&[p]);
     let trace = v["errors"][0]["trace"].as_array().unwrap();
     let spawn = trace
@@ -543,4 +545,33 @@ fn witnesses_show_printed_text_and_pointers_by_name() {
         spawn["printed"][0].as_str().unwrap(),
         "main: p=&g begins    42|a  |z\n"
     );
+}
+
+#[test]
+fn witnesses_name_heap_memory_by_type_and_field() {
+    let p = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/c/witness_heap_names.c");
+    let (code, out, _) = porf(&["verify", p]);
+    assert_eq!(code, 42, "{out}");
+    let line = |what: &str| -> String {
+        out.lines()
+            .find(|l| l.contains(what))
+            .unwrap_or_else(|| panic!("no `{what}` in {out}"))
+            .to_string()
+    };
+    // Blocks 0, 1, 2 of thread 0: a, b (both `struct node`), arr (`int`, 4 of them).
+    assert!(line("malloc node#0.0 (16 bytes)").contains("witness_heap_names.c:16"));
+    assert!(line("malloc node#0.1 (16 bytes)").contains("witness_heap_names.c:17"));
+    assert!(line("calloc int#0.2 (16 bytes)").contains("witness_heap_names.c:18"));
+    assert!(line("W node#0.0.val na").contains(" 1 "), "{out}");
+    assert!(line("W node#0.0.next na").contains("NULL"), "{out}");
+    assert!(line("W node#0.1.next na").contains("&node#0.0 "), "{out}");
+    assert!(line("W int#0.2[2] na").contains(" 7 "), "{out}");
+    assert!(line("W head na").contains("&node#0.1 "), "{out}");
+    let (_, v) = json(&[p]);
+    let trace = v["errors"][0]["trace"].as_array().unwrap();
+    let next = trace
+        .iter()
+        .find(|s| s["event"] == "W node#0.1.next na")
+        .unwrap();
+    assert_eq!(next["value_shown"], "&node#0.0");
 }

@@ -438,6 +438,30 @@ pub trait Program {
     fn show_value(&self, _loc: Loc, _bytes: u8, _val: Val) -> Option<String> {
         None
     }
+    /// [`Program::loc_name`] within one execution: `site(l)` is the source location of
+    /// the [`Action::Malloc`] of the block `l` lies in (`None` outside allocated
+    /// blocks), so a program that knows what each allocation site allocates can name
+    /// heap memory by type and field (`node#1.0.next`).
+    fn loc_name_in(&self, loc: Loc, _site: &dyn Fn(Loc) -> Option<SrcLoc>) -> String {
+        self.loc_name(loc)
+    }
+    /// The name of the allocated block at `base` within one execution (`site` as for
+    /// [`Program::loc_name_in`]): the block, where [`Program::loc_name_in`] may name
+    /// the first field at the same address.
+    fn block_name_in(&self, base: Loc, site: &dyn Fn(Loc) -> Option<SrcLoc>) -> String {
+        self.loc_name_in(base, site)
+    }
+    /// [`Program::show_value`] within one execution (`site` as for
+    /// [`Program::loc_name_in`]).
+    fn show_value_in(
+        &self,
+        loc: Loc,
+        bytes: u8,
+        val: Val,
+        _site: &dyn Fn(Loc) -> Option<SrcLoc>,
+    ) -> Option<String> {
+        self.show_value(loc, bytes, val)
+    }
     /// The path of source file number `file` of [`SrcLoc`].
     fn source_file(&self, _file: u32) -> &str {
         ""

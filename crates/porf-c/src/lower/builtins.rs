@@ -586,6 +586,7 @@ impl Cx<'_> {
                     },
                     args: sizes,
                 });
+                self.last_alloc = Some((dst, self.b.loc));
                 Ok(Val::R(Operand::Reg(dst), CType::void_ptr()))
             }
             "free" => {

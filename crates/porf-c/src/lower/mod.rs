@@ -11,6 +11,7 @@
 //! must be constant are lowered into a scratch builder and accepted only if they
 //! folded to a constant without emitting code.
 
+mod alloc_names;
 mod builder;
 mod builtins;
 mod byval;
@@ -34,6 +35,7 @@ use crate::srcmap::SrcMap;
 use crate::types::{CType, FuncSig, RecordId, Types};
 use builder::FnBuilder;
 use lang_c::ast::{ExternalDeclaration, TranslationUnit};
+use porf_graph::SrcLoc;
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
@@ -150,6 +152,11 @@ pub(crate) struct Cx<'a> {
     pub f: FnState,
     /// Name of the function being lowered (for static locals).
     pub fname: Option<String>,
+    /// The register the last `malloc`/`calloc` call's result went to, with the call's
+    /// source location (see [`Cx::note_alloc_type`]).
+    pub last_alloc: Option<(ir::Reg, SrcLoc)>,
+    /// `Module::alloc_types` so far.
+    pub alloc_types: HashMap<SrcLoc, ir::HeapType>,
 }
 
 /// Lowers a parsed translation unit.
@@ -175,6 +182,8 @@ pub fn lower_unit(unit: &TranslationUnit, map: &SrcMap) -> Result<Module, Diagno
         b: FnBuilder::new(0),
         f: FnState::default(),
         fname: None,
+        last_alloc: None,
+        alloc_types: HashMap::new(),
     };
     cx.prescan(unit)?;
     for ed in &unit.0 {
@@ -319,6 +328,7 @@ impl<'a> Cx<'a> {
             files: self.map.files().to_vec(),
             warnings: std::mem::take(&mut self.warnings),
             loops: Vec::new(),
+            alloc_types: std::mem::take(&mut self.alloc_types),
         })
     }
 

@@ -232,6 +232,7 @@ impl Cx<'_> {
         to: &CType,
         off: usize,
     ) -> R<Operand> {
+        self.note_alloc_type(&v, to);
         match (&from.kind, &to.kind) {
             (Kind::Int(f), Kind::Int(IntTy::Bool)) if *f != IntTy::Bool => Ok(self.b.bool_of(v)),
             (Kind::Int(f), Kind::Int(t)) => Ok(self.b.conv(v, f.scalar(), t.scalar())),
@@ -273,6 +274,7 @@ impl Cx<'_> {
 
     /// Explicit cast conversion between scalar types.
     pub fn cast_convert(&mut self, v: Operand, from: &CType, to: &CType, off: usize) -> R<Operand> {
+        self.note_alloc_type(&v, to);
         match (from.scalar(), to.scalar()) {
             (Some(_), Some(_)) if to.int_ty() == Some(IntTy::Bool) => {
                 if from.int_ty() == Some(IntTy::Bool) {

@@ -2,7 +2,7 @@
 //! thread, rf edges (green), co edges between consecutive writes (red, dashed), and
 //! spawn/join edges.
 
-use super::trace::{describe, location};
+use super::trace::{describe, location, Names};
 use porf_graph::{EventId, Graph, LabelKind, Program};
 use std::fmt::Write;
 
@@ -18,11 +18,12 @@ fn escape(s: &str) -> String {
 pub fn to_dot<P: Program>(prog: &P, g: &Graph) -> String {
     let mut s = String::from("digraph witness {\n  node [shape=box, fontname=\"monospace\"];\n");
     let mut uses_init = false;
+    let names = Names::new(prog, g);
     for t in 0..g.num_threads() {
         let _ = writeln!(s, "  subgraph cluster_t{t} {{\n    label=\"thread {t}\";");
         for idx in 0..g.thread_len(t) {
             let e = EventId::new(t, idx);
-            let (what, val) = describe(prog, g, e);
+            let (what, val) = describe(&names, g, e);
             let mut label = what;
             if let Some(v) = val {
                 let _ = write!(label, " = {v}");

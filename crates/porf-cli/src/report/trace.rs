@@ -2,8 +2,9 @@
 //! respects program order, reads-from, spawn and join (a linearisation of porf).
 
 use porf_graph::{
-    BlockReason, EventId, Graph, LabelKind, Program, ReadKind, SrcLoc, Val, WriteKind,
+    BlockReason, EventId, Graph, LabelKind, Loc, Program, ReadKind, SrcLoc, Val, WriteKind,
 };
+use std::collections::HashMap;
 
 /// One step of a witness interleaving.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -77,8 +78,52 @@ pub fn linearize(g: &Graph) -> Vec<EventId> {
     out
 }
 
+/// How one witness names memory: the program's names, told where each block of the
+/// execution was allocated (so heap memory can be named by type and field).
+pub struct Names<'a, P> {
+    pub prog: &'a P,
+    /// The source location of each block's `malloc`, by block base.
+    sites: HashMap<Loc, SrcLoc>,
+}
+
+impl<'a, P: Program> Names<'a, P> {
+    pub fn new(prog: &'a P, g: &Graph) -> Self {
+        let mut sites = HashMap::new();
+        for t in 0..g.num_threads() {
+            for idx in 0..g.thread_len(t) {
+                let lab = g.label(EventId::new(t, idx));
+                if let LabelKind::Malloc { base, .. } = lab.kind {
+                    sites.insert(base, lab.src);
+                }
+            }
+        }
+        Names { prog, sites }
+    }
+
+    fn site(&self, l: Loc) -> Option<SrcLoc> {
+        self.prog
+            .block_of(l)
+            .and_then(|b| self.sites.get(&b).copied())
+    }
+
+    /// The name of location `l`.
+    pub fn loc(&self, l: Loc) -> String {
+        self.prog.loc_name_in(l, &|x| self.site(x))
+    }
+
+    /// The name of the block allocated at `base`.
+    pub fn block(&self, base: Loc) -> String {
+        self.prog.block_name_in(base, &|x| self.site(x))
+    }
+
+    /// Value `v` read from or written to `l` by name, when it is better shown so.
+    pub fn value(&self, l: Loc, bytes: u8, v: Val) -> Option<String> {
+        self.prog.show_value_in(l, bytes, v, &|x| self.site(x))
+    }
+}
+
 /// Short description of an event and its value.
-pub fn describe<P: Program>(prog: &P, g: &Graph, e: EventId) -> (String, Option<Val>) {
+pub fn describe<P: Program>(names: &Names<P>, g: &Graph, e: EventId) -> (String, Option<Val>) {
     let lab = g.label(e);
     match &lab.kind {
         LabelKind::Start { .. } => ("start".into(), None),
@@ -86,14 +131,14 @@ pub fn describe<P: Program>(prog: &P, g: &Graph, e: EventId) -> (String, Option<
             let what = match kind {
                 ReadKind::Plain => "R",
                 ReadKind::Rmw(_) => "RMW-R",
-                ReadKind::Lock => return (format!("lock {}", mutex_name(prog, *loc)), None),
+                ReadKind::Lock => return (format!("lock {}", mutex_name(names, *loc)), None),
                 ReadKind::TryLock => {
                     let got = g.read_val(e) == 0;
                     let how = if got { "acquired" } else { "failed" };
-                    return (format!("trylock {} ({how})", mutex_name(prog, *loc)), None);
+                    return (format!("trylock {} ({how})", mutex_name(names, *loc)), None);
                 }
             };
-            let name = prog.loc_name(*loc);
+            let name = names.loc(*loc);
             (
                 format!("{what} {name} {}", ord.short()),
                 Some(g.read_val(e)),
@@ -109,12 +154,12 @@ pub fn describe<P: Program>(prog: &P, g: &Graph, e: EventId) -> (String, Option<
             let what = match kind {
                 WriteKind::Plain => "W",
                 WriteKind::Exclusive => "RMW-W",
-                WriteKind::Unlock => return (format!("unlock {}", mutex_name(prog, *loc)), None),
+                WriteKind::Unlock => return (format!("unlock {}", mutex_name(names, *loc)), None),
                 WriteKind::MutexDestroy => {
-                    return (format!("destroy {}", mutex_name(prog, *loc)), None)
+                    return (format!("destroy {}", mutex_name(names, *loc)), None)
                 }
             };
-            let name = prog.loc_name(*loc);
+            let name = names.loc(*loc);
             (format!("{what} {name} {}", ord.short()), Some(*val))
         }
         LabelKind::Fence { ord } => (format!("fence {}", ord.short()), None),
@@ -136,16 +181,16 @@ pub fn describe<P: Program>(prog: &P, g: &Graph, e: EventId) -> (String, Option<
         LabelKind::Error { msg, .. } => (format!("error: {msg}"), None),
         LabelKind::Malloc { base, size, zeroed } => {
             let f = if *zeroed { "calloc" } else { "malloc" };
-            (format!("{f} {} ({size} bytes)", prog.loc_name(*base)), None)
+            (format!("{f} {} ({size} bytes)", names.block(*base)), None)
         }
-        LabelKind::Free { base } => (format!("free {}", prog.loc_name(*base)), None),
+        LabelKind::Free { base } => (format!("free {}", names.block(*base)), None),
         LabelKind::Choice { val } => ("nondet".into(), Some(*val)),
     }
 }
 
 /// A mutex's name: its cell's name without the bundled headers' internal field.
-fn mutex_name<P: Program>(prog: &P, loc: porf_graph::Loc) -> String {
-    let name = prog.loc_name(loc);
+fn mutex_name<P: Program>(names: &Names<P>, loc: Loc) -> String {
+    let name = names.loc(loc);
     match name.strip_suffix(".__lock") {
         Some(m) => m.to_string(),
         None => name,
@@ -183,11 +228,12 @@ pub fn steps<P: Program>(prog: &P, g: &Graph) -> Vec<TraceStep> {
     for (e, text) in porf_explore::replay::printed(prog, g) {
         printed.entry(e).or_default().push(text);
     }
+    let names = Names::new(prog, g);
     linearize(g)
         .into_iter()
         .filter(|&e| !is_lock_write(g, e))
         .map(|e| {
-            let (event, value) = describe(prog, g, e);
+            let (event, value) = describe(&names, g, e);
             let reads_from = match g.label(e).kind {
                 LabelKind::Read {
                     kind: ReadKind::Plain | ReadKind::Rmw(_),
@@ -200,7 +246,7 @@ pub fn steps<P: Program>(prog: &P, g: &Graph) -> Vec<TraceStep> {
                 (
                     LabelKind::Read { loc, bytes, .. } | LabelKind::Write { loc, bytes, .. },
                     Some(v),
-                ) => prog.show_value(*loc, *bytes, v),
+                ) => names.value(*loc, *bytes, v),
                 _ => None,
             };
             TraceStep {
