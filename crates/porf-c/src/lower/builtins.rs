@@ -221,6 +221,11 @@ const GCC_NAMES: &[&str] = &[
     "__sync_lock_release",
     "__sync_synchronize",
     "__builtin_expect",
+    "__builtin_prefetch",
+    "__builtin_memset",
+    "__builtin_memcpy",
+    "__builtin_memmove",
+    "__builtin_memcmp",
     "asm",
     "__asm__",
 ];
@@ -458,6 +463,17 @@ impl Cx<'_> {
                 self.rvalue(&args[1])?;
                 return Ok(Val::R(v, CType::int(IntTy::Long)));
             }
+            "__builtin_prefetch" => {
+                // A cache hint: no effect on the program's meaning. The arguments are
+                // evaluated (GCC requires the second and third to be constants).
+                if args.is_empty() || args.len() > 3 {
+                    return self.err(off, "`__builtin_prefetch` takes 1 to 3 arguments");
+                }
+                for a in args {
+                    self.rvalue(a)?;
+                }
+                return Ok(Val::Void);
+            }
             "asm" | "__asm__" => {
                 // `asm("")` read as a call: an empty compiler barrier is a no-op.
                 let empty = args.len() == 1
@@ -496,6 +512,10 @@ impl Cx<'_> {
                 Ok(Val::R(Operand::Const(1), CType::int(IntTy::Bool)))
             }
             "memset" | "memcpy" | "memmove" | "memcmp" => self.mem_fn(name, args, off),
+            // GCC's builtin spellings of the same functions.
+            "__builtin_memset" | "__builtin_memcpy" | "__builtin_memmove" | "__builtin_memcmp" => {
+                self.mem_fn(&name["__builtin_".len()..], args, off)
+            }
             "__porf_unsupported" => {
                 self.argc(name, args, 1, off)?;
                 let text = match &args[0].node {
@@ -878,7 +898,20 @@ impl Cx<'_> {
             }
             AtomicOp::Cas { weak } => {
                 let (ep, et) = self.pointer_arg(&args[1], name)?;
-                if et.scalar() != Some(ty) {
+                let sign_only = et
+                    .scalar()
+                    .is_some_and(|s| s.size == ty.size && s.signed != ty.signed);
+                if sign_only {
+                    // gcc and clang accept a pointer to the other signedness with a
+                    // warning (-Wpointer-sign); the compare and the write-back are of
+                    // the same bytes.
+                    let msg = format!(
+                        "second argument of `{name}` points to `{}`, the atomic is `{}`",
+                        self.show(&et),
+                        self.show(&vt)
+                    );
+                    self.warn(args[1].span.start, msg);
+                } else if et.scalar() != Some(ty) {
                     return self.err(
                         args[1].span.start,
                         format!("second argument of `{name}` must point to a `{}` (got a pointer to `{}`)", self.show(&vt), self.show(&et)),

@@ -194,7 +194,7 @@ impl Cx<'_> {
             E::GenericSelection(_) => self.unsup(off, "`_Generic` is not supported"),
             E::CompoundLiteral(cl) => self.compound_literal(&cl.node, e.span, off),
             E::VaArg(_) => self.unsup(off, "variadic arguments are not supported"),
-            E::Statement(_) => self.unsup(off, "statement expressions are not supported"),
+            E::Statement(s) => self.statement_expr(s, off),
         }
     }
 

@@ -24,6 +24,17 @@ use porf_graph::MemOrder;
 const MAX_CELLS: u64 = 4096;
 
 impl Cx<'_> {
+    /// A call porf cannot run: an "unsupported" error at run time (at `off`), and the
+    /// call's value (`dst` for the copies, 0 for `memcmp`) where it would continue.
+    fn unsupported_call(&mut self, name: &str, dst: Operand, msg: String, off: usize) -> R<Val> {
+        self.at(off);
+        self.b.emit(InstKind::Unsupported { msg });
+        if name == "memcmp" {
+            return Ok(Val::R(Operand::Const(0), CType::int(IntTy::Int)));
+        }
+        Ok(Val::R(dst, CType::void_ptr()))
+    }
+
     pub(super) fn mem_fn(&mut self, name: &str, args: &[Node<Expression>], off: usize) -> R<Val> {
         if args.len() != 3 {
             return self.err(off, format!("`{name}` takes 3 arguments"));
@@ -35,22 +46,27 @@ impl Cx<'_> {
                 format!("first argument of `{name}` must be a pointer"),
             );
         };
+        // What porf cannot copy is an "unsupported" error when the call runs, not
+        // when it is compiled: kernel-style helpers keep such calls in branches that
+        // never run (a `switch` on the size whose default copies bytes).
         let Some((n, _)) = self.const_int(&args[2])? else {
-            return self.unsup(
-                args[2].span.start,
-                format!("`{name}` with a size that is not a constant is not supported"),
-            );
+            for a in &args[1..] {
+                self.rvalue(a)?;
+            }
+            let msg = format!("`{name}` with a size that is not a constant is not supported");
+            return self.unsupported_call(name, dst, msg, off);
         };
         let elem = match self.types.size_of(&pt) {
             Some(s) if !pt.is_void() && s > 0 => s,
             _ => {
-                return self.unsup(
-                    args[0].span.start,
-                    format!(
-                        "`{name}` through a `{}`: porf needs the type of the object",
-                        self.show(&dt)
-                    ),
-                )
+                for a in &args[1..] {
+                    self.rvalue(a)?;
+                }
+                let msg = format!(
+                    "`{name}` through a `{}`: porf needs the type of the object",
+                    self.show(&dt)
+                );
+                return self.unsupported_call(name, dst, msg, off);
             }
         };
         if n < 0 || !(n as u64).is_multiple_of(elem) {

@@ -230,6 +230,49 @@ impl Cx<'_> {
         Ok(())
     }
 
+    /// A GNU statement expression `({ items })`: the items run in a scope of their
+    /// own; the value is that of the last item when it is an expression statement
+    /// (as an rvalue: a scalar, or a pointer for an array or function), else void.
+    pub(super) fn statement_expr(&mut self, s: &Node<Statement>, off: usize) -> R<Val> {
+        let Statement::Compound(items) = &s.node else {
+            return self.err(off, "a statement expression needs braces: `({ ... })`");
+        };
+        self.push_scope();
+        let r = self.statement_expr_items(items);
+        self.pop_scope();
+        r
+    }
+
+    fn statement_expr_items(&mut self, items: &[Node<BlockItem>]) -> R<Val> {
+        let Some((last, init)) = items.split_last() else {
+            return Ok(Val::Void);
+        };
+        self.block_items(init)?;
+        match &last.node {
+            BlockItem::Statement(Node {
+                node: Statement::Expression(Some(e)),
+                ..
+            }) => {
+                let v = self.expr(e)?;
+                match v {
+                    Val::Void => Ok(Val::Void),
+                    Val::Mem(_, ref t) if t.is_record() => self.unsup(
+                        e.span.start,
+                        "a statement expression whose value is a struct or union is not supported",
+                    ),
+                    _ => {
+                        let (o, t) = self.load(v, e.span.start)?;
+                        Ok(Val::R(o, t))
+                    }
+                }
+            }
+            _ => {
+                self.block_items(std::slice::from_ref(last))?;
+                Ok(Val::Void)
+            }
+        }
+    }
+
     fn statement(&mut self, s: &Node<Statement>) -> R<()> {
         let off = s.span.start;
         self.at(off);

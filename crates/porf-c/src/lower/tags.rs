@@ -2,7 +2,8 @@
 //!
 //! A tag reference finds the innermost visible tag or declares an incomplete one in
 //! the current scope; a definition completes a tag of the current scope or declares a
-//! new one. Bit-fields and empty structs are unsupported; a flexible array member is
+//! new one. Bit-fields are unsupported; an empty struct or union (a GNU extension)
+//! has size 0, as in gcc; a flexible array member is
 //! laid out as a zero-length array;
 //! enumerators must fit in `int`.
 
@@ -116,9 +117,6 @@ impl Cx<'_> {
                 }
                 fields.push((Some(name), r.ty));
             }
-        }
-        if fields.is_empty() {
-            return self.unsup(o, format!("empty {kw}s are not supported"));
         }
         if let Err(m) = self.types.define_record(id, fields) {
             return self.err(o, m);
