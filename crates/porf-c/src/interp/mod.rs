@@ -57,6 +57,7 @@
 mod access;
 pub(crate) mod arith;
 mod exec;
+pub(crate) mod float;
 mod heap;
 mod print;
 mod spin;

@@ -121,7 +121,7 @@ fn tags_and_redefinitions() {
 
 #[test]
 fn diagnostics_point_at_the_construct() {
-    let (k, l, c, _) = fails("int main(void) {\n  double d;\n  return 0;\n}");
+    let (k, l, c, _) = fails("int main(void) {\n  long double d;\n  return 0;\n}");
     assert_eq!((k, l, c), (DiagKind::Unsupported, 2, 3));
     let (k, l, c, msg) = fails("int main(void) {\n  return y;\n}");
     assert_eq!((k, l, c), (DiagKind::Malformed, 2, 10));
