@@ -162,7 +162,14 @@ pub fn show_value(m: &Module, a: Val, bytes: u8, val: Val) -> Option<String> {
         }
     };
     match classify(a, m.globals_end) {
-        Region::Global => m.cells.get(&a).filter(|c| c.pointer).map(|_| named(val)),
+        Region::Global => match m.cells.get(&a) {
+            Some(c) if c.pointer => Some(named(val)),
+            // A floating cell's bit pattern as its value (shortest round-trip digits).
+            Some(c) if c.ty.float && c.ty.size == bytes => {
+                Some(crate::interp::float::show_bits(val, c.ty))
+            }
+            _ => None,
+        },
         Region::Heap { .. } if bytes == 8 && val >= addr::HEAP_BASE => {
             match classify(val, m.globals_end) {
                 Region::Heap { .. } | Region::Stack { .. } | Region::Func(_) => Some(named(val)),

@@ -139,7 +139,7 @@ fn to_integer(x: f64, from: Scalar, to: Scalar) -> Result<Val, Fault> {
         let kind = if from.size == 4 { "float" } else { "double" };
         return Err(Fault::memory(format!(
             "conversion of the {kind} {} to a {}-bit {} integer is out of range (undefined behaviour)",
-            show(x),
+            show_bits(from_f64(x), Scalar::F64),
             bits,
             if to.signed { "signed" } else { "unsigned" }
         )));
@@ -148,12 +148,17 @@ fn to_integer(x: f64, from: Scalar, to: Scalar) -> Result<Val, Fault> {
     Ok(to.normalize(v))
 }
 
-/// A floating value as an error message shows it (shortest round-trip digits).
-pub fn show(x: f64) -> String {
+/// Bit pattern `v` of floating type `ty` as witnesses and messages show it: the
+/// shortest decimal that reads back as the same value in `ty` (`0.1`, `-2.5`, `1e300`),
+/// `inf`, `-inf` or `nan`.
+pub fn show_bits(v: Val, ty: Scalar) -> String {
+    let x = to_f64(v, ty);
     if x.is_nan() {
         "nan".into()
     } else if x.is_infinite() {
         if x > 0.0 { "inf" } else { "-inf" }.into()
+    } else if ty.size == 4 {
+        format!("{:?}", f32::from_bits(v as u32))
     } else {
         format!("{x:?}")
     }
@@ -302,5 +307,15 @@ mod tests {
             assert!(e.msg.contains("undefined behaviour"), "{x} {to:?}: {e:?}");
         }
         assert_eq!(convert(f(-7.75), F, Scalar::INT).unwrap(), -7);
+    }
+
+    #[test]
+    fn values_show_with_the_shortest_digits_of_their_type() {
+        assert_eq!(show_bits(f(0.1), F), "0.1");
+        assert_eq!(show_bits(d(0.1f32 as f64), D), "0.10000000149011612");
+        assert_eq!(show_bits(d(-2.5), D), "-2.5");
+        assert_eq!(show_bits(d(-0.0), D), "-0.0");
+        assert_eq!(show_bits(d(f64::NEG_INFINITY), D), "-inf");
+        assert_eq!(show_bits(f(f32::NAN), F), "nan");
     }
 }

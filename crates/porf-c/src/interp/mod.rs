@@ -60,6 +60,7 @@ mod exec;
 pub(crate) mod float;
 mod heap;
 mod print;
+mod print_float;
 mod spin;
 
 #[cfg(test)]
