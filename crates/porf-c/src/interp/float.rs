@@ -288,9 +288,9 @@ mod tests {
         assert_eq!(c(255.9, Scalar::BOOL).unwrap(), 255, "unsigned char");
         assert_eq!(c(-128.5, Scalar::CHAR).unwrap(), -128);
         assert_eq!(c(4294967295.0, UINT).unwrap(), u32::MAX as Val);
-        assert_eq!(c(-9.2233720368547758e18, Scalar::LONG).unwrap(), i64::MIN);
+        assert_eq!(c(-(2f64.powi(63)), Scalar::LONG).unwrap(), i64::MIN);
         assert_eq!(
-            c(1.8446744073709550e19, ULONG).unwrap() as u64,
+            c(2f64.powi(64) - 2048.0, ULONG).unwrap() as u64,
             18446744073709549568
         );
         for (x, to) in [
@@ -298,8 +298,8 @@ mod tests {
             (-2147483649.0, Scalar::INT),
             (-1.0, UINT),
             (256.0, Scalar::BOOL),
-            (9.2233720368547758e18, Scalar::LONG),
-            (1.8446744073709552e19, ULONG),
+            (2f64.powi(63), Scalar::LONG),
+            (2f64.powi(64), ULONG),
             (f64::NAN, Scalar::INT),
             (f64::INFINITY, Scalar::LONG),
         ] {
