@@ -57,6 +57,9 @@ int main(void)
 	assert(z == 0.0 && !z && !(z < 0));
 	if (z)
 		abort();
+	if (-0.0 || (-0.0 && 1) || !(0.5 && 0.25))
+		abort();
+	assert(!-0.0 && (-0.0 ? 0 : 1) && (_Bool)-0.0 == 0);
 	double nan = z / z;
 	assert(nan != nan && !(nan == nan) && !(nan < 1) && !(nan >= 1));
 	assert(nan);
