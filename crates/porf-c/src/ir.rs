@@ -45,8 +45,13 @@ pub mod addr {
     pub const FUNC_BASE: i64 = 1 << 46;
 }
 
-/// A scalar C type as the machine sees it: width in bytes and signedness.
-/// `bool` is `Scalar { size: 1, signed: false }` and pointers are `Scalar::PTR`.
+/// A scalar C type as the machine sees it: width in bytes, signedness and float-ness.
+/// `bool` is `Scalar { size: 1, signed: false, float: false }` and pointers are
+/// `Scalar::PTR`. `float` and `double` are [`Scalar::F32`] and [`Scalar::F64`]: their
+/// values are IEEE 754 binary32 / binary64 bit patterns (a `float`'s in the low 32 bits,
+/// zero-extended), so memory and the engine move them like unsigned integers of their
+/// width, and only arithmetic, comparisons and [`InstKind::FloatConvert`] look at them
+/// as numbers.
 /// `unsigned char` has the same `Scalar` as `bool`, so the front end never emits
 /// [`InstKind::Convert`] to it (whose `BOOL` target means "!= 0"): conversions to
 /// `unsigned char` are a `Binary And 0xff` instead.
@@ -54,32 +59,73 @@ pub mod addr {
 pub struct Scalar {
     /// 1, 2, 4 or 8.
     pub size: u8,
+    /// False for floating types.
     pub signed: bool,
+    /// An IEEE floating type (size 4 or 8).
+    pub float: bool,
 }
 
 impl Scalar {
     pub const BOOL: Scalar = Scalar {
         size: 1,
         signed: false,
+        float: false,
     };
     pub const CHAR: Scalar = Scalar {
         size: 1,
         signed: true,
+        float: false,
     };
     pub const INT: Scalar = Scalar {
         size: 4,
         signed: true,
+        float: false,
     };
     pub const LONG: Scalar = Scalar {
         size: 8,
         signed: true,
+        float: false,
     };
     pub const PTR: Scalar = Scalar {
         size: 8,
         signed: false,
+        float: false,
     };
 
-    /// `v` wrapped to this type's width and sign- or zero-extended back to 64 bits.
+    /// `float` (binary32).
+    pub const F32: Scalar = Scalar {
+        size: 4,
+        signed: false,
+        float: true,
+    };
+    /// `double` (binary64).
+    pub const F64: Scalar = Scalar {
+        size: 8,
+        signed: false,
+        float: true,
+    };
+
+    /// An integer type of `size` bytes.
+    pub const fn int(size: u8, signed: bool) -> Scalar {
+        Scalar {
+            size,
+            signed,
+            float: false,
+        }
+    }
+
+    /// The unsigned integer type of the same width: how byte-level code (`memset`,
+    /// `memcmp`) treats a value's bits, floating or not.
+    pub fn bits(self) -> Scalar {
+        if self.float {
+            Scalar::int(self.size, false)
+        } else {
+            self
+        }
+    }
+
+    /// `v` wrapped to this type's width and sign- or zero-extended back to 64 bits
+    /// (for floats: the bit pattern, a `float`'s zero-extended).
     pub fn normalize(self, v: Val) -> Val {
         porf_graph::Wrap {
             bytes: self.size,
@@ -98,11 +144,11 @@ pub enum Operand {
 
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub enum UnOp {
-    /// Arithmetic negation.
+    /// Arithmetic negation (for a floating type: the sign bit flipped).
     Neg,
     /// Bitwise complement `~`.
     BitNot,
-    /// Logical `!`: 1 if the operand is 0, else 0.
+    /// Logical `!`: 1 if the operand is 0 (for a floating type: +0.0 or -0.0), else 0.
     LogNot,
 }
 
@@ -121,7 +167,11 @@ pub enum BinOp {
     Shl,
     /// Arithmetic shift for signed types, logical for unsigned.
     Shr,
-    // Comparisons produce 0 or 1; signedness of `ty` selects signed or unsigned compare.
+    // Comparisons produce 0 or 1; signedness of `ty` selects signed or unsigned compare,
+    // a floating `ty` IEEE comparison (false when either operand is a NaN, except `Ne`;
+    // -0.0 == 0.0). On a floating `ty` only `Add Sub Mul Div` and the comparisons occur
+    // (IEEE arithmetic rounding to nearest, ties to even; division by zero gives an
+    // infinity or a NaN, as Annex F specifies).
     Eq,
     Ne,
     Lt,
@@ -233,8 +283,20 @@ pub enum InstKind {
         ty: Scalar,
     },
     /// `dst = (to) a`: conversion between integer types (and pointers, which are
-    /// `Scalar::PTR`). `to == Scalar::BOOL` means "a != 0".
+    /// `Scalar::PTR`). `to == Scalar::BOOL` means "a != 0". Never a floating type.
     Convert { dst: Reg, a: Operand, to: Scalar },
+    /// `dst = (to) a` where `from` or `to` is floating (`a` normalised to `from`):
+    /// integer to floating rounds to nearest (ties to even), `double` to `float`
+    /// too, `float` to `double` is exact; floating to integer truncates toward zero,
+    /// and a NaN or a truncated value `to` cannot represent is undefined in C: the
+    /// interpreter raises a memory-class error. An integer `to` is never `_Bool` (the
+    /// front end compares with 0.0 instead), so `Scalar::BOOL` here is `unsigned char`.
+    FloatConvert {
+        dst: Reg,
+        a: Operand,
+        from: Scalar,
+        to: Scalar,
+    },
     /// `dst = address of byte `offset` of the current frame's private memory`.
     /// The frame has [`Function::frame_size`] bytes, zero-initialised on entry.
     FrameAddr { dst: Reg, offset: u32 },
@@ -479,7 +541,18 @@ pub struct HeapType {
     pub name: String,
     /// `sizeof` the type (> 0): a larger block is an array of it.
     pub size: u64,
-    /// The scalar leaves of one object, in address order: offset, path (`.next`,
-    /// `[1]`, `` for a scalar type), and whether it holds a pointer.
-    pub leaves: Vec<(u64, String, bool)>,
+    /// The scalar leaves of one object, in address order.
+    pub leaves: Vec<HeapLeaf>,
+}
+
+/// A scalar of an allocation site's type, for names only.
+#[derive(Clone, PartialEq, Debug)]
+pub struct HeapLeaf {
+    /// Byte offset in the object.
+    pub offset: u64,
+    /// Appended to the object's name: `.next`, `[1]`, empty for a scalar type.
+    pub path: String,
+    pub scalar: Scalar,
+    /// Whether the leaf holds a pointer.
+    pub pointer: bool,
 }

@@ -172,13 +172,28 @@ pub fn name_in(m: &Module, a: Val, site: Option<SrcLoc>, object: bool) -> String
 /// Where heap address `a` lies in the objects of its block's allocation site:
 /// (object index, leaf path, bytes past the leaf's start, whether the leaf is a
 /// pointer). `None` when the site has no recorded type or `a` is before the data.
-fn heap_leaf(m: &Module, a: Val, site: SrcLoc) -> Option<(u64, String, u64, bool)> {
+fn heap_leaf(m: &Module, a: Val, site: SrcLoc) -> Option<(u64, String, u64, Scalar)> {
     let ht = m.alloc_types.get(&site)?;
+    let i = leaf_index(ht, a)?;
     let rel = heap_offset(a)?;
     let (idx, at) = (rel / ht.size, rel % ht.size);
-    let i = ht.leaves.partition_point(|l| l.0 <= at).checked_sub(1)?;
-    let (start, path, pointer) = &ht.leaves[i];
-    Some((idx, path.clone(), at - start, *pointer))
+    let l = &ht.leaves[i];
+    Some((idx, l.path.clone(), at - l.offset, l.scalar))
+}
+
+/// Index in `ht.leaves` of the leaf heap address `a` lies in (the last leaf starting
+/// at or before it).
+fn leaf_index(ht: &crate::ir::HeapType, a: Val) -> Option<usize> {
+    let at = heap_offset(a)? % ht.size;
+    ht.leaves.partition_point(|l| l.offset <= at).checked_sub(1)
+}
+
+/// Whether heap address `a` is in a pointer leaf of its site's type.
+fn pointer_leaf(m: &Module, a: Val, site: SrcLoc) -> bool {
+    m.alloc_types
+        .get(&site)
+        .and_then(|ht| leaf_index(ht, a).map(|i| ht.leaves[i].pointer))
+        .unwrap_or(false)
 }
 
 /// The offset of heap address `a` from its block's data start (`None`: not in a
@@ -192,8 +207,8 @@ fn heap_offset(a: Val) -> Option<u64> {
 
 /// [`show_value`] knowing the allocation sites of blocks (`site(a)`: the site of the
 /// block `a` lies in): a heap cell that is a pointer field of its site's type shows
-/// every value by name (`NULL`, `&g`, `&node#1.0.next`), one that is an integer field
-/// never does, and pointers into typed blocks are named by [`name_in`].
+/// every value by name (`NULL`, `&g`, `&node#1.0.next`), a floating field as a number,
+/// an integer field never; pointers into typed blocks are named by [`name_in`].
 pub fn show_value_in(
     m: &Module,
     a: Val,
@@ -214,11 +229,24 @@ pub fn show_value_in(
         }
     };
     if let Some(s) = site(a) {
-        if let Some((_, _, 0, pointer)) = heap_leaf(m, a, s) {
-            return (pointer && bytes == 8).then(|| named(val));
+        if let Some((_, _, 0, leaf)) = heap_leaf(m, a, s) {
+            return match leaf {
+                _ if leaf.size != bytes => None,
+                _ if leaf.float => Some(crate::interp::float::show_bits(val, leaf)),
+                _ if pointer_leaf(m, a, s) => Some(named(val)),
+                _ => None,
+            };
         }
     }
-    show_value(m, a, bytes, val).map(|_| named(val))
+    match classify(a, m.globals_end) {
+        // Global cells: pointers by (site-aware) name, floats as numbers.
+        Region::Global => match m.cells.get(&a) {
+            Some(c) if c.pointer => Some(named(val)),
+            _ => show_value(m, a, bytes, val),
+        },
+        // Untyped heap: the values that can only be addresses.
+        _ => show_value(m, a, bytes, val).map(|_| named(val)),
+    }
 }
 
 /// A non-null pointer value by name: `&x`, `&pool[1].next`, `&heap#1.0+8`,
@@ -246,7 +274,14 @@ pub fn show_value(m: &Module, a: Val, bytes: u8, val: Val) -> Option<String> {
         }
     };
     match classify(a, m.globals_end) {
-        Region::Global => m.cells.get(&a).filter(|c| c.pointer).map(|_| named(val)),
+        Region::Global => match m.cells.get(&a) {
+            Some(c) if c.pointer => Some(named(val)),
+            // A floating cell's bit pattern as its value (shortest round-trip digits).
+            Some(c) if c.ty.float && c.ty.size == bytes => {
+                Some(crate::interp::float::show_bits(val, c.ty))
+            }
+            _ => None,
+        },
         Region::Heap { .. } if bytes == 8 && val >= addr::HEAP_BASE => {
             match classify(val, m.globals_end) {
                 Region::Heap { .. } | Region::Stack { .. } | Region::Func(_) => Some(named(val)),
@@ -312,6 +347,7 @@ pub fn write_private(mem: &mut [u8], off: usize, ty: Scalar, v: Val) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ir::{HeapLeaf, HeapType};
 
     fn module() -> Module {
         let mut m = Module {
@@ -395,10 +431,23 @@ mod tests {
         let site = SrcLoc::line(3);
         m.alloc_types.insert(
             site,
-            crate::ir::HeapType {
+            HeapType {
                 name: "node".into(),
                 size: 16,
-                leaves: vec![(0, ".val".into(), false), (8, ".next".into(), true)],
+                leaves: vec![
+                    HeapLeaf {
+                        offset: 0,
+                        path: ".val".into(),
+                        scalar: Scalar::INT,
+                        pointer: false,
+                    },
+                    HeapLeaf {
+                        offset: 8,
+                        path: ".next".into(),
+                        scalar: Scalar::PTR,
+                        pointer: true,
+                    },
+                ],
             },
         );
         let at = |off: u32| heap_addr(1, 2, HEAP_DATA + off);

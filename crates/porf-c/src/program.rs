@@ -1,7 +1,7 @@
 //! [`CProgram`]: an IR module as an engine [`Program`].
 
 use crate::interp::CThread;
-use crate::ir::{addr, Builtin, Function, InstKind, Module, Operand, Reg, Terminator};
+use crate::ir::{addr, Builtin, Function, InstKind, Module, Operand, Reg, Scalar, Terminator};
 use crate::memory::{block_base, name_of};
 use crate::RunOptions;
 use porf_graph::{Loc, Program, SrcLoc, Tid, Val};
@@ -227,9 +227,20 @@ fn validate_func(m: &Module, f: &Function) -> Result<(), String> {
                     return Err(format!("access of {} bytes", ty.size));
                 }
             }
+            let floats: &[Scalar] = match &inst.kind {
+                K::Unary { ty, .. } | K::Binary { ty, .. } => &[*ty],
+                K::FloatConvert { from, to, .. } if from.float || to.float => &[*from, *to],
+                K::FloatConvert { .. } => return Err("FloatConvert between integers".into()),
+                _ => &[],
+            };
+            if let Some(t) = floats.iter().find(|t| t.float && !matches!(t.size, 4 | 8)) {
+                return Err(format!("floating type of {} bytes", t.size));
+            }
             match &inst.kind {
                 K::Copy { dst, src } => reg(*dst).and(op(src))?,
-                K::Unary { dst, a, .. } | K::Convert { dst, a, .. } => reg(*dst).and(op(a))?,
+                K::Unary { dst, a, .. }
+                | K::Convert { dst, a, .. }
+                | K::FloatConvert { dst, a, .. } => reg(*dst).and(op(a))?,
                 K::Binary { dst, a, b, .. } => reg(*dst).and(op(a)).and(op(b))?,
                 K::FrameAddr { dst, offset } => {
                     reg(*dst)?;

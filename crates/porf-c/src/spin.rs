@@ -163,7 +163,7 @@ fn uses(k: &InstKind, mut f: impl FnMut(Operand)) {
     use InstKind::*;
     match k {
         Copy { src, .. } => f(*src),
-        Unary { a, .. } | Convert { a, .. } => f(*a),
+        Unary { a, .. } | Convert { a, .. } | FloatConvert { a, .. } => f(*a),
         Binary { a, b, .. } => {
             f(*a);
             f(*b)
@@ -225,6 +225,7 @@ fn def(k: &InstKind) -> Option<Reg> {
         | Unary { dst, .. }
         | Binary { dst, .. }
         | Convert { dst, .. }
+        | FloatConvert { dst, .. }
         | FrameAddr { dst, .. }
         | SharedAddr { dst, .. }
         | TlsAddr { dst, .. }

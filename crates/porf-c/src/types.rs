@@ -1,5 +1,6 @@
 //! C types with x86-64 LP64 layout: `_Bool` and `char` 1 byte, `short` 2, `int` 4,
-//! `long`, `long long` and pointers 8; `char` is signed. Structs lay fields out in
+//! `long`, `long long` and pointers 8; `char` is signed; `float` is IEEE binary32 (4
+//! bytes) and `double` binary64 (8 bytes); `long double` is not supported. Structs lay fields out in
 //! order at their alignment and round the size up to the largest alignment; unions
 //! overlay their members. Enums are `int`.
 //!
@@ -28,6 +29,8 @@ pub struct CType {
 pub enum Kind {
     Void,
     Int(IntTy),
+    /// `float` or `double`.
+    Float(FloatTy),
     Ptr(Rc<CType>),
     /// Element type and length (`None`: `[]`, incomplete).
     Array(Rc<CType>, Option<u64>),
@@ -66,7 +69,7 @@ impl IntTy {
             Long | LongLong => (8, true),
             ULong | ULongLong => (8, false),
         };
-        Scalar { size, signed }
+        Scalar::int(size, signed)
     }
 
     /// Integer conversion rank (C11 6.3.1.1).
@@ -118,6 +121,29 @@ impl IntTy {
     }
 }
 
+/// The floating types porf supports.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum FloatTy {
+    Float,
+    Double,
+}
+
+impl FloatTy {
+    pub fn scalar(self) -> Scalar {
+        match self {
+            FloatTy::Float => Scalar::F32,
+            FloatTy::Double => Scalar::F64,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            FloatTy::Float => "float",
+            FloatTy::Double => "double",
+        }
+    }
+}
+
 /// A function type.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct FuncSig {
@@ -164,6 +190,19 @@ impl CType {
     pub fn is_integer(&self) -> bool {
         self.int_ty().is_some()
     }
+    pub fn float_ty(&self) -> Option<FloatTy> {
+        match self.kind {
+            Kind::Float(t) => Some(t),
+            _ => None,
+        }
+    }
+    pub fn is_float(&self) -> bool {
+        self.float_ty().is_some()
+    }
+    /// Integer or floating (C's arithmetic types, without complex ones).
+    pub fn is_arithmetic(&self) -> bool {
+        self.is_integer() || self.is_float()
+    }
     pub fn pointee(&self) -> Option<&CType> {
         match &self.kind {
             Kind::Ptr(t) => Some(t),
@@ -173,7 +212,7 @@ impl CType {
     pub fn is_ptr(&self) -> bool {
         self.pointee().is_some()
     }
-    /// Integer or pointer.
+    /// Integer, floating or pointer.
     pub fn is_scalar(&self) -> bool {
         self.scalar().is_some()
     }
@@ -187,6 +226,7 @@ impl CType {
     pub fn scalar(&self) -> Option<Scalar> {
         match &self.kind {
             Kind::Int(t) => Some(t.scalar()),
+            Kind::Float(t) => Some(t.scalar()),
             Kind::Ptr(_) => Some(Scalar::PTR),
             _ => None,
         }
@@ -289,6 +329,7 @@ impl Types {
         match &t.kind {
             Kind::Void | Kind::Func(_) => None,
             Kind::Int(i) => Some(i.scalar().size as u64),
+            Kind::Float(f) => Some(f.scalar().size as u64),
             Kind::Ptr(_) => Some(8),
             Kind::Array(e, n) => n.and_then(|n| n.checked_mul(self.size_of(e)?)),
             Kind::Record(r) => self.records[*r].def.as_ref().map(|d| d.size),
@@ -298,7 +339,7 @@ impl Types {
     pub fn align_of(&self, t: &CType) -> Option<u64> {
         match &t.kind {
             Kind::Void | Kind::Func(_) => None,
-            Kind::Int(_) | Kind::Ptr(_) => self.size_of(t),
+            Kind::Int(_) | Kind::Float(_) | Kind::Ptr(_) => self.size_of(t),
             Kind::Array(e, _) => self.align_of(e),
             Kind::Record(r) => self.records[*r].def.as_ref().map(|d| d.align),
         }
@@ -330,7 +371,7 @@ impl Types {
     /// A union contributes its first member's leaves.
     pub fn leaves(&self, t: &CType, base: u64, path: &str, out: &mut Vec<Leaf>) {
         match &t.kind {
-            Kind::Int(_) | Kind::Ptr(_) => out.push(Leaf {
+            Kind::Int(_) | Kind::Float(_) | Kind::Ptr(_) => out.push(Leaf {
                 offset: base,
                 scalar: t.scalar().expect("scalar"),
                 atomic: t.atomic,
@@ -366,7 +407,7 @@ impl Types {
     /// Number of scalar leaves (saturating), to bound work before enumerating them.
     pub fn leaf_count(&self, t: &CType) -> u64 {
         match &t.kind {
-            Kind::Int(_) | Kind::Ptr(_) => 1,
+            Kind::Int(_) | Kind::Float(_) | Kind::Ptr(_) => 1,
             Kind::Array(e, Some(n)) => n.saturating_mul(self.leaf_count(e)),
             Kind::Record(r) => {
                 let rec = &self.records[*r];
@@ -422,6 +463,7 @@ impl Types {
         match (&a.kind, &b.kind) {
             (Kind::Void, Kind::Void) => true,
             (Kind::Int(x), Kind::Int(y)) => x == y,
+            (Kind::Float(x), Kind::Float(y)) => x == y,
             (Kind::Ptr(x), Kind::Ptr(y)) => self.compatible(x, y),
             (Kind::Array(x, n), Kind::Array(y, m)) => {
                 self.compatible(x, y) && (n.is_none() || m.is_none() || n == m)
@@ -451,6 +493,7 @@ impl Types {
         match &t.kind {
             Kind::Void => s.push_str("void"),
             Kind::Int(i) => s.push_str(i.name()),
+            Kind::Float(f) => s.push_str(f.name()),
             Kind::Ptr(p) => {
                 let inner = self.show(p);
                 let _ = write!(s, "{inner}{}*", if inner.ends_with('*') { "" } else { " " });
@@ -472,6 +515,16 @@ impl Types {
             }
         }
         s
+    }
+}
+
+/// The usual arithmetic conversions (C11 6.3.1.8) when `a` or `b` is floating:
+/// `double` if either is `double`, else `float`. `None` if neither is floating.
+pub fn common_float(a: &CType, b: &CType) -> Option<FloatTy> {
+    match (a.float_ty(), b.float_ty()) {
+        (None, None) => None,
+        (Some(FloatTy::Double), _) | (_, Some(FloatTy::Double)) => Some(FloatTy::Double),
+        _ => Some(FloatTy::Float),
     }
 }
 

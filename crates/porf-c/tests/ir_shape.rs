@@ -213,7 +213,8 @@ fn loops_threads_and_locations() {
         InstKind::Store {
             ty: Scalar {
                 size: 8,
-                signed: false
+                signed: false,
+                float: false
             },
             ..
         }

@@ -3,7 +3,8 @@
 //! machine.
 //!
 //! Operands are normalised to the instruction's type first (the front end already
-//! guarantees it; re-normalising is free and makes the functions total).
+//! guarantees it; re-normalising is free and makes the functions total). Floating
+//! types are handed to [`super::float`].
 
 use crate::ir::{BinOp, RmwKind, Scalar, UnOp};
 use crate::memory::Fault;
@@ -11,6 +12,9 @@ use porf_graph::{RmwOp, Val};
 
 /// `op a` computed at type `ty`.
 pub fn unary(op: UnOp, a: Val, ty: Scalar) -> Val {
+    if ty.float {
+        return super::float::unary(op, a, ty);
+    }
     let a = ty.normalize(a);
     match op {
         UnOp::Neg => ty.normalize(a.wrapping_neg()),
@@ -24,6 +28,9 @@ pub fn unary(op: UnOp, a: Val, ty: Scalar) -> Val {
 /// count or by at least the type's width are undefined in C; porf reports them as
 /// memory-class errors (like every other undefined behaviour it detects).
 pub fn binary(op: BinOp, a: Val, b: Val, ty: Scalar) -> Result<Val, Fault> {
+    if ty.float {
+        return super::float::binary(op, a, b, ty);
+    }
     let a = ty.normalize(a);
     let b_norm = ty.normalize(b);
     let (ua, ub) = (a as u64, b_norm as u64);
@@ -127,14 +134,8 @@ pub fn engine_rmw(op: RmwKind, v: Val, ty: Scalar) -> RmwOp {
 mod tests {
     use super::*;
 
-    const UINT: Scalar = Scalar {
-        size: 4,
-        signed: false,
-    };
-    const ULONG: Scalar = Scalar {
-        size: 8,
-        signed: false,
-    };
+    const UINT: Scalar = Scalar::int(4, false);
+    const ULONG: Scalar = Scalar::int(8, false);
     const UCHAR: Scalar = Scalar::BOOL;
 
     fn bin(op: BinOp, a: Val, b: Val, ty: Scalar) -> Val {

@@ -100,6 +100,10 @@ impl Machine {
                 self.set_next(*dst, v)
             }
             InstKind::Convert { dst, a, to } => self.set_next(*dst, arith::convert(val(a), *to)),
+            InstKind::FloatConvert { dst, a, from, to } => {
+                let v = super::float::convert(val(a), *from, *to)?;
+                self.set_next(*dst, v)
+            }
             InstKind::FrameAddr { dst, offset } => {
                 self.set_next(*dst, stack_addr(self.tid, fr.sp + offset))
             }

@@ -57,8 +57,10 @@
 mod access;
 pub(crate) mod arith;
 mod exec;
+pub(crate) mod float;
 mod heap;
 mod print;
+mod print_float;
 mod spin;
 
 #[cfg(test)]

@@ -45,6 +45,13 @@ pub fn format(code: &Module, pieces: &[PrintPiece], args: &[Val]) -> String {
             PrintPiece::Text(t) => out.push_str(t),
             PrintPiece::Conv { conv, spec, size } => {
                 let v = next.next().unwrap_or(0);
+                if matches!(conv, 'f' | 'F' | 'e' | 'E' | 'g' | 'G') {
+                    // The argument is a `double` (the front end promotes floats).
+                    let x = f64::from_bits(v as u64);
+                    let body = super::print_float::body(*conv, spec, x);
+                    pad(&mut out, spec, x.is_finite(), &body);
+                    continue;
+                }
                 let body = convert(code, *conv, spec, *size, v);
                 pad(
                     &mut out,
@@ -152,7 +159,7 @@ fn pad(out: &mut String, spec: &str, numeric: bool, body: &str) {
         out.extend(std::iter::repeat_n(' ', width - n));
     } else if f.contains('0') && numeric {
         // Zeros go after the sign and the `0x` prefix.
-        let (sign, rest) = match body.strip_prefix(['-', '+']) {
+        let (sign, rest) = match body.strip_prefix(['-', '+', ' ']) {
             Some(r) => (&body[..1], r),
             None => ("", body),
         };
@@ -206,6 +213,35 @@ mod tests {
         ];
         let s = format(&m, &pieces, &[-3, -1, 42, 7, 255, 65, -42, 255]);
         assert_eq!(s, "x = -3, 4294967295 [   42|7    |00ff|A|-0042|0x00ff]");
+    }
+
+    #[test]
+    fn formats_doubles_with_width_and_flags() {
+        // Expected texts are glibc's for the same directives and values.
+        let m = Module::default();
+        let d = |x: f64| x.to_bits() as Val;
+        let pieces = vec![
+            conv('f', "%08.2f", 8),
+            conv('f', "%-8.2f", 8),
+            PrintPiece::Text("|".into()),
+            conv('f', "%08f", 8),
+            conv('f', "% 08.2f", 8),
+            conv('f', "%+08.2f", 8),
+            conv('e', "%8.3e", 8),
+        ];
+        let s = format(
+            &m,
+            &pieces,
+            &[
+                d(-1.5),
+                d(1.5),
+                d(f64::INFINITY),
+                d(1.5),
+                d(1.5),
+                d(12345.678),
+            ],
+        );
+        assert_eq!(s, "-0001.501.50    |     inf 0001.50+0001.501.235e+04");
     }
 
     #[test]

@@ -15,10 +15,7 @@ use std::sync::Arc;
 
 const NA: MemOrder = MemOrder::NonAtomic;
 const RLX: MemOrder = MemOrder::Relaxed;
-const UINT: Scalar = Scalar {
-    size: 4,
-    signed: false,
-};
+const UINT: Scalar = Scalar::int(4, false);
 
 fn load(dst: Reg, a: Operand, ty: Scalar, ord: MemOrder) -> K {
     K::Load {
@@ -555,7 +552,7 @@ fn address_errors() {
         let m = main_with(|mb, f| {
             mb.global("x", Scalar::INT, 0);
             let v = f.reg();
-            f.i(load(v, c(a), Scalar { size, signed: true }, NA));
+            f.i(load(v, c(a), Scalar::int(size, true), NA));
         });
         let (trace, _) = run_main(m);
         assert_eq!(error_of(&trace), (kind, msg), "address {a:#x}");
@@ -1306,10 +1303,7 @@ fn nondet_domains() {
         strip(first(Scalar::CHAR, false, Some((100, 200)))),
         choose(100, 127)
     );
-    let u64_ = Scalar {
-        size: 8,
-        signed: false,
-    };
+    let u64_ = Scalar::int(8, false);
     assert_eq!(strip(first(u64_, false, Some((i64::MIN, 3)))), choose(0, 3));
     for (ty, range) in [(Scalar::INT, None), (Scalar::CHAR, Some((200, 300)))] {
         match first(ty, false, range) {

@@ -10,7 +10,7 @@
 //! first byte is named `+offset` from the nearest leaf before it.
 
 use super::Cx;
-use crate::ir::{HeapType, Operand};
+use crate::ir::{HeapLeaf, HeapType, Operand};
 use crate::types::{CType, Kind, Leaf};
 
 impl Cx<'_> {
@@ -47,7 +47,12 @@ impl Cx<'_> {
                 size,
                 leaves: leaves
                     .into_iter()
-                    .map(|l| (l.offset, l.path, l.pointer))
+                    .map(|l| HeapLeaf {
+                        offset: l.offset,
+                        path: l.path,
+                        scalar: l.scalar,
+                        pointer: l.pointer,
+                    })
                     .collect(),
             },
         );

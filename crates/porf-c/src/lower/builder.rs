@@ -178,6 +178,9 @@ impl FnBuilder {
     /// input. `unsigned char` has the same [`Scalar`] as `_Bool`, for which `Convert`
     /// means `!= 0`, so conversions to it mask with `0xff` instead.
     pub fn conv(&mut self, a: Operand, from: Scalar, to: Scalar) -> Operand {
+        if from.float || to.float {
+            return self.fconv(a, from, to);
+        }
         if let Operand::Const(x) = a {
             return Operand::Const(to.normalize(x));
         }
@@ -189,6 +192,22 @@ impl FnBuilder {
         }
         let dst = self.reg();
         self.emit(InstKind::Convert { dst, a, to });
+        Operand::Reg(dst)
+    }
+
+    /// A conversion where `from` or `to` is floating ([`InstKind::FloatConvert`]);
+    /// a constant folds unless the conversion is undefined (left to run time).
+    pub fn fconv(&mut self, a: Operand, from: Scalar, to: Scalar) -> Operand {
+        if from == to {
+            return a;
+        }
+        if let Operand::Const(x) = a {
+            if let Ok(v) = crate::interp::float::convert(x, from, to) {
+                return Operand::Const(v);
+            }
+        }
+        let dst = self.reg();
+        self.emit(InstKind::FloatConvert { dst, a, from, to });
         Operand::Reg(dst)
     }
 
@@ -314,6 +333,7 @@ impl FnBuilder {
 /// Whether integer-converting any value normalised to `from` to `to` leaves it
 /// unchanged.
 pub fn conv_is_noop(from: Scalar, to: Scalar) -> bool {
+    debug_assert!(!from.float && !to.float);
     from == to || to.size == 8 || (to.size > from.size && (to.signed || !from.signed))
 }
 
@@ -332,14 +352,8 @@ pub fn fold_un(op: UnOp, a: Val, ty: Scalar) -> Val {
 #[cfg(test)]
 mod tests {
     use super::*;
-    const UINT: Scalar = Scalar {
-        size: 4,
-        signed: false,
-    };
-    const ULONG: Scalar = Scalar {
-        size: 8,
-        signed: false,
-    };
+    const UINT: Scalar = Scalar::int(4, false);
+    const ULONG: Scalar = Scalar::int(8, false);
 
     #[test]
     fn folding_wraps() {

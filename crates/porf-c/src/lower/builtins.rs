@@ -314,6 +314,13 @@ impl Cx<'_> {
     fn atomic_ptr(&mut self, e: &Node<Expression>, name: &str) -> R<(Operand, CType)> {
         let (p, t) = self.rvalue(e)?;
         match t.pointee() {
+            Some(pt) if pt.is_float() => self.unsup(
+                e.span.start,
+                format!(
+                    "`{name}` on a floating-point object (`{}`) is not supported",
+                    self.show(&t)
+                ),
+            ),
             Some(pt) if pt.is_scalar() => Ok((p, pt.clone())),
             _ => self.err(
                 e.span.start,
@@ -345,7 +352,7 @@ impl Cx<'_> {
                 format!("`{}` used as a condition", self.show(&t)),
             );
         }
-        Ok(v)
+        Ok(self.truth(v, &t))
     }
 
     fn int_arg(&mut self, e: &Node<Expression>, to: IntTy) -> R<Operand> {
@@ -730,7 +737,7 @@ impl Cx<'_> {
         let name = "pthread_create";
         self.argc(name, args, 4, off)?;
         let (tp, tt) = self.pointer_arg(&args[0], name)?;
-        let Some(ts) = tt.scalar() else {
+        let Some(ts) = tt.scalar().filter(|s| !s.float) else {
             return self.err(
                 args[0].span.start,
                 "first argument of `pthread_create` must point to a `pthread_t`",
@@ -771,7 +778,7 @@ impl Cx<'_> {
             // A `void *` converts to `void **` implicitly (C11 6.3.2.3p1): the result
             // is stored as a pointer there.
             let pointee = rt.pointee();
-            match pointee.and_then(|p| p.scalar().map(|s| (s, p.atomic))) {
+            match pointee.and_then(|p| p.scalar().filter(|s| !s.float).map(|s| (s, p.atomic))) {
                 Some(st) => Some(st),
                 None if pointee.is_some_and(|p| p.is_void()) => Some((Scalar::PTR, false)),
                 None => {

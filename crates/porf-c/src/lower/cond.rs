@@ -85,6 +85,10 @@ impl Cx<'_> {
         let null = |v: &Operand, t: &CType| super::ops::is_null_const(v, t);
         Ok(match (&ta.kind, &tb.kind) {
             (Kind::Int(x), Kind::Int(y)) => CType::int(crate::types::common(*x, *y)),
+            _ if ta.is_arithmetic() && tb.is_arithmetic() => {
+                let f = crate::types::common_float(ta, tb).expect("one is floating");
+                CType::new(Kind::Float(f))
+            }
             (Kind::Void, Kind::Void) => CType::void(),
             (Kind::Ptr(x), Kind::Ptr(y)) => {
                 if null(va, ta) || (y.is_void() && !null(vb, tb) && !x.is_void()) {
@@ -126,6 +130,7 @@ impl Cx<'_> {
                     );
                 }
                 self.at(e.span.start);
+                let v = self.truth(v, &ty);
                 self.b.branch(v, t, f);
                 Ok(())
             }
@@ -161,6 +166,7 @@ impl Cx<'_> {
                     format!("`{}` used as a condition", self.show(&t)),
                 );
             }
+            let v = self.truth(v, &t);
             return Ok(Val::R(self.b.bool_of(v), int));
         }
         let (t, f, join) = (self.b.new_block(), self.b.new_block(), self.b.new_block());

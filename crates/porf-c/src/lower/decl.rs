@@ -3,12 +3,12 @@
 //! A declarator's derived parts come from `lang-c` in source order: the pointer
 //! prefixes first (applied in order), then the array/function suffixes (applied from
 //! the last to the first), then the nested declarator, which receives the type built
-//! so far. Parameters are adjusted (arrays and functions become pointers). Floating
-//! point, bit-fields, VLAs, `_Thread_local`, `_Alignas`, K&R parameter lists and
+//! so far. Parameters are adjusted (arrays and functions become pointers). `long
+//! double`, atomic floating types, bit-fields, VLAs, `_Thread_local`, `_Alignas`, K&R parameter lists and
 //! atomic structs are rejected as unsupported.
 
 use super::{Binding, Cx, FuncDecl, R};
-use crate::types::{CType, FuncSig, IntTy, Kind};
+use crate::types::{CType, FloatTy, FuncSig, IntTy, Kind};
 use lang_c::ast::*;
 use lang_c::span::Node;
 use std::rc::Rc;
@@ -109,6 +109,7 @@ impl Cx<'_> {
     fn base_type(&mut self, tys: &[&Node<TypeSpecifier>], atomic: bool, off: usize) -> R<CType> {
         let (mut void, mut char, mut short, mut int, mut long, mut signed, mut unsigned, mut bool_) =
             (0, 0, 0, 0, 0, 0, 0, 0);
+        let (mut float, mut double) = (0, 0);
         let mut other: Option<CType> = None;
         let mut at = off;
         for t in tys {
@@ -129,8 +130,10 @@ impl Cx<'_> {
                 TypeSpecifier::Signed => signed += 1,
                 TypeSpecifier::Unsigned => unsigned += 1,
                 TypeSpecifier::Bool => bool_ += 1,
-                TypeSpecifier::Float | TypeSpecifier::Double | TypeSpecifier::TS18661Float(_) => {
-                    return self.unsup(o, "floating-point types are not supported");
+                TypeSpecifier::Float => float += 1,
+                TypeSpecifier::Double => double += 1,
+                TypeSpecifier::TS18661Float(_) => {
+                    return self.unsup(o, "TS 18661 floating types are not supported");
                 }
                 TypeSpecifier::Complex => return self.unsup(o, "complex types are not supported"),
                 TypeSpecifier::Atomic(tn) => {
@@ -163,7 +166,7 @@ impl Cx<'_> {
             }
         }
         use IntTy::*;
-        let basic = void + char + short + int + long + signed + unsigned + bool_;
+        let basic = void + char + short + int + long + signed + unsigned + bool_ + float + double;
         let bad = || "invalid combination of type specifiers".to_string();
         let ty = if let Some(t) = other {
             if basic > 0 {
@@ -178,7 +181,17 @@ impl Cx<'_> {
                 return self.err(at, bad());
             }
             let sized = char + short + long;
-            if void > 0 {
+            if float + double > 0 {
+                if float + double > 1 || basic > float + double + long {
+                    return self.err(at, bad());
+                }
+                match (float, long) {
+                    (1, 0) => CType::new(Kind::Float(FloatTy::Float)),
+                    (0, 0) => CType::new(Kind::Float(FloatTy::Double)),
+                    (0, 1) => return self.unsup(at, "`long double` is not supported"),
+                    _ => return self.err(at, bad()),
+                }
+            } else if void > 0 {
                 if basic > 1 {
                     return self.err(at, bad());
                 }
@@ -215,6 +228,15 @@ impl Cx<'_> {
 
     fn make_atomic(&self, mut ty: CType, off: usize) -> R<CType> {
         match ty.kind {
+            Kind::Float(_) => {
+                return self.unsup(
+                    off,
+                    format!(
+                        "atomic floating-point objects (`_Atomic {}`) are not supported",
+                        self.show(&ty)
+                    ),
+                )
+            }
             Kind::Record(_) => {
                 return self.unsup(off, "atomic structs and unions are not supported")
             }

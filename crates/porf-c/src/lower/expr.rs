@@ -71,7 +71,7 @@ impl Cx<'_> {
             Val::Mem(a, t) => match &t.kind {
                 Kind::Array(e, _) => Ok((a, CType::ptr((**e).clone()))),
                 Kind::Func(_) => Ok((a, CType::ptr(t.clone()))),
-                Kind::Int(_) | Kind::Ptr(_) => {
+                Kind::Int(_) | Kind::Float(_) | Kind::Ptr(_) => {
                     let s = t.scalar().expect("scalar");
                     let v = self.b.load(a, s, super::ops::ord_of(t.atomic));
                     Ok((v, t.unqual()))
@@ -266,7 +266,7 @@ impl Cx<'_> {
 
     fn constant(&mut self, c: &Constant, off: usize) -> R<Val> {
         match c {
-            Constant::Float(_) => self.unsup(off, "floating-point constants are not supported"),
+            Constant::Float(f) => self.float_constant(f, off),
             Constant::Integer(i) => {
                 if i.suffix.imaginary {
                     return self.unsup(off, "imaginary constants are not supported");
@@ -519,9 +519,11 @@ impl Cx<'_> {
             let (v, t) = self.rvalue(a)?;
             let v = match sig.params.get(i) {
                 Some(p) => self.assign_convert(v, &t, p, a.span.start)?,
-                None => match t.int_ty() {
-                    Some(it) => self.b.conv(v, it.scalar(), promote(it).scalar()),
-                    None => v,
+                // The default argument promotions (C11 6.5.2.2p6).
+                None => match (t.int_ty(), t.float_ty()) {
+                    (Some(it), _) => self.b.conv(v, it.scalar(), promote(it).scalar()),
+                    (_, Some(ft)) => self.b.conv(v, ft.scalar(), Scalar::F64),
+                    _ => v,
                 },
             };
             out.push(v);
@@ -562,6 +564,13 @@ impl Cx<'_> {
             }
             U::Plus | U::Minus | U::Complement => {
                 let (v, t) = self.rvalue(x)?;
+                if let (Some(ft), false) = (t.float_ty(), u.operator.node == U::Complement) {
+                    let v = match u.operator.node {
+                        U::Minus => self.b.un(UnOp::Neg, v, ft.scalar()),
+                        _ => v,
+                    };
+                    return Ok(Val::R(v, t.unqual()));
+                }
                 let Some(it) = t.int_ty() else {
                     return self.err(
                         off,

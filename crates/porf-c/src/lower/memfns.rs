@@ -97,9 +97,11 @@ impl Cx<'_> {
             for k in 0..count {
                 for l in &leaves {
                     let ones = (0..l.scalar.size).fold(0i64, |a, i| a | (1 << (8 * i)));
-                    let v = self.b.bin(BinOp::Mul, byte, Operand::Const(ones), l.scalar);
+                    // The bytes of a floating cell are its bit pattern's.
+                    let bits = l.scalar.bits();
+                    let v = self.b.bin(BinOp::Mul, byte, Operand::Const(ones), bits);
                     let a = self.offset_addr(dst, k * elem + l.offset);
-                    self.b.store(a, v, l.scalar, MemOrder::NonAtomic);
+                    self.b.store(a, v, bits, MemOrder::NonAtomic);
                 }
             }
         } else {
@@ -174,9 +176,11 @@ impl Cx<'_> {
             for l in leaves {
                 let x = self.offset_addr(a, k * elem + l.offset);
                 let y = self.offset_addr(b, k * elem + l.offset);
-                let vx = self.b.load(x, l.scalar, MemOrder::NonAtomic);
-                let vy = self.b.load(y, l.scalar, MemOrder::NonAtomic);
-                pairs.push((vx, vy, l.scalar));
+                // Bytes, not values: a floating cell is compared by its bit pattern.
+                let bits = l.scalar.bits();
+                let vx = self.b.load(x, bits, MemOrder::NonAtomic);
+                let vy = self.b.load(y, bits, MemOrder::NonAtomic);
+                pairs.push((vx, vy, bits));
             }
         }
         // From the last cell to the first: res = (x != y) ? diff(x, y) : res.

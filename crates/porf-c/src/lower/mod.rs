@@ -3,7 +3,8 @@
 //! One pass over the translation unit in source order (C's scoping), after a pre-scan
 //! that numbers every function definition so calls may precede definitions. Sub-modules:
 //! `decl` (specifiers, declarators, declarations), `init` (initializers), `stmt`
-//! (statements and control flow), `expr` and `ops` (expressions), `builtins` (library
+//! (statements and control flow), `expr` and `ops` (expressions), `float` (floating
+//! constants, conversions and conditions), `builtins` (library
 //! calls recognised by name), `builder` (IR construction), `globals` (layout and cells).
 //!
 //! Invariants: every diagnostic carries the original position of the construct it is
@@ -19,6 +20,7 @@ mod cond;
 mod decl;
 mod escape;
 mod expr;
+mod float;
 mod globals;
 mod init;
 mod literals;

@@ -3,7 +3,8 @@
 //! implicit and explicit conversions, and struct copies.
 //!
 //! Integer arithmetic is computed in the promoted/common type and stored with the
-//! destination's type. On an `_Atomic` object in memory, `++`, `--`, `+=`, `-=`,
+//! destination's type; with a floating operand, in the common floating type
+//! (`float`). On an `_Atomic` object in memory, `++`, `--`, `+=`, `-=`,
 //! `&=`, `|=` and `^=` are single seq_cst read-modify-writes, as C11 specifies; the
 //! other compound assignments are rejected (they would need a CAS loop).
 
@@ -145,6 +146,12 @@ impl Cx<'_> {
                 ),
             )
         };
+        if ta.is_float() || tb.is_float() {
+            return match self.float_arith(op, (&a, &ta), (&b, &tb)) {
+                Some(r) => Ok(r),
+                None => bad(self),
+            };
+        }
         match (&ta.kind, &tb.kind) {
             (Kind::Int(x), Kind::Int(y)) => {
                 if matches!(op, BinOp::Shl | BinOp::Shr) {
@@ -233,6 +240,9 @@ impl Cx<'_> {
         off: usize,
     ) -> R<Operand> {
         self.note_alloc_type(&v, to);
+        if let Some(v) = self.float_convert(v, from, to, off)? {
+            return Ok(v);
+        }
         match (&from.kind, &to.kind) {
             (Kind::Int(f), Kind::Int(IntTy::Bool)) if *f != IntTy::Bool => Ok(self.b.bool_of(v)),
             (Kind::Int(f), Kind::Int(t)) => Ok(self.b.conv(v, f.scalar(), t.scalar())),
@@ -275,6 +285,17 @@ impl Cx<'_> {
     /// Explicit cast conversion between scalar types.
     pub fn cast_convert(&mut self, v: Operand, from: &CType, to: &CType, off: usize) -> R<Operand> {
         self.note_alloc_type(&v, to);
+        if (from.is_float() || to.is_float()) && from.is_scalar() && to.is_scalar() {
+            if !from.is_arithmetic() || !to.is_arithmetic() {
+                return self.err(
+                    off,
+                    format!("cannot cast `{}` to `{}`", self.show(from), self.show(to)),
+                );
+            }
+            return Ok(self
+                .float_convert(v, from, to, off)?
+                .expect("a floating type"));
+        }
         match (from.scalar(), to.scalar()) {
             (Some(_), Some(_)) if to.int_ty() == Some(IntTy::Bool) => {
                 if from.int_ty() == Some(IntTy::Bool) {

@@ -5,14 +5,18 @@
 //! state; witnesses show it.
 //!
 //! Invariant: the pieces of a `Print` have exactly one `Conv` per argument operand.
-//! A conversion porf does not format (`%f`, a precision) is shown as `<%f>` with a
-//! front-end warning at the format string, never as a silently wrong text; a `*`
-//! width (an extra argument) is an "unsupported" error.
+//! A conversion porf does not format (`%a`, a precision on an integer conversion) is
+//! shown as `<%a>` with a front-end warning at the format string, never as a silently
+//! wrong text; a `*` width (an extra argument) is an "unsupported" error. The
+//! floating conversions `%f %F %e %E %g %G` take a `double` operand (a `float`
+//! argument is promoted); an argument whose type does not fit its conversion (a
+//! `double` for `%d`, an integer for `%f`: undefined in C) and `%Lf` (`long double`)
+//! are "unsupported" errors.
 
 use super::expr::Val;
 use super::literals::string_value;
 use super::{Cx, R};
-use crate::ir::{InstKind, Operand, PrintPiece};
+use crate::ir::{InstKind, Operand, PrintPiece, Scalar};
 use crate::types::{CType, IntTy};
 use lang_c::ast::Expression;
 use lang_c::span::Node;
@@ -34,7 +38,8 @@ impl Cx<'_> {
             "puts" => (0, true),
             "putchar" => {
                 self.argc_at_least(name, args, 1, off)?;
-                let (v, _) = self.rvalue(&args[0])?;
+                let (v, t) = self.rvalue(&args[0])?;
+                let v = self.assign_convert(v, &t, &CType::int(IntTy::Int), args[0].span.start)?;
                 let piece = PrintPiece::Conv {
                     conv: 'c',
                     spec: "%c".into(),
@@ -124,7 +129,8 @@ impl Cx<'_> {
                             }
                         }
                     }
-                    let (v, _) = self.rvalue(arg)?;
+                    let (v, t) = self.rvalue(arg)?;
+                    let v = self.print_operand(conv, &spec, v, &t, arg.span.start)?;
                     if !text_acc.is_empty() {
                         pieces.push(PrintPiece::Text(std::mem::take(&mut text_acc)));
                     }
@@ -137,6 +143,31 @@ impl Cx<'_> {
             pieces.push(PrintPiece::Text(text_acc));
         }
         self.emit_print(pieces, ops, off).and_then(int)
+    }
+
+    /// Argument `v: t` of conversion `conv`: a floating argument of a floating
+    /// conversion as a `double`; a mismatch between the two is unsupported.
+    fn print_operand(
+        &mut self,
+        conv: char,
+        spec: &str,
+        v: Operand,
+        t: &CType,
+        off: usize,
+    ) -> R<Operand> {
+        let float_conv = is_float_conv(conv);
+        match t.float_ty() {
+            Some(ft) if float_conv => Ok(self.b.conv(v, ft.scalar(), Scalar::F64)),
+            None if !float_conv => Ok(v),
+            _ if conv == '?' => Ok(v),
+            _ => self.unsup(
+                off,
+                format!(
+                    "printf `{spec}` with an argument of type `{}` (undefined behaviour)",
+                    self.show(t)
+                ),
+            ),
+        }
     }
 
     fn emit_print(
@@ -169,8 +200,13 @@ impl Cx<'_> {
     }
 }
 
+/// Whether `conv` is one of the floating conversions porf formats.
+fn is_float_conv(conv: char) -> bool {
+    matches!(conv, 'f' | 'F' | 'e' | 'E' | 'g' | 'G')
+}
+
 /// Splits a printf format into text and conversions. A conversion porf does not
-/// format (`%f`, a precision) becomes `?` with a warning; `Err` names a directive that
+/// format (`%a`, a precision on an integer conversion) becomes `?` with a warning; `Err` names a directive that
 /// makes the arguments impossible to match (`*`, a malformed directive).
 fn parse_format(f: &str, warnings: &mut Vec<String>) -> Result<Vec<Directive>, String> {
     let mut out = Vec::new();
@@ -200,6 +236,7 @@ fn parse_format(f: &str, warnings: &mut Vec<String>) -> Result<Vec<Directive>, S
                 '-' | '+' | ' ' | '#' | '0'..='9' | '.' => {}
                 'h' | 'l' | 'z' | 'j' | 't' => length.push(d),
                 'd' | 'i' | 'u' | 'x' | 'X' | 'o' | 'c' | 'p' | 's' => break d,
+                _ if is_float_conv(d) => break d,
                 '*' => {
                     return Err(format!(
                         "printf width or precision `*` in `{}` is not supported",
@@ -212,18 +249,22 @@ fn parse_format(f: &str, warnings: &mut Vec<String>) -> Result<Vec<Directive>, S
             }
         };
         let spec = &f[start..end];
-        let conv = if conv != '?' && spec.contains('.') {
+        let conv = if conv != '?' && !is_float_conv(conv) && spec.contains('.') {
             '?'
         } else {
             conv
         };
         if conv == '?' {
             warnings.push(format!(
-                "printf directive `{spec}` is not formatted by porf (it formats d i u x X o c p s with flags, width and h/l/ll/z/j/t); witnesses show `<{spec}>`"
+                "printf directive `{spec}` is not formatted by porf (it formats d i u x X o c p s with flags, width and h/l/ll/z/j/t, and f F e E g G with flags, width and precision); witnesses show `<{spec}>`"
             ));
         }
         let size = match (conv, length.as_str()) {
             ('p' | 's' | '?', _) => 8,
+            (c, "" | "l") if is_float_conv(c) => 8,
+            (c, "L") if is_float_conv(c) => {
+                return Err(format!("printf `{spec}` (`long double`) is not supported"))
+            }
             (_, "hh") => 1,
             (_, "h") => 2,
             (_, "") => 4,
@@ -276,14 +317,25 @@ mod tests {
                 ('s', "%s".into(), 8)
             ]
         );
+        assert_eq!(
+            convs("%f %-8.3lf %E %.0g"),
+            vec![
+                ('f', "%f".into(), 8),
+                ('f', "%-8.3lf".into(), 8),
+                ('E', "%E".into(), 8),
+                ('g', "%.0g".into(), 8)
+            ]
+        );
     }
 
     #[test]
     fn unformatted_directives_warn_and_impossible_ones_fail() {
         let mut w = Vec::new();
-        assert_eq!(parse_format("%f %.3d", &mut w).unwrap().len(), 3);
+        assert_eq!(parse_format("%a %.3d", &mut w).unwrap().len(), 3);
         assert_eq!(w.len(), 2);
-        assert!(w[0].contains("`%f`") && w[1].contains("`%.3d`"), "{w:?}");
+        assert!(w[0].contains("`%a`") && w[1].contains("`%.3d`"), "{w:?}");
+        assert!(parse_format("%Lf", &mut w).is_err());
+        assert_eq!(w.len(), 2);
         assert!(parse_format("%*d", &mut w).is_err());
         assert!(parse_format("%", &mut w).is_err());
     }

@@ -121,7 +121,7 @@ fn tags_and_redefinitions() {
 
 #[test]
 fn diagnostics_point_at_the_construct() {
-    let (k, l, c, _) = fails("int main(void) {\n  double d;\n  return 0;\n}");
+    let (k, l, c, _) = fails("int main(void) {\n  long double d;\n  return 0;\n}");
     assert_eq!((k, l, c), (DiagKind::Unsupported, 2, 3));
     let (k, l, c, msg) = fails("int main(void) {\n  return y;\n}");
     assert_eq!((k, l, c), (DiagKind::Malformed, 2, 10));
@@ -198,4 +198,43 @@ fn pointer_arithmetic_scales() {
             ..
         }
     )));
+}
+
+#[test]
+fn floating_globals_fold_to_their_bit_patterns() {
+    // Each initializer is a constant expression folded exactly as the interpreter
+    // computes it: rounded to nearest in the object's type.
+    let m = ok("double third = 1.0 / 3; float tenth = 0.1; int i = -2.9; \
+                double nz = -0.0; float big = 16777217; double h = 0x1.8p1; \
+                _Bool b = 0.5; int main(void) { return 0; }");
+    assert_eq!(cell(&m, "third"), (1.0f64 / 3.0).to_bits() as i64);
+    assert_eq!(cell(&m, "tenth"), 0.1f32.to_bits() as i64);
+    assert_eq!(cell(&m, "i"), -2);
+    assert_eq!(cell(&m, "nz"), (-0.0f64).to_bits() as i64);
+    assert_eq!(cell(&m, "big"), 16777216.0f32.to_bits() as i64);
+    assert_eq!(cell(&m, "h"), 3.0f64.to_bits() as i64);
+    assert_eq!(cell(&m, "b"), 1);
+    // A conversion that is undefined is left to run time, so it is not a constant.
+    assert_eq!(
+        fails("int i = 1e10; int main(void) { return 0; }").0,
+        DiagKind::Unsupported
+    );
+    // Rejected like gcc rejects them.
+    for bad in [
+        "double d; int main(void) { return d % 2; }",
+        "double d; int main(void) { return d << 1; }",
+        "double d; int *p; int main(void) { p = d; return 0; }",
+        "double d; int *p; int main(void) { d = (double)p; return 0; }",
+        "double d; int main(void) { return ~d; }",
+    ] {
+        assert_eq!(fails(bad).0, DiagKind::Malformed, "{bad}");
+    }
+    for bad in [
+        "_Atomic float f; int main(void) { return 0; }",
+        "long double x; int main(void) { return 0; }",
+        "int main(void) { return 1.0L > 0; }",
+        "int main(void) { return 0x1p-1074 > 0; }",
+    ] {
+        assert_eq!(fails(bad).0, DiagKind::Unsupported, "{bad}");
+    }
 }

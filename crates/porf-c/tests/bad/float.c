@@ -1,6 +1,6 @@
 // expect: unsupported 4:2
 int main(void)
 {
-	float x = 0;
+	long double x = 0;
 	return (int)x;
 }

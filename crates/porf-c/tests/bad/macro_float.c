@@ -1,5 +1,5 @@
 // expect: unsupported 5:2
-#define REAL double
+#define REAL long double
 int main(void)
 {
 	REAL /* a comment */ r;

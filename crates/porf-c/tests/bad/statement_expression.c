@@ -1,6 +1,0 @@
-// expect: unsupported 4:10
-int main(void)
-{
-	int x = ({ 1; });
-	return x;
-}
