@@ -629,6 +629,31 @@ mod tests {
     }
 
     #[test]
+    fn location_index_and_widths() {
+        let mut g = two_threads();
+        for l in [9, 2, 5] {
+            g.ensure_loc(Loc(l), 0, None);
+        }
+        let between: Vec<Loc> = g.locs_between(Loc(2), Loc(9)).map(|(l, _)| l).collect();
+        assert_eq!(between, vec![Loc(2), Loc(5)]);
+        assert_eq!(g.locs_between(Loc(9), Loc(2)).count(), 0);
+        // X = 1 holds 8-byte accesses: the oldest fixes the width until it is removed.
+        let stamp = g.len();
+        let w = write(&mut g, 1, 3, 1);
+        read(&mut g, 0, Some(w));
+        assert_eq!((g.loc_info(X).sized, g.loc_info(X).width), (2, 8));
+        g.truncate(stamp);
+        assert_eq!(g.loc_info(X).sized, 0);
+        let w = write(&mut g, 1, 3, 1);
+        let h = g.restricted(&View::new());
+        assert_eq!(h.loc_info(X).sized, 0);
+        assert_eq!(h.locs_between(Loc(0), Loc(10)).count(), 4);
+        let mut keep = View::new();
+        keep.include(w);
+        assert_eq!(g.restricted(&keep).loc_info(X).sized, 1);
+    }
+
+    #[test]
     fn restriction_keeps_order_and_renumbers() {
         let mut g = two_threads();
         let w1 = write(&mut g, 1, 1, 1);
