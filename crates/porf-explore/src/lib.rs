@@ -27,6 +27,8 @@
 //! * [`record`]: the bookkeeping every explorer shares (counting, limits);
 //!   [`deadline`]: the time limit as a flag set by a watchdog thread.
 //! * [`mutex`]: which thread holds a mutex (invalid unlocks, self-deadlocks).
+//! * [`mixed_size`]: accesses whose byte ranges overlap with different (location,
+//!   width) pairs end the execution as unsupported, so no explored graph has one.
 //! * [`rvf_smc`]: RVF-SMC ("Stateless Model Checking under a Reads-Value-From
 //!   Equivalence", CAV 2021, Alg. 2) for SC: at most one maximal trace per
 //!   reads-value-from class ([`Equiv::Rvf`]).
@@ -37,6 +39,7 @@ pub mod coherence;
 pub mod deadline;
 pub mod key;
 pub mod liveness;
+pub mod mixed_size;
 pub mod mutex;
 pub mod optimal;
 pub mod outcome;

@@ -2,6 +2,7 @@
 //! Choice points (which write a read reads from, where a write goes in co) are the
 //! explorers' business; everything deterministic is here.
 
+use crate::mixed_size;
 use crate::mutex;
 use crate::state::{State, TidRegistry};
 use porf_graph::{
@@ -88,8 +89,9 @@ pub fn add_write_last<P: Program>(
     w
 }
 
-/// The width of a mutex's location (mutex operations name its first byte).
-const MUTEX_BYTES: u8 = 1;
+/// The width of a mutex operation's access: none (mutex operations name the first byte
+/// of the lock word; see [`porf_graph::WIDTHLESS`]).
+const MUTEX_BYTES: u8 = porf_graph::WIDTHLESS;
 
 /// What performing an action amounts to.
 pub enum Step {
@@ -153,7 +155,9 @@ pub fn add_event<P: Program>(
 }
 
 /// Performs `action` of thread `t` if it involves no choice; otherwise describes the
-/// access. Registers locations the access touches.
+/// access. Registers locations the access touches. An access mixed with one of the
+/// graph's ([`mixed_size`]) becomes an unsupported error event instead: this is the
+/// one place every explorer turns actions into accesses.
 pub fn perform<P: Program>(
     st: &mut State<P>,
     prog: &P,
@@ -162,6 +166,16 @@ pub fn perform<P: Program>(
     t: Tid,
     action: Action,
 ) -> Step {
+    if let Some(v) = mixed_size::violation(&st.g, &action) {
+        let msg = mixed_size::message(prog, &st.g, &action, v);
+        let kind = LabelKind::Error {
+            kind: ErrorKind::Unsupported,
+            msg,
+        };
+        let e = add_event(st, model, t, kind, action.src());
+        st.push_same(t);
+        return Step::Done(e);
+    }
     fn register<P: Program>(st: &mut State<P>, prog: &P, loc: Loc, a: Access) -> Step {
         st.g.ensure_loc(loc, prog.init_value(loc), prog.block_of(loc));
         Step::Access(a)

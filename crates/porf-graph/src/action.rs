@@ -219,8 +219,17 @@ pub enum ErrorKind {
 /// `Block`, `Error` and `Finish` end the thread: `resume` is never called after them.
 ///
 /// Memory accesses name the first byte they touch (`loc`) and their width (`bytes`, 1 to
-/// 8): every location is its own cell (no mixed-size semantics), the width is only
-/// used to check accesses to dynamically allocated blocks against their bounds.
+/// 8); mutex operations name the first byte of the lock word and have no width. Every
+/// location is its own cell holding whole values, which is exact as long as accesses
+/// whose byte ranges overlap have the same `(loc, bytes)`. The explorers guarantee it:
+/// an access overlapping one already in the execution with a different `(loc, bytes)`
+/// (a *mixed-size* access; a mutex operation agrees with any access starting at its
+/// byte) ends its thread with an [`ErrorKind::Unsupported`] error naming both, so no
+/// answer is ever given from a graph holding such a pair (`porf-explore`'s
+/// `mixed_size`). Widths are also used to check accesses to dynamically allocated
+/// blocks against their bounds. A front end that keeps thread-private memory itself
+/// may give it byte-accurate semantics; a front end that wants mixed-size accesses to
+/// globals reported with a source position checks them itself.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum Action {
     Load {

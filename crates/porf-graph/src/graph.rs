@@ -10,13 +10,17 @@
 //!   after the (implicit) initialisation write;
 //! * `porf` of every event is its porf-prefix, computed when the event was added;
 //! * `blocks[b].malloc` / `.frees` are exactly the graph's `Malloc` / `Free` events of
-//!   block `b`, and `blocks[b].locs` every registered location with `block == Some(b)`.
+//!   block `b`, and `blocks[b].locs` every registered location with `block == Some(b)`;
+//! * `loc_order` holds exactly the keys of `locs` (registered locations, in address
+//!   order, for neighbourhood queries: [`Graph::locs_between`]);
+//! * `LocInfo::sized` counts the location's accesses with a width (`bytes > 0`) and
+//!   `LocInfo::width` is the width of the oldest of them (when `sized > 0`).
 
 use crate::action::{Loc, Tid, Val};
 use crate::label::{EventId, Label, LabelKind};
 use crate::view::View;
 use crate::SrcLoc;
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 
 /// Per-location bookkeeping.
 #[derive(Clone, Debug, Default)]
@@ -31,6 +35,25 @@ pub struct LocInfo {
     pub accesses: Vec<EventId>,
     /// The dynamically allocated block the location belongs to (its base), if any.
     pub block: Option<Loc>,
+    /// How many of `accesses` have a width (`bytes > 0`: every access but the
+    /// width-less mutex operations).
+    pub sized: u32,
+    /// The width of the oldest access counted by `sized` (meaningless when `sized` is
+    /// 0). Events leave the graph newest first, so it stays the oldest one's until
+    /// the count drops to 0.
+    pub width: u8,
+}
+
+impl LocInfo {
+    fn note_access(&mut self, e: EventId, bytes: u8) {
+        self.accesses.push(e);
+        if bytes > 0 {
+            if self.sized == 0 {
+                self.width = bytes;
+            }
+            self.sized += 1;
+        }
+    }
 }
 
 /// Per dynamically allocated block, keyed by its base address.
@@ -49,6 +72,7 @@ pub struct Graph {
     threads: Vec<Vec<Label>>,
     locs: HashMap<Loc, LocInfo>,
     blocks: HashMap<Loc, BlockInfo>,
+    loc_order: BTreeSet<Loc>,
     order: Vec<EventId>,
 }
 
@@ -112,6 +136,7 @@ impl Graph {
         if self.locs.contains_key(&loc) {
             return;
         }
+        self.loc_order.insert(loc);
         self.locs.insert(
             loc,
             LocInfo {
@@ -126,6 +151,14 @@ impl Graph {
     }
     pub fn loc_info(&self, loc: Loc) -> &LocInfo {
         &self.locs[&loc]
+    }
+    /// The registered locations `l` with `lo <= l < hi`, in address order (accessed in
+    /// this graph or not), found through an ordered index: O(log n + answer).
+    pub fn locs_between(&self, lo: Loc, hi: Loc) -> impl Iterator<Item = (Loc, &LocInfo)> {
+        let range = if lo < hi { lo..hi } else { lo..lo };
+        self.loc_order
+            .range(range)
+            .map(move |l| (*l, &self.locs[l]))
     }
     /// What the graph knows of the dynamically allocated block at `base`.
     pub fn block(&self, base: Loc) -> Option<&BlockInfo> {
@@ -220,7 +253,7 @@ impl Graph {
         porf.include(e);
         match &kind {
             LabelKind::Start { parent: Some(p) } => porf.join(&self.label(*p).porf),
-            LabelKind::Read { loc, rf, .. } => {
+            LabelKind::Read { loc, rf, bytes, .. } => {
                 if let Some(w) = rf {
                     porf.join(&self.label(*w).porf);
                 }
@@ -228,15 +261,13 @@ impl Graph {
                 self.locs
                     .get_mut(loc)
                     .expect("unknown location")
-                    .accesses
-                    .push(e);
+                    .note_access(e, *bytes);
             }
-            LabelKind::Write { loc, .. } => {
+            LabelKind::Write { loc, bytes, .. } => {
                 self.locs
                     .get_mut(loc)
                     .expect("unknown location")
-                    .accesses
-                    .push(e);
+                    .note_access(e, *bytes);
             }
             LabelKind::Join { child } => {
                 let fin = self.last_of(*child).expect("join of a missing thread");
@@ -336,16 +367,16 @@ impl Graph {
         debug_assert_eq!(self.threads[t].len() as u32, e.idx + 1);
         let lab = self.threads[t].pop().unwrap();
         match lab.kind {
-            LabelKind::Read { loc, rf, .. } => {
+            LabelKind::Read { loc, rf, bytes, .. } => {
                 self.unlink_reader(loc, rf, e);
-                self.pop_access(loc, e);
+                self.pop_access(loc, e, bytes);
             }
-            LabelKind::Write { loc, .. } => {
+            LabelKind::Write { loc, bytes, .. } => {
                 let co = &mut self.locs.get_mut(&loc).unwrap().co;
                 if let Some(i) = co.iter().rposition(|&x| x == e) {
                     co.remove(i);
                 }
-                self.pop_access(loc, e);
+                self.pop_access(loc, e, bytes);
             }
             LabelKind::Malloc { base, .. } => {
                 if let Some(b) = self.blocks.get_mut(&base) {
@@ -365,10 +396,13 @@ impl Graph {
             self.threads.pop();
         }
     }
-    fn pop_access(&mut self, loc: Loc, e: EventId) {
-        let acc = &mut self.locs.get_mut(&loc).unwrap().accesses;
-        if let Some(i) = acc.iter().rposition(|&x| x == e) {
-            acc.remove(i);
+    fn pop_access(&mut self, loc: Loc, e: EventId, bytes: u8) {
+        let info = self.locs.get_mut(&loc).unwrap();
+        if let Some(i) = info.accesses.iter().rposition(|&x| x == e) {
+            info.accesses.remove(i);
+            if bytes > 0 {
+                info.sized -= 1;
+            }
         }
     }
 
@@ -389,6 +423,7 @@ impl Graph {
             threads: Vec::with_capacity(self.threads.len()),
             locs: HashMap::with_capacity(self.locs.len()),
             blocks: HashMap::with_capacity(self.blocks.len()),
+            loc_order: self.loc_order.clone(),
             order: Vec::with_capacity(self.order.len()),
         };
         for (t, evs) in self.threads.iter().enumerate() {
@@ -420,6 +455,18 @@ impl Graph {
             }
         }
         for (loc, info) in &self.locs {
+            let accesses: Vec<EventId> = info
+                .accesses
+                .iter()
+                .copied()
+                .filter(|r| keep.contains(*r))
+                .collect();
+            let mut widths = accesses
+                .iter()
+                .map(|&e| g.label(e).bytes().unwrap_or(0))
+                .filter(|&b| b > 0);
+            let width = widths.next().unwrap_or(0);
+            let sized = u32::from(width > 0) + widths.count() as u32;
             g.locs.insert(
                 *loc,
                 LocInfo {
@@ -436,13 +483,10 @@ impl Graph {
                         .filter(|r| keep.contains(*r))
                         .collect(),
                     init_val: info.init_val,
-                    accesses: info
-                        .accesses
-                        .iter()
-                        .copied()
-                        .filter(|r| keep.contains(*r))
-                        .collect(),
+                    accesses,
                     block: info.block,
+                    sized,
+                    width,
                 },
             );
         }
@@ -582,6 +626,31 @@ mod tests {
         assert_eq!(g.co_pos(Some(a)), 2);
         assert_eq!(g.co_next(X, None), Some(b));
         assert_eq!(g.final_val(X), 1);
+    }
+
+    #[test]
+    fn location_index_and_widths() {
+        let mut g = two_threads();
+        for l in [9, 2, 5] {
+            g.ensure_loc(Loc(l), 0, None);
+        }
+        let between: Vec<Loc> = g.locs_between(Loc(2), Loc(9)).map(|(l, _)| l).collect();
+        assert_eq!(between, vec![Loc(2), Loc(5)]);
+        assert_eq!(g.locs_between(Loc(9), Loc(2)).count(), 0);
+        // X = 1 holds 8-byte accesses: the oldest fixes the width until it is removed.
+        let stamp = g.len();
+        let w = write(&mut g, 1, 3, 1);
+        read(&mut g, 0, Some(w));
+        assert_eq!((g.loc_info(X).sized, g.loc_info(X).width), (2, 8));
+        g.truncate(stamp);
+        assert_eq!(g.loc_info(X).sized, 0);
+        let w = write(&mut g, 1, 3, 1);
+        let h = g.restricted(&View::new());
+        assert_eq!(h.loc_info(X).sized, 0);
+        assert_eq!(h.locs_between(Loc(0), Loc(10)).count(), 4);
+        let mut keep = View::new();
+        keep.include(w);
+        assert_eq!(g.restricted(&keep).loc_info(X).sized, 1);
     }
 
     #[test]

@@ -59,6 +59,12 @@ impl ReadKind {
     }
 }
 
+/// The width of the accesses of mutex operations (lock, trylock, unlock, mutex init
+/// and destroy): they name the mutex by the first byte of its lock word and have no
+/// width of their own, so any access starting at that byte may share the location
+/// with them (see the explorer's mixed-size check).
+pub const WIDTHLESS: u8 = 0;
+
 /// What kind of write an event is.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
 pub enum WriteKind {
@@ -80,7 +86,8 @@ pub enum LabelKind {
         parent: Option<EventId>,
     },
     /// A read of `bytes` bytes at `loc`; `rf` is the write it reads from (`None` = the
-    /// location's initialisation).
+    /// location's initialisation). `bytes == 0`: a width-less mutex operation (a lock
+    /// or trylock acquire; [`WIDTHLESS`]).
     Read {
         loc: Loc,
         bytes: u8,
@@ -88,7 +95,8 @@ pub enum LabelKind {
         kind: ReadKind,
         rf: Option<EventId>,
     },
-    /// A write of `bytes` bytes at `loc`.
+    /// A write of `bytes` bytes at `loc`. `bytes == 0`: a width-less mutex operation
+    /// (an unlock, a mutex init or destroy, the write part of an acquire; [`WIDTHLESS`]).
     Write {
         loc: Loc,
         bytes: u8,

@@ -30,6 +30,6 @@ pub use action::{
     Wrap, MUTEX_DESTROYED,
 };
 pub use graph::{BlockInfo, Graph, LocInfo};
-pub use label::{EventId, Label, LabelKind, ReadKind, WriteKind};
+pub use label::{EventId, Label, LabelKind, ReadKind, WriteKind, WIDTHLESS};
 pub use release_acquire::AllReleaseAcquire;
 pub use view::View;

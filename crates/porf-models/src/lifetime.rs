@@ -82,7 +82,7 @@ fn unary(g: &Graph, e: EventId, base: Loc, out: &mut Vec<LifetimeError>) {
             if !visible {
                 out.push(err(Violation::AccessNonAllocated, vec![e]));
             } else if let Some((m, size)) = malloc {
-                let end = (loc.0 - base.0).saturating_add(bytes as u64);
+                let end = (loc.0 - base.0).saturating_add(bytes.max(1) as u64);
                 if loc.0 < base.0 || end > size {
                     out.push(err(Violation::OutOfBounds, vec![e]));
                 } else if lab.is_read() && lab.rf().is_none() && !zero_filled(g, m) {

@@ -24,6 +24,7 @@
 
 use super::extend::Extender;
 use crate::coherence::{Coherence, Equiv};
+use crate::mixed_size;
 use crate::record::Recorder;
 use crate::state::{State, TidRegistry};
 use crate::step::{self, Access, AfterRead, Step};
@@ -87,7 +88,8 @@ impl<'a, 'c, P: Program> Part<'a, 'c, P> {
             }
             let next = (0..st.g.num_threads()).find_map(|t| {
                 let a = st.enabled_action(t)?;
-                (!is_read(&a)).then_some((t, a))
+                // A read mixed with the graph's accesses is performed as its error.
+                (!is_read(&a) || mixed_size::violation(&st.g, &a).is_some()).then_some((t, a))
             });
             let Some((t, a)) = next else { break };
             self.rec.tick(&st.g);

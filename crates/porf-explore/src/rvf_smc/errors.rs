@@ -351,7 +351,8 @@ fn hidden<P: Program>(tr: &Trace<P>) -> Vec<Hidden> {
             let la = g.label(a);
             let visible = hb(m, a);
             let loc = la.loc().unwrap();
-            let end = (loc.0.wrapping_sub(base.0)).saturating_add(la.bytes().unwrap_or(1) as u64);
+            let end =
+                (loc.0.wrapping_sub(base.0)).saturating_add(la.bytes().unwrap_or(1).max(1) as u64);
             let oob = loc.0 < base.0 || end > size;
             if visible && !fixed(m, a) {
                 let msg = Violation::AccessNonAllocated.message();

@@ -56,6 +56,7 @@ mod trace;
 
 use crate::coherence::{Coherence, Equiv};
 use crate::key::rvf_class_key;
+use crate::mixed_size;
 use crate::record::Recorder;
 use crate::state::{State, TidRegistry};
 use crate::step::{self, Access, AfterRead, Step};
@@ -291,7 +292,8 @@ impl<P: Program> Rvf<'_, '_, P> {
                     let Some(a) = tr.st.enabled_action(t) else {
                         break;
                     };
-                    if is_read_action(&a) {
+                    // A read mixed with the trace's accesses is performed as its error.
+                    if is_read_action(&a) && mixed_size::violation(&tr.st.g, &a).is_none() {
                         break;
                     }
                     let st = &mut tr.st;

@@ -1,0 +1,31 @@
+// A union local of main whose address reaches another thread: main's frame outlives
+// every thread, so the front end keeps it with the globals (one cell per scalar of
+// the first member's layout). The child writes its 8-byte member, main then reads a
+// 4-byte member: rejected with the position (exit 3), never answered from the wrong
+// cell.
+// expect: rejected "mixed-size or misaligned access"
+#include <assert.h>
+#include <pthread.h>
+#include <stdint.h>
+
+union word {
+	uint64_t w;
+	uint32_t h[2];
+};
+
+void *child(void *arg)
+{
+	union word *u = arg;
+	u->w = 0x100000002ull;
+	return 0;
+}
+
+int main(void)
+{
+	pthread_t t;
+	union word x;
+	pthread_create(&t, 0, child, &x);
+	pthread_join(t, 0);
+	assert(x.h[0] == 2);
+	return 0;
+}
