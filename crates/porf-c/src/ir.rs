@@ -158,6 +158,13 @@ pub enum Builtin {
     /// `free(ptr)`; `free(NULL)` is a no-op; a pointer that is not the start of a heap
     /// block is an "invalid free"; the engine checks double frees and use after free.
     Free,
+    /// `__porf_block_size(ptr)` (used by the lowering of `realloc`): the size in bytes
+    /// of the heap block `ptr` starts, as its `malloc` recorded it, whichever thread
+    /// allocated it ([`porf_graph::Action::BlockSize`]). A pointer that is not the start
+    /// of a heap block is the "invalid free" error of [`Builtin::Free`]; a block whose
+    /// malloc does not happen-before the call, or that was freed before it, is the
+    /// engine's free of non-allocated memory or double free.
+    BlockSize,
     /// `__VERIFIER_nondet_<type>()`: no arguments; a value of type `ty`, chosen by the
     /// engine ([`porf_graph::Action::Choose`]) among `{0, 1}` if `boolean` (`_Bool`,
     /// whose `Scalar` is that of `unsigned char`), else among the values of

@@ -352,6 +352,7 @@ impl Machine {
                         Ok(Some(Pending::end(Action::Finish { ret: arg })))
                     }
                     Builtin::Free => self.free(code, arg, src),
+                    Builtin::BlockSize => self.block_size(code, *dst, arg, src),
                     Builtin::Bits(op) => {
                         let width = args.get(1).map_or(8, val).clamp(1, 8) as u32 * 8;
                         let v = (arg as u64) & (u64::MAX >> (64 - width));

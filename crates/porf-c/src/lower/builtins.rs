@@ -1,6 +1,6 @@
 //! Library calls the front end recognises by name (when the program does not define
 //! a function of that name): `<stdatomic.h>` operations, pthreads, `malloc`/`calloc`/
-//! `free`, `abort`, `assert` (via `__porf_assert` from the bundled `<assert.h>`),
+//! `free`/`realloc` (`realloc.rs`), `abort`, `assert` (via `__porf_assert` from the bundled `<assert.h>`),
 //! `__VERIFIER_assume`, and the printf family (`print.rs`: kept with the thread, shown in witnesses).
 //!
 //! Memory-order arguments must be integer constant expressions with a value valid for
@@ -33,6 +33,7 @@ const NAMES: &[&str] = &[
     "malloc",
     "calloc",
     "free",
+    "realloc",
     "abort",
     "exit",
     "memcmp",
@@ -587,6 +588,7 @@ impl Cx<'_> {
                 });
                 Ok(Val::R(Operand::Reg(dst), CType::void_ptr()))
             }
+            "realloc" => self.realloc(args, off),
             "free" => {
                 self.argc(name, args, 1, off)?;
                 let (p, _) = self.pointer_arg(&args[0], name)?;

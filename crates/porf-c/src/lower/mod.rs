@@ -4,7 +4,7 @@
 //! that numbers every function definition so calls may precede definitions. Sub-modules:
 //! `decl` (specifiers, declarators, declarations), `init` (initializers), `stmt`
 //! (statements and control flow), `expr` and `ops` (expressions), `builtins` (library
-//! calls recognised by name), `builder` (IR construction), `globals` (layout and cells).
+//! calls recognised by name; `realloc` the copy loop of `realloc`), `builder` (IR construction), `globals` (layout and cells).
 //!
 //! Invariants: every diagnostic carries the original position of the construct it is
 //! about; nothing outside the supported subset is lowered silently; expressions that
@@ -25,6 +25,7 @@ mod memfns;
 mod mutex;
 mod ops;
 mod print;
+mod realloc;
 mod stmt;
 mod tags;
 

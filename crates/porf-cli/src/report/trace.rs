@@ -140,6 +140,10 @@ pub fn describe<P: Program>(prog: &P, g: &Graph, e: EventId) -> (String, Option<
         }
         LabelKind::Free { base } => (format!("free {}", prog.loc_name(*base)), None),
         LabelKind::Choice { val } => ("nondet".into(), Some(*val)),
+        LabelKind::BlockSize { base, size } => (
+            format!("block size of {}", prog.loc_name(*base)),
+            Some(*size as porf_graph::Val),
+        ),
     }
 }
 
