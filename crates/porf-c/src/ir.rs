@@ -188,6 +188,13 @@ pub enum Builtin {
     /// `__porf_private_set(key, val)`: two arguments; stores `val` under `key` for the
     /// calling thread.
     PrivateSet,
+    /// `__porf_is_global(ptr)` (used by porf's bundled library code): 1 if `ptr`
+    /// points into the global area (globals, static locals, thread-locals: objects that
+    /// exist, zero-initialised unless initialised otherwise, for the whole run), 0
+    /// otherwise (heap blocks and shared frames, whose bytes are uninitialised until
+    /// written; private locals, a new object each time their block is entered). No
+    /// events.
+    IsGlobal,
     /// `__porf_await(cond)`: blocks the thread with `BlockReason::Wait` when `cond` is
     /// 0. Contract for library code: the thread's last event before it is the read
     /// whose value `cond` was computed from (the wait is for a later write there).

@@ -294,7 +294,7 @@ fn validate_func(m: &Module, f: &Function) -> Result<(), String> {
                         Builtin::Malloc | Builtin::Free | Builtin::BlockSize | Builtin::Exit => 1,
                         Builtin::Calloc => 2,
                         Builtin::ThreadSelf | Builtin::Nondet { .. } => 0,
-                        Builtin::PrivateGet | Builtin::Await => 1,
+                        Builtin::PrivateGet | Builtin::Await | Builtin::IsGlobal => 1,
                         Builtin::PrivateSet => 2,
                         Builtin::Bits(_) => 2,
                     };

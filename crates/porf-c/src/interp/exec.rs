@@ -323,6 +323,14 @@ impl Machine {
                         self.advance();
                         Ok(None)
                     }
+                    Builtin::IsGlobal => {
+                        let global = classify(arg, code.globals_end) == Region::Global;
+                        if let Some(d) = dst {
+                            self.set(*d, global as Val);
+                        }
+                        self.advance();
+                        Ok(None)
+                    }
                     Builtin::Await => {
                         if arg == 0 {
                             return Ok(Some(Pending::end(Action::Block {

@@ -57,6 +57,7 @@ const NAMES: &[&str] = &[
     "__porf_private_get",
     "__porf_private_set",
     "__porf_await",
+    "__porf_is_global",
 ];
 
 const ORDER_NAMES: [&str; 6] = [
@@ -683,6 +684,18 @@ impl Cx<'_> {
                     return Ok(Val::R(Operand::Reg(dst), CType::int(IntTy::Long)));
                 }
                 Ok(Val::Void)
+            }
+            "__porf_is_global" => {
+                self.argc(name, args, 1, off)?;
+                let (p, _) = self.pointer_arg(&args[0], name)?;
+                self.at(off);
+                let dst = self.b.reg();
+                self.b.emit(InstKind::Builtin {
+                    dst: Some(dst),
+                    which: Builtin::IsGlobal,
+                    args: vec![p],
+                });
+                int(Operand::Reg(dst))
             }
             "__porf_private_set" => {
                 self.argc(name, args, 2, off)?;
