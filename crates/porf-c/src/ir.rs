@@ -466,6 +466,10 @@ pub struct Module {
     pub tls: TlsLayout,
     /// Source file names; `SrcLoc::file` indexes this.
     pub files: Vec<String>,
+    /// Which of `files` are porf's bundled headers (indexed like `files`; missing
+    /// entries are not): the interpreter reports actions of code defined there at the
+    /// user's call (`interp::locate`).
+    pub bundled: Vec<bool>,
     /// Front-end warnings, each `file:line:col: warning: message` (constructs accepted
     /// the way gcc and clang accept them, e.g. an invalid compare-exchange failure order).
     pub warnings: Vec<String>,

@@ -41,6 +41,14 @@ impl Machine {
         )
     }
 
+    /// [`Machine::run`], with the action's position moved out of porf's bundled
+    /// headers ([`super::locate`]).
+    pub(super) fn run_located(&mut self, code: &Module) -> Pending {
+        let mut p = self.run(code);
+        self.locate(code, &mut p.action);
+        p
+    }
+
     pub(super) fn top(&self) -> &Frame {
         self.frames.last().expect("a running thread has a frame")
     }

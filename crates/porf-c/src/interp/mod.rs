@@ -58,6 +58,7 @@ mod access;
 pub(crate) mod arith;
 mod exec;
 mod heap;
+mod locate;
 mod print;
 mod spin;
 
@@ -290,7 +291,7 @@ impl ThreadMachine for CThread {
         let code = &self.code;
         let m = &mut self.m;
         self.pending
-            .get_or_insert_with(|| m.run(code))
+            .get_or_insert_with(|| m.run_located(code))
             .action
             .clone()
     }
@@ -298,7 +299,7 @@ impl ThreadMachine for CThread {
     fn resume(&mut self, ret: Val) {
         let p = match self.pending.take() {
             Some(p) => p,
-            None => self.m.run(&self.code),
+            None => self.m.run_located(&self.code),
         };
         self.pending = match p.cont {
             Cont::End => Some(p),

@@ -318,6 +318,12 @@ impl<'a> Cx<'a> {
             globals_end,
             tls,
             files: self.map.files().to_vec(),
+            bundled: self
+                .map
+                .files()
+                .iter()
+                .map(|f| crate::headers::is_bundled(f))
+                .collect(),
             warnings: std::mem::take(&mut self.warnings),
             loops: Vec::new(),
         })
