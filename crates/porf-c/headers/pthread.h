@@ -15,6 +15,7 @@ void __porf_private_set(long __key, long __val);
 void __porf_await(_Bool __cond);
 void __porf_check(int __cond, const char *__msg);
 void __porf_unsupported(const char *__msg);
+int __porf_is_global(const void *__p);
 
 /* Mutexes. __lock is the lock word of the engine's lock actions (0: unlocked),
  * __kind the type (layout relied on by the front end, crates/porf-c/src/lower/mutex.rs).
@@ -304,7 +305,14 @@ static inline int pthread_setspecific(pthread_key_t __k, const void *__v)
  * without BAM blocks a wait that does not read the last arrival. Through the
  * fetch-add chain every arrival of the round happens before every thread leaving it.
  * Waiting on a barrier that was never initialised or was destroyed is a memory error.
- * Re-initialising a barrier is not diagnosed. */
+ * Initialising a barrier that is initialised and not destroyed is undefined (POSIX;
+ * GenMC's "Invalid barrier_init() operation") and a memory error here, for barriers in
+ * the global area only (globals, static locals): init first reads __count (a
+ * non-atomic read, so an init concurrent with another init or a destroy is a race),
+ * which is 0 there before the first init. A barrier in a malloc'ed block or in a local
+ * has no value to read before its first init (an uninitialised read, or a new object
+ * in each run of its block), so re-initialising those is not diagnosed. init after
+ * destroy is fine (__count is -1). */
 void __VERIFIER_assume(_Bool __cond);
 void __porf_check(int __cond, const char *__msg);
 typedef struct { _Atomic int __arrived; int __count; } pthread_barrier_t;
@@ -317,6 +325,9 @@ static inline int pthread_barrier_init(pthread_barrier_t *__b,
 {
 	if (__count == 0 || __count > 0x7fffffff)
 		return 22; /* EINVAL */
+	if (__porf_is_global(__b))
+		__porf_check(__b->__count <= 0,
+			     "invalid pthread_barrier_init: the barrier is already initialised (and not destroyed)");
 	atomic_init(&__b->__arrived, 0);
 	__b->__count = (int)__count;
 	return 0;

@@ -1,6 +1,6 @@
-/* porf bundled <stdlib.h>. malloc, calloc, free, abort and exit are builtins
+/* porf bundled <stdlib.h>. malloc, calloc, realloc, free, abort and exit are builtins
  * (exit(code) in main's thread is main returning code; in another thread it is
- * unsupported); realloc is below; the other declarations exist so that calls get a
+ * unsupported); the other declarations exist so that calls get a
  * clear "unsupported" diagnostic. */
 #ifndef __PORF_STDLIB_H
 #define __PORF_STDLIB_H
@@ -13,15 +13,10 @@ void free(void *ptr);
 void __porf_check(int __cond, const char *__msg);
 void __porf_unsupported(const char *__msg);
 _Noreturn void abort(void);
-/* realloc(NULL, n) is malloc(n). Growing or shrinking an allocated block would copy
- * its bytes, but porf's heap holds typed cells only: not supported. */
-static inline void *realloc(void *__p, size_t __n)
-{
-	if (__p == 0)
-		return malloc(__n);
-	__porf_unsupported("realloc of an allocated block is not supported (porf cannot copy untyped heap memory): only realloc(NULL, n), which is malloc(n)");
-	return 0;
-}
+/* realloc is a builtin: realloc(NULL, n) is malloc(n); realloc(p, 0) frees p and
+ * returns NULL (glibc); otherwise the first min(old, n) bytes are copied cell by cell
+ * with the type of p's pointee (a void * argument is unsupported). */
+void *realloc(void *ptr, size_t size);
 /* C11 7.22.3.1: the alignment must be a valid one (a power of two). porf's heap
  * blocks are 8-byte aligned, so larger alignments are not supported. */
 static inline void *aligned_alloc(size_t __align, size_t __size)

@@ -37,6 +37,19 @@ const PREFIX: &str = "porf-headers-";
 
 static DIR: OnceLock<Result<PathBuf, String>> = OnceLock::new();
 
+/// Whether `path` names one of the bundled headers of this process's directory (false
+/// if the directory was never created).
+pub fn is_bundled(path: &str) -> bool {
+    let Some(Ok(dir)) = DIR.get() else {
+        return false;
+    };
+    let p = Path::new(path);
+    p.parent() == Some(dir.as_path())
+        && p.file_name()
+            .and_then(|n| n.to_str())
+            .is_some_and(|n| HEADERS.iter().any(|(h, _)| *h == n))
+}
+
 /// The directory holding the bundled headers, creating it on first call.
 /// The error is a readable message (the directory could not be written).
 pub fn bundled_dir() -> Result<&'static Path, String> {
@@ -107,6 +120,16 @@ mod tests {
         for (name, text) in HEADERS {
             assert_eq!(fs::read_to_string(a.join(name)).unwrap(), *text);
         }
+    }
+
+    #[test]
+    fn bundled_headers_are_recognised_by_path() {
+        let dir = bundled_dir().unwrap();
+        let path = |n: &str| dir.join(n).display().to_string();
+        assert!(is_bundled(&path("pthread.h")));
+        assert!(!is_bundled(&path("mine.h")));
+        assert!(!is_bundled("pthread.h"));
+        assert!(!is_bundled("/usr/include/pthread.h"));
     }
 
     #[test]

@@ -208,6 +208,13 @@ pub enum Builtin {
     /// `free(ptr)`; `free(NULL)` is a no-op; a pointer that is not the start of a heap
     /// block is an "invalid free"; the engine checks double frees and use after free.
     Free,
+    /// `__porf_block_size(ptr)` (used by the lowering of `realloc`): the size in bytes
+    /// of the heap block `ptr` starts, as its `malloc` recorded it, whichever thread
+    /// allocated it ([`porf_graph::Action::BlockSize`]). A pointer that is not the start
+    /// of a heap block is the "invalid free" error of [`Builtin::Free`]; a block whose
+    /// malloc does not happen-before the call, or that was freed before it, is the
+    /// engine's free of non-allocated memory or double free.
+    BlockSize,
     /// `__VERIFIER_nondet_<type>()`: no arguments; a value of type `ty`, chosen by the
     /// engine ([`porf_graph::Action::Choose`]) among `{0, 1}` if `boolean` (`_Bool`,
     /// whose `Scalar` is that of `unsigned char`), else among the values of
@@ -231,6 +238,13 @@ pub enum Builtin {
     /// `__porf_private_set(key, val)`: two arguments; stores `val` under `key` for the
     /// calling thread.
     PrivateSet,
+    /// `__porf_is_global(ptr)` (used by porf's bundled library code): 1 if `ptr`
+    /// points into the global area (globals, static locals, thread-locals: objects that
+    /// exist, zero-initialised unless initialised otherwise, for the whole run), 0
+    /// otherwise (heap blocks and shared frames, whose bytes are uninitialised until
+    /// written; private locals, a new object each time their block is entered). No
+    /// events.
+    IsGlobal,
     /// `__porf_await(cond)`: blocks the thread with `BlockReason::Wait` when `cond` is
     /// 0. Contract for library code: the thread's last event before it is the read
     /// whose value `cond` was computed from (the wait is for a later write there).
@@ -519,6 +533,10 @@ pub struct Module {
     pub tls: TlsLayout,
     /// Source file names; `SrcLoc::file` indexes this.
     pub files: Vec<String>,
+    /// Which of `files` are porf's bundled headers (indexed like `files`; missing
+    /// entries are not): the interpreter reports actions of code defined there at the
+    /// user's call (`interp::locate`).
+    pub bundled: Vec<bool>,
     /// Front-end warnings, each `file:line:col: warning: message` (constructs accepted
     /// the way gcc and clang accept them, e.g. an invalid compare-exchange failure order).
     pub warnings: Vec<String>,

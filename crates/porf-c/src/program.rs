@@ -321,10 +321,11 @@ fn validate_func(m: &Module, f: &Function) -> Result<(), String> {
                     dst.map_or(Ok(()), reg)?;
                     args.iter().try_for_each(op)?;
                     let arity = match which {
-                        Builtin::Malloc | Builtin::Free | Builtin::Exit => 1,
+                        Builtin::Malloc | Builtin::Free | Builtin::BlockSize | Builtin::Exit => 1,
                         Builtin::Calloc => 2,
                         Builtin::ThreadSelf | Builtin::Nondet { .. } => 0,
                         Builtin::PrivateGet | Builtin::Await | Builtin::Choose => 1,
+                        Builtin::IsGlobal => 1,
                         Builtin::PrivateSet => 2,
                         Builtin::Bits(_) => 2,
                     };

@@ -1,6 +1,6 @@
 //! libc functions, nondeterministic values and the race-detection switch
 //! (`tests/c/libc/*.c`): `<string.h>` (`strlen`, `strcmp`, `strcpy`, `memcmp`),
-//! `calloc`, `realloc(NULL, n)`, `exit`, invalid `malloc` sizes, `sched_yield`,
+//! `calloc`, `realloc` (NULL, growing, shrinking, 0, across threads, stale pointers), `exit`, invalid `malloc` sizes, `sched_yield`,
 //! `usleep`, `sleep`, `__VERIFIER_nondet_*` with `--nondet-range`, and
 //! `--disable-race-detection`.
 //!

@@ -11,3 +11,43 @@ mod common;
 fn surface_programs_give_the_stated_answers() {
     common::expect::run_dir("tests/c/surface", 20, ".c:");
 }
+
+/// Errors raised inside porf's bundled library code (C in `headers/*.h`: barriers,
+/// read-write locks, string functions) are reported at the user's call, never inside
+/// porf's temporary header directory; errors of porf's own checks name the library
+/// function. Positions: the line and column of the call in each file (read off the
+/// files by hand).
+#[test]
+fn errors_in_bundled_headers_are_reported_at_the_users_call() {
+    let cases = [
+        (
+            "tests/c/surface/barrier_uninit.c",
+            "10:2",
+            Some("(in porf's pthread_barrier_wait)"),
+        ),
+        (
+            "tests/c/surface/barrier_reinit.c",
+            "12:2",
+            Some("(in porf's pthread_barrier_init)"),
+        ),
+        (
+            "tests/c/pthreads/rwlock_bad_unlock.c",
+            "9:2",
+            Some("(in porf's pthread_rwlock_unlock)"),
+        ),
+        // An engine error (out of bounds) on an access inside strlen's loop.
+        ("tests/c/libc/strlen_oob.c", "12:14", None),
+    ];
+    for (file, at, suffix) in cases {
+        let f = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(file);
+        let (code, out, err) = common::porf(&["verify", &f.display().to_string()]);
+        let all = format!("{out}{err}");
+        assert_eq!(code, 42, "{file}: {all}");
+        let want = format!("at {}:{at}\n", f.display());
+        assert!(all.contains(&want), "{file}: want {want}: {all}");
+        assert!(!all.contains("porf-headers"), "{file}: {all}");
+        if let Some(s) = suffix {
+            assert!(all.contains(s), "{file}: {all}");
+        }
+    }
+}

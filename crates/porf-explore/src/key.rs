@@ -120,6 +120,7 @@ fn encode(k: &mut Vec<i64>, kind: &LabelKind, read: i64) {
         }
         LabelKind::Free { base } => k.extend([11, base.0 as i64]),
         LabelKind::Choice { val } => k.extend([12, *val]),
+        LabelKind::BlockSize { base, size } => k.extend([13, base.0 as i64, *size as i64]),
     }
 }
 

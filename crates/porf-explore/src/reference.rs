@@ -81,10 +81,12 @@ fn footprint(a: &Action) -> Footprint {
         Action::Join { tid, .. } => Footprint::Join(tid),
         Action::Finish { .. } => Footprint::Finish,
         // A malloc or free adds an event whatever the order, and the lifetime errors
-        // it takes part in depend only on hb: it commutes with every other thread.
+        // it takes part in depend only on hb: it commutes with every other thread. So
+        // does a block-size query, whose answer depends only on hb-before events.
         Action::Spawn { .. }
         | Action::Malloc { .. }
         | Action::Free { .. }
+        | Action::BlockSize { .. }
         | Action::Fence { .. }
         | Action::Choose { .. }
         | Action::Block { .. }

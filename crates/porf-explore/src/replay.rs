@@ -56,6 +56,7 @@ pub fn printed<P: Program>(prog: &P, g: &Graph) -> Vec<(EventId, String)> {
                 }
                 LabelKind::Read { .. } => g.read_val(e),
                 LabelKind::Choice { val } => *val,
+                LabelKind::BlockSize { size, .. } => *size as Val,
                 LabelKind::Join { child } => match g.last_of(*child).map(|f| &g.label(f).kind) {
                     Some(LabelKind::Finish { ret }) => *ret,
                     _ => 0,

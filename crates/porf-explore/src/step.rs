@@ -283,6 +283,7 @@ pub fn perform<P: Program>(
             st.push_resumed(t, 0);
             Step::Done(e)
         }
+        Action::BlockSize { base, src } => block_size(st, model, t, base, src),
         Action::Fence { ord, src } => {
             let e = add_event(st, model, t, LabelKind::Fence { ord }, src);
             st.push_resumed(t, 0);
@@ -334,6 +335,46 @@ pub fn perform<P: Program>(
             Step::Done(e)
         }
     }
+}
+
+/// Answers thread `t`'s [`Action::BlockSize`] query about the block at `base`: a
+/// `BlockSize` event holding the size its malloc recorded, if that malloc happens-before
+/// the query and no free of the block does; otherwise the error event a free would get
+/// here (the message of [`porf_models::lifetime::Violation`]). Frees not hb-before the
+/// query are left to the lifetime checks of the accesses and free that follow it.
+fn block_size<P: Program>(
+    st: &mut State<P>,
+    model: &dyn MemoryModel,
+    t: Tid,
+    base: Loc,
+    src: SrcLoc,
+) -> Step {
+    use porf_models::lifetime::Violation;
+    let e = add_event(st, model, t, LabelKind::BlockSize { base, size: 0 }, src);
+    let hb = &st.g.label(e).hb;
+    let info = st.g.block(base);
+    let malloc = info.and_then(|b| b.malloc).filter(|&(m, _)| hb.contains(m));
+    let freed = info.is_some_and(|b| b.frees.iter().any(|&f| hb.contains(f)));
+    let violation = match malloc {
+        None => Some(Violation::FreeNonAllocated),
+        Some(_) if freed => Some(Violation::DoubleFree),
+        Some(_) => None,
+    };
+    match (violation, malloc) {
+        (Some(v), _) => {
+            st.g.label_mut(e).kind = LabelKind::Error {
+                kind: ErrorKind::Memory,
+                msg: v.message().into(),
+            };
+            st.push_same(t);
+        }
+        (None, Some((_, size))) => {
+            st.g.label_mut(e).kind = LabelKind::BlockSize { base, size };
+            st.push_resumed(t, size as Val);
+        }
+        (None, None) => unreachable!("no malloc is a violation"),
+    }
+    Step::Done(e)
 }
 
 /// Adds the choice event of thread `t` taking value `val` (its action was

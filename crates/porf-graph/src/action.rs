@@ -215,7 +215,7 @@ pub enum ErrorKind {
 /// `Load` the value read; `Rmw` the old value (for a compare-exchange, success is
 /// `old == expected`); `Spawn` the child's [`Tid`]; `Join` the child's return value;
 /// `TryLock` the lock's old value (0 means it was acquired); `Choose` the value chosen;
-/// everything else 0.
+/// `BlockSize` the block's size; everything else 0.
 /// `Block`, `Error` and `Finish` end the thread: `resume` is never called after them.
 ///
 /// Memory accesses name the first byte they touch (`loc`) and their width (`bytes`, 1 to
@@ -265,6 +265,18 @@ pub enum Action {
     /// Free the block allocated at `base`. (A pointer that is not the start of a heap
     /// block is the program's own "invalid free" error, never a `Free`.)
     Free {
+        base: Loc,
+        src: SrcLoc,
+    },
+    /// Ask for the size of the block allocated at `base`, as its [`Action::Malloc`]
+    /// recorded it (e.g. C's `realloc`, which copies the old block's contents, even
+    /// when another thread allocated it). The engine resumes the thread with the size
+    /// and records the answer as a [`crate::LabelKind::BlockSize`] event. When the graph has no malloc of `base` that happens-before the query, or
+    /// has a free of it that does, the thread instead ends with the memory error a
+    /// `Free` at this point would get (free of non-allocated memory, double free). The
+    /// answer depends only on hb-before events, so it is the same whatever order the
+    /// explorer adds events in.
+    BlockSize {
         base: Loc,
         src: SrcLoc,
     },
@@ -346,6 +358,7 @@ impl Action {
             | Action::Rmw { src, .. }
             | Action::Malloc { src, .. }
             | Action::Free { src, .. }
+            | Action::BlockSize { src, .. }
             | Action::MutexInit { src, .. }
             | Action::MutexDestroy { src, .. }
             | Action::Fence { src, .. }

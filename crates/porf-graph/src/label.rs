@@ -131,6 +131,12 @@ pub enum LabelKind {
     Choice {
         val: Val,
     },
+    /// The answer to a [`crate::Action::BlockSize`] query: the block at `base` has
+    /// `size` bytes (touches no memory; the thread resumes with `size`).
+    BlockSize {
+        base: Loc,
+        size: u64,
+    },
     /// The thread is blocked for good (failed assume, loop bound, or a lock read that saw
     /// a taken lock).
     Block {

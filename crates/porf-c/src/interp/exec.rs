@@ -41,6 +41,14 @@ impl Machine {
         )
     }
 
+    /// [`Machine::run`], with the action's position moved out of porf's bundled
+    /// headers ([`super::locate`]).
+    pub(super) fn run_located(&mut self, code: &Module) -> Pending {
+        let mut p = self.run(code);
+        self.locate(code, &mut p.action);
+        p
+    }
+
     pub(super) fn top(&self) -> &Frame {
         self.frames.last().expect("a running thread has a frame")
     }
@@ -351,6 +359,14 @@ impl Machine {
                         self.advance();
                         Ok(None)
                     }
+                    Builtin::IsGlobal => {
+                        let global = classify(arg, code.globals_end) == Region::Global;
+                        if let Some(d) = dst {
+                            self.set(*d, global as Val);
+                        }
+                        self.advance();
+                        Ok(None)
+                    }
                     Builtin::Await => {
                         if arg == 0 {
                             return Ok(Some(Pending::end(Action::Block {
@@ -380,6 +396,7 @@ impl Machine {
                         Ok(Some(Pending::end(Action::Finish { ret: arg })))
                     }
                     Builtin::Free => self.free(code, arg, src),
+                    Builtin::BlockSize => self.block_size(code, *dst, arg, src),
                     Builtin::Bits(op) => {
                         let width = args.get(1).map_or(8, val).clamp(1, 8) as u32 * 8;
                         let v = (arg as u64) & (u64::MAX >> (64 - width));

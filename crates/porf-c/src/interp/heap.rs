@@ -1,4 +1,4 @@
-//! `malloc` and `free`. Heap blocks are numbered per thread (see [`crate::memory`]);
+//! `malloc`, `free` and the block-size query of `realloc`. Heap blocks are numbered per thread (see [`crate::memory`]);
 //! both are engine events ([`Action::Malloc`], [`Action::Free`]), so that the engine
 //! can check every access and free of a block, by any thread, against the block's
 //! allocation and frees (`porf_models::lifetime`).
@@ -48,6 +48,30 @@ impl Machine {
             src,
         };
         Ok(Some(Pending::new(action, Cont::Malloc { dst })))
+    }
+
+    /// `__porf_block_size(p)`: the engine's answer about the block `p` starts (see
+    /// [`crate::ir::Builtin::BlockSize`]); a pointer that is not the start of a heap
+    /// block is an invalid free, as in [`Machine::free`].
+    pub(super) fn block_size(
+        &mut self,
+        code: &Module,
+        dst: Option<Reg>,
+        p: Val,
+        src: SrcLoc,
+    ) -> Step {
+        match classify(p, code.globals_end) {
+            Region::Heap { off, .. } if off == HEAP_DATA => {
+                let action = Action::BlockSize {
+                    base: Loc(p as u64),
+                    src,
+                };
+                Ok(Some(Pending::new(action, Cont::Value { dst, ty: None })))
+            }
+            _ => Err(Fault::memory(
+                "invalid free: the pointer is not the start of a heap block",
+            )),
+        }
     }
 
     /// `free(p)`: `free(NULL)` does nothing; a pointer that is not the start of a heap

@@ -59,6 +59,7 @@ pub(crate) mod arith;
 mod exec;
 pub(crate) mod float;
 mod heap;
+mod locate;
 mod print;
 mod print_float;
 mod spin;
@@ -292,7 +293,7 @@ impl ThreadMachine for CThread {
         let code = &self.code;
         let m = &mut self.m;
         self.pending
-            .get_or_insert_with(|| m.run(code))
+            .get_or_insert_with(|| m.run_located(code))
             .action
             .clone()
     }
@@ -300,7 +301,7 @@ impl ThreadMachine for CThread {
     fn resume(&mut self, ret: Val) {
         let p = match self.pending.take() {
             Some(p) => p,
-            None => self.m.run(&self.code),
+            None => self.m.run_located(&self.code),
         };
         self.pending = match p.cont {
             Cont::End => Some(p),

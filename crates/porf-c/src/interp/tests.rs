@@ -1379,3 +1379,30 @@ fn library_choice() {
         }
     ));
 }
+
+#[test]
+fn block_size_asks_the_engine_about_heap_block_starts_only() {
+    // A block start (of another thread's block too) is an engine query whose answer
+    // lands in the destination register; anything else is an invalid free.
+    let b = heap_addr(1, 0, HEAP_DATA);
+    let m = main_with(|_, f| {
+        let s = f.reg();
+        f.i(builtin(Some(s), Builtin::BlockSize, vec![c(b)]));
+        f.i(builtin(Some(s), Builtin::BlockSize, vec![c(b + 4)]));
+    });
+    let (trace, _) = run_main(m);
+    assert_eq!(
+        trace[0],
+        Action::BlockSize {
+            base: loc(b),
+            src: SrcLoc::line(1)
+        }
+    );
+    assert_eq!(
+        error_of(&trace),
+        (
+            ErrorKind::Memory,
+            "invalid free: the pointer is not the start of a heap block"
+        )
+    );
+}

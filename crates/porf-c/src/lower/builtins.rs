@@ -1,6 +1,6 @@
 //! Library calls the front end recognises by name (when the program does not define
 //! a function of that name): `<stdatomic.h>` operations, pthreads, `malloc`/`calloc`/
-//! `free`, `abort`, `assert` (via `__porf_assert` from the bundled `<assert.h>`),
+//! `free`/`realloc` (`realloc.rs`), `abort`, `assert` (via `__porf_assert` from the bundled `<assert.h>`),
 //! `__VERIFIER_assume`, and the printf family (`print.rs`: kept with the thread, shown in witnesses).
 //!
 //! Memory-order arguments must be integer constant expressions with a value valid for
@@ -33,6 +33,7 @@ const NAMES: &[&str] = &[
     "malloc",
     "calloc",
     "free",
+    "realloc",
     "abort",
     "exit",
     "memcmp",
@@ -57,6 +58,7 @@ const NAMES: &[&str] = &[
     "__porf_private_set",
     "__porf_await",
     "__porf_choose",
+    "__porf_is_global",
 ];
 
 const ORDER_NAMES: [&str; 6] = [
@@ -616,6 +618,7 @@ impl Cx<'_> {
                 self.last_alloc = Some((dst, self.b.loc));
                 Ok(Val::R(Operand::Reg(dst), CType::void_ptr()))
             }
+            "realloc" => self.realloc(args, off),
             "free" => {
                 self.argc(name, args, 1, off)?;
                 let (p, _) = self.pointer_arg(&args[0], name)?;
@@ -710,6 +713,18 @@ impl Cx<'_> {
                     return Ok(Val::R(Operand::Reg(dst), CType::int(IntTy::Long)));
                 }
                 Ok(Val::Void)
+            }
+            "__porf_is_global" => {
+                self.argc(name, args, 1, off)?;
+                let (p, _) = self.pointer_arg(&args[0], name)?;
+                self.at(off);
+                let dst = self.b.reg();
+                self.b.emit(InstKind::Builtin {
+                    dst: Some(dst),
+                    which: Builtin::IsGlobal,
+                    args: vec![p],
+                });
+                int(Operand::Reg(dst))
             }
             "__porf_private_set" => {
                 self.argc(name, args, 2, off)?;

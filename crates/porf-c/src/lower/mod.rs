@@ -4,8 +4,9 @@
 //! that numbers every function definition so calls may precede definitions. Sub-modules:
 //! `decl` (specifiers, declarators, declarations), `init` (initializers), `stmt`
 //! (statements and control flow), `expr` and `ops` (expressions), `float` (floating
-//! constants, conversions and conditions), `builtins` (library
-//! calls recognised by name), `builder` (IR construction), `globals` (layout and cells).
+//! constants, conversions and conditions), `builtins` (library calls recognised by
+//! name; `realloc` the copy loop of `realloc`), `builder` (IR construction), `globals`
+//! (layout and cells).
 //!
 //! Invariants: every diagnostic carries the original position of the construct it is
 //! about; nothing outside the supported subset is lowered silently; expressions that
@@ -28,6 +29,7 @@ mod memfns;
 mod mutex;
 mod ops;
 mod print;
+mod realloc;
 mod stmt;
 mod tags;
 
@@ -328,6 +330,12 @@ impl<'a> Cx<'a> {
             globals_end,
             tls,
             files: self.map.files().to_vec(),
+            bundled: self
+                .map
+                .files()
+                .iter()
+                .map(|f| crate::headers::is_bundled(f))
+                .collect(),
             warnings: std::mem::take(&mut self.warnings),
             loops: Vec::new(),
             alloc_types: std::mem::take(&mut self.alloc_types),

@@ -185,6 +185,10 @@ pub fn describe<P: Program>(names: &Names<P>, g: &Graph, e: EventId) -> (String,
         }
         LabelKind::Free { base } => (format!("free {}", names.block(*base)), None),
         LabelKind::Choice { val } => ("nondet".into(), Some(*val)),
+        LabelKind::BlockSize { base, size } => (
+            format!("block size of {}", names.block(*base)),
+            Some(*size as porf_graph::Val),
+        ),
     }
 }
 

@@ -1,0 +1,80 @@
+//! Where a user sees an action of porf's bundled library code: a position inside one
+//! of porf's own headers (`crate::headers`, materialised in a temporary directory) says
+//! nothing to the user, so an action of code defined in a bundled header is reported
+//! at the user's call of it: the call site in the innermost caller frame whose
+//! position is outside the bundled headers. An error's message then names the library
+//! function the user called ("(in porf's pthread_barrier_wait)").
+//!
+//! Invariant: only positions change (and error messages gain that suffix); the action
+//! itself, and so the exploration, is the same. A thread whose every frame is bundled
+//! code (none is a user's) keeps the bundled position.
+
+use super::{Frame, Machine};
+use crate::ir::Module;
+use porf_graph::{Action, SrcLoc};
+
+impl Machine {
+    /// Moves `action`'s position out of the bundled headers, if it is in one (see the
+    /// module doc). Requires the frames to be those of the instruction that produced
+    /// `action`.
+    pub(super) fn locate(&self, code: &Module, action: &mut Action) {
+        let bundled = |s: SrcLoc| code.bundled.get(s.file as usize).copied() == Some(true);
+        let src = action.src();
+        if !bundled(src) || self.frames.is_empty() {
+            return;
+        }
+        let mut at = src;
+        let mut callee = None;
+        let mut j = self.frames.len() - 1;
+        while bundled(at) && j > 0 {
+            callee = Some(self.frames[j].func);
+            match call_site(code, &self.frames[j - 1]) {
+                Some(s) => at = s,
+                None => return,
+            }
+            j -= 1;
+        }
+        if bundled(at) {
+            return;
+        }
+        let name = callee.map(|f| code.funcs[f as usize].name.as_str());
+        set_src(action, at, name);
+    }
+}
+
+/// The position of the call a caller frame is in: its program counter has moved past
+/// the call instruction (`call` advances before pushing the callee's frame).
+fn call_site(code: &Module, caller: &Frame) -> Option<SrcLoc> {
+    let block = &code.funcs[caller.func as usize].blocks[caller.block as usize];
+    let i = (caller.inst as usize).checked_sub(1)?;
+    block.insts.get(i).map(|inst| inst.src)
+}
+
+/// Sets `action`'s position to `at`; an error's message gets "(in porf's `name`)".
+fn set_src(action: &mut Action, at: SrcLoc, name: Option<&str>) {
+    match action {
+        Action::Load { src, .. }
+        | Action::Store { src, .. }
+        | Action::Rmw { src, .. }
+        | Action::Malloc { src, .. }
+        | Action::Free { src, .. }
+        | Action::BlockSize { src, .. }
+        | Action::MutexInit { src, .. }
+        | Action::MutexDestroy { src, .. }
+        | Action::Fence { src, .. }
+        | Action::Spawn { src, .. }
+        | Action::Join { src, .. }
+        | Action::Lock { src, .. }
+        | Action::TryLock { src, .. }
+        | Action::Unlock { src, .. }
+        | Action::Choose { src, .. }
+        | Action::Block { src, .. } => *src = at,
+        Action::Error { src, msg, .. } => {
+            *src = at;
+            if let Some(n) = name {
+                msg.push_str(&format!(" (in porf's {n})"));
+            }
+        }
+        Action::Finish { .. } => {}
+    }
+}
