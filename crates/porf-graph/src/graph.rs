@@ -7,7 +7,8 @@
 //! * each read's `rf` exists in the graph (or is `None`, the initialisation), and the
 //!   write's `readers` (or the location's `init_readers`) lists the read;
 //! * `LocInfo::co` lists every write of the location exactly once, in coherence order,
-//!   after the (implicit) initialisation write;
+//!   after the (implicit) initialisation write, and `co[i]`'s label has `co_idx == i`
+//!   (so that [`Graph::co_pos`] is O(1));
 //! * `porf` of every event is its porf-prefix, computed when the event was added;
 //! * `blocks[b].malloc` / `.frees` are exactly the graph's `Malloc` / `Free` events of
 //!   block `b`, and `blocks[b].locs` every registered location with `block == Some(b)`.
@@ -155,12 +156,11 @@ impl Graph {
         match w {
             None => 0,
             Some(w) => {
-                let loc = self.label(w).loc().expect("co_pos of a non-write");
-                1 + self
-                    .co(loc)
-                    .iter()
-                    .position(|&x| x == w)
-                    .expect("write not in co")
+                let lab = self.label(w);
+                let loc = lab.loc().expect("co_pos of a non-write");
+                let i = lab.co_idx as usize;
+                assert!(self.co(loc).get(i) == Some(&w), "write {w} not in co");
+                i + 1
             }
         }
     }
@@ -261,6 +261,7 @@ impl Graph {
             hb: View::new(),
             readers: Vec::new(),
             src,
+            co_idx: 0,
         });
         e
     }
@@ -288,6 +289,21 @@ impl Graph {
         let co = &mut self.locs.get_mut(&loc).unwrap().co;
         debug_assert!(!co.contains(&w));
         co.insert(pos - 1, w);
+        Self::renumber_co(&mut self.threads, co, pos - 1);
+    }
+    /// Restores `co_idx` of `co[from..]`.
+    fn renumber_co(threads: &mut [Vec<Label>], co: &[EventId], from: usize) {
+        for (i, w) in co.iter().enumerate().skip(from) {
+            threads[w.tid as usize][w.idx as usize].co_idx = i as u32;
+        }
+    }
+    /// Removes `w` from `co` (if there) and renumbers the writes after it.
+    fn remove_from_co(threads: &mut [Vec<Label>], co: &mut Vec<EventId>, w: EventId) {
+        let i = threads[w.tid as usize][w.idx as usize].co_idx as usize;
+        if co.get(i) == Some(&w) {
+            co.remove(i);
+            Self::renumber_co(threads, co, i);
+        }
     }
     /// Replaces the coherence order of `loc` by `order`, which must list every write of
     /// `loc` in the graph exactly once (rf mode installs a model's witness this way).
@@ -295,14 +311,13 @@ impl Graph {
         let info = self.locs.get_mut(&loc).expect("unknown location");
         debug_assert_eq!(info.co.len(), order.len(), "set_co must keep the writes");
         info.co = order;
+        Self::renumber_co(&mut self.threads, &info.co, 0);
     }
     /// Removes `w` from its location's co.
     pub fn co_remove(&mut self, w: EventId) {
         let loc = self.label(w).loc().unwrap();
         let co = &mut self.locs.get_mut(&loc).unwrap().co;
-        if let Some(i) = co.iter().position(|&x| x == w) {
-            co.remove(i);
-        }
+        Self::remove_from_co(&mut self.threads, co, w);
     }
 
     /// Makes read `r` read from `w` and recomputes its porf view. Only valid when no
@@ -334,19 +349,17 @@ impl Graph {
         let e = self.order.pop().expect("pop_last on an empty graph");
         let t = e.tid as usize;
         debug_assert_eq!(self.threads[t].len() as u32, e.idx + 1);
+        if let LabelKind::Write { loc, .. } = self.threads[t].last().unwrap().kind {
+            let co = &mut self.locs.get_mut(&loc).unwrap().co;
+            Self::remove_from_co(&mut self.threads, co, e);
+        }
         let lab = self.threads[t].pop().unwrap();
         match lab.kind {
             LabelKind::Read { loc, rf, .. } => {
                 self.unlink_reader(loc, rf, e);
                 self.pop_access(loc, e);
             }
-            LabelKind::Write { loc, .. } => {
-                let co = &mut self.locs.get_mut(&loc).unwrap().co;
-                if let Some(i) = co.iter().rposition(|&x| x == e) {
-                    co.remove(i);
-                }
-                self.pop_access(loc, e);
-            }
+            LabelKind::Write { loc, .. } => self.pop_access(loc, e),
             LabelKind::Malloc { base, .. } => {
                 if let Some(b) = self.blocks.get_mut(&base) {
                     b.malloc = None;
@@ -448,6 +461,9 @@ impl Graph {
         }
         for (loc, r) in dangling {
             g.locs.get_mut(&loc).unwrap().init_readers.push(r);
+        }
+        for info in g.locs.values() {
+            Self::renumber_co(&mut g.threads, &info.co, 0);
         }
         for (base, b) in &self.blocks {
             g.blocks.insert(

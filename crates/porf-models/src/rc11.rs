@@ -65,6 +65,10 @@ impl MemoryModel for Rc11 {
         "rc11"
     }
 
+    /// [`crate::floor::hb_floor`]: the model is coherent with respect to its hb.
+    fn co_floor(&self, g: &Graph, loc: porf_graph::Loc, view: &View) -> usize {
+        crate::floor::hb_floor(g, loc, view, None)
+    }
     /// [`po_sync_view`], plus: an acquire read gets the message view of its source; an
     /// acquire fence gets the message views of the sources of all po-earlier atomic
     /// reads (scanning back to the previous acquire fence, which already has the rest).
