@@ -11,7 +11,9 @@
 //!   (so that [`Graph::co_pos`] is O(1));
 //! * `porf` of every event is its porf-prefix, computed when the event was added;
 //! * `blocks[b].malloc` / `.frees` are exactly the graph's `Malloc` / `Free` events of
-//!   block `b`, and `blocks[b].locs` every registered location with `block == Some(b)`.
+//!   block `b`, and `blocks[b].locs` every registered location with `block == Some(b)`;
+//! * `sc_fences` is the number of seq_cst fences (a fence's order is never changed
+//!   after it is added).
 
 use crate::action::{Loc, Tid, Val};
 use crate::label::{EventId, Label, LabelKind};
@@ -51,6 +53,7 @@ pub struct Graph {
     locs: HashMap<Loc, LocInfo>,
     blocks: HashMap<Loc, BlockInfo>,
     order: Vec<EventId>,
+    sc_fences: u32,
 }
 
 impl Graph {
@@ -93,6 +96,11 @@ impl Graph {
     }
     pub fn is_empty(&self) -> bool {
         self.order.is_empty()
+    }
+    /// Number of seq_cst fences in the graph (O(1): RC11's incremental psc check
+    /// takes its fast path only without them).
+    pub fn sc_fences(&self) -> u32 {
+        self.sc_fences
     }
     /// Events in insertion order (index = stamp).
     pub fn insertion_order(&self) -> &[EventId] {
@@ -250,6 +258,9 @@ impl Graph {
             LabelKind::Free { base } => self.blocks.entry(*base).or_default().frees.push(e),
             _ => {}
         }
+        if is_sc_fence(&kind) {
+            self.sc_fences += 1;
+        }
         let stamp = self.order.len() as u32;
         self.order.push(e);
         self.threads[t].push(Label {
@@ -354,6 +365,9 @@ impl Graph {
             Self::remove_from_co(&mut self.threads, co, e);
         }
         let lab = self.threads[t].pop().unwrap();
+        if is_sc_fence(&lab.kind) {
+            self.sc_fences -= 1;
+        }
         match lab.kind {
             LabelKind::Read { loc, rf, .. } => {
                 self.unlink_reader(loc, rf, e);
@@ -403,6 +417,7 @@ impl Graph {
             locs: HashMap::with_capacity(self.locs.len()),
             blocks: HashMap::with_capacity(self.blocks.len()),
             order: Vec::with_capacity(self.order.len()),
+            sc_fences: 0,
         };
         for (t, evs) in self.threads.iter().enumerate() {
             let n = keep.get(t as Tid).min(evs.len() as u32) as usize;
@@ -413,6 +428,9 @@ impl Graph {
         }
         for &e in &self.order {
             if keep.contains(e) && g.contains(e) {
+                if is_sc_fence(&g.label(e).kind) {
+                    g.sc_fences += 1;
+                }
                 let s = g.order.len() as u32;
                 g.label_mut(e).stamp = s;
                 g.order.push(e);
@@ -482,6 +500,10 @@ impl Graph {
         }
         g
     }
+}
+
+fn is_sc_fence(kind: &LabelKind) -> bool {
+    matches!(kind, LabelKind::Fence { ord } if ord.is_sc())
 }
 
 impl std::fmt::Display for Graph {
