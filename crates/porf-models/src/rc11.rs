@@ -136,8 +136,8 @@ pub(crate) fn consistent_with(g: &Graph, e: EventId, f: Flavor) -> bool {
     }
     if g.sc_fences() == 0 {
         let lab = g.label(e);
-        return !(lab.is_access() && lab.ord() == Some(MemOrder::SeqCst))
-            || !psc_reach::cycle_through(g, e, &hb_e, f);
+        let sc_access = lab.is_access() && lab.ord() == Some(MemOrder::SeqCst);
+        return !(sc_access && psc_reach::cycle_through(g, e, &hb_e, f));
     }
     psc_with_whole(g, e, &hb_e, f)
 }
