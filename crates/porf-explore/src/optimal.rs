@@ -161,7 +161,13 @@ impl<P: Program> Optimal<'_, '_, P> {
         src: SrcLoc,
     ) {
         let stamp = st.g.len();
-        let cands = self.co.read_sources(&st.g, loc);
+        let mut cands = self.co.read_sources(&st.g, loc);
+        if self.co.tracked() {
+            // Sources co-before what the read's prefix observed are incoherent.
+            let pre = &st.g.thread(t).last().expect("a read after Start").hb;
+            let floor = self.model.co_floor(&st.g, loc, pre);
+            cands.drain(..floor.min(cands.len()));
+        }
         let r = st.g.add(
             t,
             LabelKind::Read {
@@ -274,7 +280,9 @@ impl<P: Program> Optimal<'_, '_, P> {
             return;
         }
         let mut ok = Vec::new();
-        for pos in 1..=n + 1 {
+        // Places co-before a write the new one observes are incoherent.
+        let floor = self.model.co_floor(&st.g, loc, &st.g.label(w).hb);
+        for pos in floor + 1..=n + 1 {
             if self.rec.stopped() {
                 break;
             }

@@ -7,7 +7,8 @@
 //! * each read's `rf` exists in the graph (or is `None`, the initialisation), and the
 //!   write's `readers` (or the location's `init_readers`) lists the read;
 //! * `LocInfo::co` lists every write of the location exactly once, in coherence order,
-//!   after the (implicit) initialisation write;
+//!   after the (implicit) initialisation write, and `co[i]`'s label has `co_idx == i`
+//!   (so that [`Graph::co_pos`] is O(1));
 //! * `porf` of every event is its porf-prefix, computed when the event was added;
 //! * `blocks[b].malloc` / `.frees` are exactly the graph's `Malloc` / `Free` events of
 //!   block `b`, and `blocks[b].locs` every registered location with `block == Some(b)`;
@@ -15,6 +16,8 @@
 //!   order, for neighbourhood queries: [`Graph::locs_between`]);
 //! * `LocInfo::sized` counts the location's accesses with a width (`bytes > 0`) and
 //!   `LocInfo::width` is the width of the oldest of them (when `sized > 0`).
+//! * `sc_fences` is the number of seq_cst fences (a fence's order is never changed
+//!   after it is added).
 
 use crate::action::{Loc, Tid, Val};
 use crate::label::{EventId, Label, LabelKind};
@@ -74,6 +77,7 @@ pub struct Graph {
     blocks: HashMap<Loc, BlockInfo>,
     loc_order: BTreeSet<Loc>,
     order: Vec<EventId>,
+    sc_fences: u32,
 }
 
 impl Graph {
@@ -116,6 +120,11 @@ impl Graph {
     }
     pub fn is_empty(&self) -> bool {
         self.order.is_empty()
+    }
+    /// Number of seq_cst fences in the graph (O(1): RC11's incremental psc check
+    /// takes its fast path only without them).
+    pub fn sc_fences(&self) -> u32 {
+        self.sc_fences
     }
     /// Events in insertion order (index = stamp).
     pub fn insertion_order(&self) -> &[EventId] {
@@ -188,12 +197,11 @@ impl Graph {
         match w {
             None => 0,
             Some(w) => {
-                let loc = self.label(w).loc().expect("co_pos of a non-write");
-                1 + self
-                    .co(loc)
-                    .iter()
-                    .position(|&x| x == w)
-                    .expect("write not in co")
+                let lab = self.label(w);
+                let loc = lab.loc().expect("co_pos of a non-write");
+                let i = lab.co_idx as usize;
+                assert!(self.co(loc).get(i) == Some(&w), "write {w} not in co");
+                i + 1
             }
         }
     }
@@ -281,6 +289,9 @@ impl Graph {
             LabelKind::Free { base } => self.blocks.entry(*base).or_default().frees.push(e),
             _ => {}
         }
+        if is_sc_fence(&kind) {
+            self.sc_fences += 1;
+        }
         let stamp = self.order.len() as u32;
         self.order.push(e);
         self.threads[t].push(Label {
@@ -292,6 +303,7 @@ impl Graph {
             hb: View::new(),
             readers: Vec::new(),
             src,
+            co_idx: 0,
         });
         e
     }
@@ -319,6 +331,21 @@ impl Graph {
         let co = &mut self.locs.get_mut(&loc).unwrap().co;
         debug_assert!(!co.contains(&w));
         co.insert(pos - 1, w);
+        Self::renumber_co(&mut self.threads, co, pos - 1);
+    }
+    /// Restores `co_idx` of `co[from..]`.
+    fn renumber_co(threads: &mut [Vec<Label>], co: &[EventId], from: usize) {
+        for (i, w) in co.iter().enumerate().skip(from) {
+            threads[w.tid as usize][w.idx as usize].co_idx = i as u32;
+        }
+    }
+    /// Removes `w` from `co` (if there) and renumbers the writes after it.
+    fn remove_from_co(threads: &mut [Vec<Label>], co: &mut Vec<EventId>, w: EventId) {
+        let i = threads[w.tid as usize][w.idx as usize].co_idx as usize;
+        if co.get(i) == Some(&w) {
+            co.remove(i);
+            Self::renumber_co(threads, co, i);
+        }
     }
     /// Replaces the coherence order of `loc` by `order`, which must list every write of
     /// `loc` in the graph exactly once (rf mode installs a model's witness this way).
@@ -326,14 +353,13 @@ impl Graph {
         let info = self.locs.get_mut(&loc).expect("unknown location");
         debug_assert_eq!(info.co.len(), order.len(), "set_co must keep the writes");
         info.co = order;
+        Self::renumber_co(&mut self.threads, &info.co, 0);
     }
     /// Removes `w` from its location's co.
     pub fn co_remove(&mut self, w: EventId) {
         let loc = self.label(w).loc().unwrap();
         let co = &mut self.locs.get_mut(&loc).unwrap().co;
-        if let Some(i) = co.iter().position(|&x| x == w) {
-            co.remove(i);
-        }
+        Self::remove_from_co(&mut self.threads, co, w);
     }
 
     /// Makes read `r` read from `w` and recomputes its porf view. Only valid when no
@@ -365,19 +391,20 @@ impl Graph {
         let e = self.order.pop().expect("pop_last on an empty graph");
         let t = e.tid as usize;
         debug_assert_eq!(self.threads[t].len() as u32, e.idx + 1);
+        if let LabelKind::Write { loc, .. } = self.threads[t].last().unwrap().kind {
+            let co = &mut self.locs.get_mut(&loc).unwrap().co;
+            Self::remove_from_co(&mut self.threads, co, e);
+        }
         let lab = self.threads[t].pop().unwrap();
+        if is_sc_fence(&lab.kind) {
+            self.sc_fences -= 1;
+        }
         match lab.kind {
             LabelKind::Read { loc, rf, bytes, .. } => {
                 self.unlink_reader(loc, rf, e);
                 self.pop_access(loc, e, bytes);
             }
-            LabelKind::Write { loc, bytes, .. } => {
-                let co = &mut self.locs.get_mut(&loc).unwrap().co;
-                if let Some(i) = co.iter().rposition(|&x| x == e) {
-                    co.remove(i);
-                }
-                self.pop_access(loc, e, bytes);
-            }
+            LabelKind::Write { loc, bytes, .. } => self.pop_access(loc, e, bytes),
             LabelKind::Malloc { base, .. } => {
                 if let Some(b) = self.blocks.get_mut(&base) {
                     b.malloc = None;
@@ -425,6 +452,7 @@ impl Graph {
             blocks: HashMap::with_capacity(self.blocks.len()),
             loc_order: self.loc_order.clone(),
             order: Vec::with_capacity(self.order.len()),
+            sc_fences: 0,
         };
         for (t, evs) in self.threads.iter().enumerate() {
             let n = keep.get(t as Tid).min(evs.len() as u32) as usize;
@@ -435,6 +463,9 @@ impl Graph {
         }
         for &e in &self.order {
             if keep.contains(e) && g.contains(e) {
+                if is_sc_fence(&g.label(e).kind) {
+                    g.sc_fences += 1;
+                }
                 let s = g.order.len() as u32;
                 g.label_mut(e).stamp = s;
                 g.order.push(e);
@@ -493,6 +524,9 @@ impl Graph {
         for (loc, r) in dangling {
             g.locs.get_mut(&loc).unwrap().init_readers.push(r);
         }
+        for info in g.locs.values() {
+            Self::renumber_co(&mut g.threads, &info.co, 0);
+        }
         for (base, b) in &self.blocks {
             g.blocks.insert(
                 *base,
@@ -510,6 +544,10 @@ impl Graph {
         }
         g
     }
+}
+
+fn is_sc_fence(kind: &LabelKind) -> bool {
+    matches!(kind, LabelKind::Fence { ord } if ord.is_sc())
 }
 
 impl std::fmt::Display for Graph {

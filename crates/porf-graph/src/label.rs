@@ -169,6 +169,10 @@ pub struct Label {
     /// Reads (in this graph) reading from this event, if it is a write.
     pub readers: Vec<EventId>,
     pub src: SrcLoc,
+    /// For a write placed in co: its index in its location's co list (kept by the
+    /// graph's co methods, so that [`crate::Graph::co_pos`] is O(1)). Meaningless for
+    /// other events and for a write not in co.
+    pub(crate) co_idx: u32,
 }
 
 impl Label {

@@ -23,6 +23,7 @@
 
 pub mod atomicity;
 pub mod causal;
+pub mod floor;
 pub mod lifetime;
 pub mod pso;
 pub mod ra;
@@ -35,7 +36,7 @@ pub mod rvf;
 pub mod sc;
 pub mod tso;
 
-use porf_graph::{EventId, Graph, View};
+use porf_graph::{EventId, Graph, Loc, View};
 
 /// A memory model.
 ///
@@ -85,6 +86,17 @@ pub trait MemoryModel: Sync + Send {
     /// hb, or the initial value though a write of its location happens before it.
     fn reads_stale(&self, g: &Graph, r: EventId) -> bool {
         rf::stale_by_hb(g, r)
+    }
+
+    /// A lower bound on the choices of a new access of `loc` whose hb prefix (before
+    /// its own edges are added) is `view`: every read source of co position below the
+    /// floor (init = 0) and every co placement of a write with fewer than `floor`
+    /// writes co-before it is inconsistent, whatever the rest. Explorers skip those
+    /// choices without asking [`MemoryModel::consistent_with`]: so the floor must be
+    /// sound, never exact. The default, 0, prunes nothing; models coherent with
+    /// respect to their hb return [`floor::hb_floor`].
+    fn co_floor(&self, _g: &Graph, _loc: Loc, _view: &View) -> usize {
+        0
     }
 
     /// Whether adding an event *maximally* to a consistent graph keeps it consistent:

@@ -20,7 +20,6 @@ use crate::rc11::{hb_relation, Flavor, Rc11};
 use crate::relation::{Base, Relation};
 use crate::{rf, MemoryModel};
 use porf_graph::{EventId, Graph, LabelKind, View};
-use std::collections::HashMap;
 
 /// Release/acquire.
 #[derive(Copy, Clone, Debug, Default)]
@@ -29,6 +28,10 @@ pub struct Ra;
 impl MemoryModel for Ra {
     fn name(&self) -> &'static str {
         "ra"
+    }
+    /// [`crate::floor::hb_floor`]: the model is coherent with respect to its hb.
+    fn co_floor(&self, g: &Graph, loc: porf_graph::Loc, view: &View) -> usize {
+        crate::floor::hb_floor(g, loc, view, None)
     }
     fn hb_view(&self, g: &Graph, e: EventId) -> View {
         Rc11.hb_view(g, e)
@@ -64,32 +67,28 @@ pub(crate) fn coherent(hb: &Relation, eco: &Relation) -> bool {
 /// * a write `e` of rank `p`: every other access of the location in `hb` must have
 ///   rank < `p`.
 ///
-/// Costs O(accesses + co of `e`'s location).
+/// Equivalently: no write co-after `e`'s rank (for a write: at or after it, `e`
+/// excepted) is in `hb`, and no reader of one is. So only the co suffix after `e`'s
+/// rank and its readers are looked at: O(1) for an event reading or placed co-last,
+/// whatever the length of the location's history.
 pub(crate) fn coherent_with(g: &Graph, e: EventId, hb: &View) -> bool {
     let lab = g.label(e);
     let Some(loc) = lab.loc() else {
         return true;
     };
-    let pos: HashMap<EventId, usize> = g
-        .co(loc)
-        .iter()
-        .enumerate()
-        .map(|(i, &w)| (w, i + 1))
-        .collect();
-    let rank = |a: EventId| match g.label(a).kind {
-        LabelKind::Read { rf, .. } => rf.map_or(0, |w| pos[&w]),
-        _ => pos[&a],
+    let from = match lab.kind {
+        // Writes of rank > s: co indices s.. .
+        LabelKind::Read { rf, .. } => g.co_pos(rf),
+        // Writes of rank >= p: co indices p - 1.. (e itself excepted).
+        _ => g.co_pos(Some(e)) - 1,
     };
-    let mine = rank(e);
-    let others = g
-        .loc_info(loc)
-        .accesses
-        .iter()
-        .filter(|&&a| a != e && hb.contains(a));
-    match lab.kind {
-        LabelKind::Read { .. } => others.into_iter().all(|&a| rank(a) <= mine),
-        _ => others.into_iter().all(|&a| rank(a) < mine),
-    }
+    g.co(loc)[from..].iter().all(|&w| {
+        (w == e || !hb.contains(w))
+            && g.label(w)
+                .readers
+                .iter()
+                .all(|&r| r == e || !hb.contains(r))
+    })
 }
 
 #[cfg(test)]

@@ -8,8 +8,11 @@
 //!   (only in [`MemoryModel::is_consistent`]: the explorer guarantees it).
 //!
 //! Incrementally, sw is computed with *message views* ([`msg_view`]): what a write
-//! releases to whoever acquires it. psc has no cheap incremental form: it is checked
-//! on the whole graph (with the stored hb views) whenever the graph has an SC event.
+//! releases to whoever acquires it. psc: in a graph without SC fences, a new psc
+//! cycle must pass through the new event, and [`psc_reach`] searches for one from it
+//! (O(1) when the event has no psc successor, e.g. an SC write placed co-last); with
+//! SC fences, an event can relate two *other* fences (`F hb e; scb; hb F`), and psc is
+//! checked on the whole graph ([`psc_with_whole`], with the stored hb views).
 //!
 //! hb never depends on co: release sequences follow `po|loc` and `rf; rmw`, sw adds
 //! rf and po, and [`msg_view`] walks po and the read parts' rf. So rf mode
@@ -17,6 +20,8 @@
 //!
 //! These are the definitions of herd7's `rc11.cat`. GenMC 0.11's variant
 //! ([`crate::rc11_genmc`]) shares this code through [`Flavor`].
+
+mod psc_reach;
 
 use crate::atomicity;
 use crate::ra::{coherent, coherent_with};
@@ -65,6 +70,10 @@ impl MemoryModel for Rc11 {
         "rc11"
     }
 
+    /// [`crate::floor::hb_floor`]: the model is coherent with respect to its hb.
+    fn co_floor(&self, g: &Graph, loc: porf_graph::Loc, view: &View) -> usize {
+        crate::floor::hb_floor(g, loc, view, None)
+    }
     /// [`po_sync_view`], plus: an acquire read gets the message view of its source; an
     /// acquire fence gets the message views of the sources of all po-earlier atomic
     /// reads (scanning back to the previous acquire fence, which already has the rest).
@@ -116,18 +125,33 @@ pub(crate) fn hb_view(g: &Graph, e: EventId, f: Flavor) -> View {
 }
 
 /// [`MemoryModel::consistent_with`] of RC11 in flavour `f`.
+///
+/// psc: without SC fences, only an SC access `e` can close a psc cycle, through
+/// itself: [`psc_reach::cycle_through`] searches for one from `e`. With SC fences,
+/// the whole-graph check ([`psc_with_whole`]).
 pub(crate) fn consistent_with(g: &Graph, e: EventId, f: Flavor) -> bool {
     let hb_e = hb_view(g, e, f);
     if !coherent_with(g, e, &hb_e) {
         return false;
     }
+    if g.sc_fences() == 0 {
+        let lab = g.label(e);
+        let sc_access = lab.is_access() && lab.ord() == Some(MemOrder::SeqCst);
+        return !(sc_access && psc_reach::cycle_through(g, e, &hb_e, f));
+    }
+    psc_with_whole(g, e, &hb_e, f)
+}
+
+/// `acyclic(psc)` of the whole graph, with `hb_e` as `e`'s hb view and the stored
+/// views for the others: the check before [`psc_reach`], used with SC fences.
+pub(crate) fn psc_with_whole(g: &Graph, e: EventId, hb_e: &View, f: Flavor) -> bool {
     if !has_sc(g) {
         return true;
     }
     let b = Base::new(g);
     let hb = Relation::from_fn(b.len(), |x, y| {
         let (a, c) = (b.idx.event(x), b.idx.event(y));
-        let view = if c == e { &hb_e } else { &g.label(c).hb };
+        let view = if c == e { hb_e } else { &g.label(c).hb };
         a != c && view.contains(a)
     });
     psc_acyclic(g, &b, &hb, &eco_direct(g, &b), f)
@@ -284,6 +308,17 @@ fn eco_direct(g: &Graph, b: &Base) -> Relation {
 /// `hb` and `eco` are strict. "Same location" holds only between two accesses of one
 /// location (so a fence is never at the location of anything, as in herd's `po \ loc`).
 pub(crate) fn psc_acyclic(g: &Graph, b: &Base, hb: &Relation, eco: &Relation, f: Flavor) -> bool {
+    psc_relation(g, b, hb, eco, f).is_acyclic()
+}
+
+/// psc itself, as [`psc_acyclic`] defines it.
+pub(crate) fn psc_relation(
+    g: &Graph,
+    b: &Base,
+    hb: &Relation,
+    eco: &Relation,
+    f: Flavor,
+) -> Relation {
     let n = b.len();
     let lab = |i: usize| b.idx.label(g, i);
     let sc = |i: usize| lab(i).ord() == Some(MemOrder::SeqCst);
@@ -314,7 +349,7 @@ pub(crate) fn psc_acyclic(g: &Graph, b: &Base, hb: &Relation, eco: &Relation, f:
     };
     let fences = hb.union(&hb.compose(eco).compose(hb)).restrict(fsc, fsc);
     psc.union_with(&fences);
-    psc.is_acyclic()
+    psc
 }
 
 #[cfg(test)]

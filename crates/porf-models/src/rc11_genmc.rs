@@ -28,6 +28,10 @@ impl MemoryModel for Rc11Genmc {
     fn name(&self) -> &'static str {
         "rc11-genmc"
     }
+    /// [`crate::floor::hb_floor`]: the model is coherent with respect to its hb.
+    fn co_floor(&self, g: &Graph, loc: porf_graph::Loc, view: &View) -> usize {
+        crate::floor::hb_floor(g, loc, view, None)
+    }
     fn hb_view(&self, g: &Graph, e: EventId) -> View {
         rc11::hb_view(g, e, Flavor::Genmc)
     }

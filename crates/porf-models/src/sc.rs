@@ -20,6 +20,10 @@ impl MemoryModel for Sc {
     fn name(&self) -> &'static str {
         "sc"
     }
+    /// [`crate::floor::hb_floor`]: the model is coherent with respect to its hb.
+    fn co_floor(&self, g: &Graph, loc: porf_graph::Loc, view: &View) -> usize {
+        crate::floor::hb_floor(g, loc, view, None)
+    }
     fn hb_view(&self, g: &Graph, e: EventId) -> View {
         atomic_rf_view(g, e)
     }
