@@ -561,6 +561,11 @@ pub struct HeapType {
     pub size: u64,
     /// The scalar leaves of one object, in address order.
     pub leaves: Vec<HeapLeaf>,
+    /// For a struct whose last member is a flexible (or zero-length) array of
+    /// scalars: that member's leaf (its `offset`, and `path` such as `.ring`) and its
+    /// element size. Bytes from `offset` on are its elements (`.ring[3]`), never
+    /// further objects of the struct.
+    pub flex: Option<(HeapLeaf, u64)>,
 }
 
 /// A scalar of an allocation site's type, for names only.

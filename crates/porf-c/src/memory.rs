@@ -148,7 +148,13 @@ pub fn name_in(m: &Module, a: Val, site: Option<SrcLoc>, object: bool) -> String
         (Region::Heap { tid, block, off }, Some(site)) if off >= HEAP_DATA => {
             match (m.alloc_types.get(&site), heap_leaf(m, a, site)) {
                 (Some(ht), Some((idx, path, within, _))) => {
-                    let start = heap_offset(a).is_some_and(|o| o % ht.size == 0);
+                    let start = heap_offset(a).is_some_and(|o| {
+                        if ht.flex.is_some() {
+                            o == 0
+                        } else {
+                            o % ht.size == 0
+                        }
+                    });
                     let path = if object && start { String::new() } else { path };
                     let idx = if idx > 0 {
                         format!("[{idx}]")
@@ -174,8 +180,12 @@ pub fn name_in(m: &Module, a: Val, site: Option<SrcLoc>, object: bool) -> String
 /// pointer). `None` when the site has no recorded type or `a` is before the data.
 fn heap_leaf(m: &Module, a: Val, site: SrcLoc) -> Option<(u64, String, u64, Scalar)> {
     let ht = m.alloc_types.get(&site)?;
-    let i = leaf_index(ht, a)?;
     let rel = heap_offset(a)?;
+    if let Some((leaf, es)) = ht.flex.as_ref().filter(|(l, _)| rel >= l.offset) {
+        let (k, within) = ((rel - leaf.offset) / es, (rel - leaf.offset) % es);
+        return Some((0, format!("{}[{k}]", leaf.path), within, leaf.scalar));
+    }
+    let i = leaf_index(ht, a)?;
     let (idx, at) = (rel / ht.size, rel % ht.size);
     let l = &ht.leaves[i];
     Some((idx, l.path.clone(), at - l.offset, l.scalar))
@@ -190,10 +200,13 @@ fn leaf_index(ht: &crate::ir::HeapType, a: Val) -> Option<usize> {
 
 /// Whether heap address `a` is in a pointer leaf of its site's type.
 fn pointer_leaf(m: &Module, a: Val, site: SrcLoc) -> bool {
-    m.alloc_types
-        .get(&site)
-        .and_then(|ht| leaf_index(ht, a).map(|i| ht.leaves[i].pointer))
-        .unwrap_or(false)
+    let Some(ht) = m.alloc_types.get(&site) else {
+        return false;
+    };
+    match (&ht.flex, heap_offset(a)) {
+        (Some((leaf, _)), Some(rel)) if rel >= leaf.offset => leaf.pointer,
+        _ => leaf_index(ht, a).is_some_and(|i| ht.leaves[i].pointer),
+    }
 }
 
 /// The offset of heap address `a` from its block's data start (`None`: not in a
@@ -448,6 +461,7 @@ mod tests {
                         pointer: true,
                     },
                 ],
+                flex: None,
             },
         );
         let at = |off: u32| heap_addr(1, 2, HEAP_DATA + off);
@@ -457,6 +471,35 @@ mod tests {
         assert_eq!(name_in(&m, at(2), Some(site), false), "node#1.2.val+2");
         assert_eq!(name_in(&m, at(24), Some(site), false), "node#1.2[1].next");
         assert_eq!(name_in(&m, at(16), Some(site), true), "node#1.2[1]");
+        // A struct with a flexible array member: bytes past the fixed part are the
+        // array's elements, not further structs.
+        let ring = SrcLoc::line(5);
+        m.alloc_types.insert(
+            ring,
+            HeapType {
+                name: "ring".into(),
+                size: 8,
+                leaves: vec![HeapLeaf {
+                    offset: 0,
+                    path: ".n".into(),
+                    scalar: Scalar::INT,
+                    pointer: false,
+                }],
+                flex: Some((
+                    HeapLeaf {
+                        offset: 8,
+                        path: ".slot".into(),
+                        scalar: Scalar::PTR,
+                        pointer: true,
+                    },
+                    8,
+                )),
+            },
+        );
+        assert_eq!(name_in(&m, at(0), Some(ring), false), "ring#1.2.n");
+        assert_eq!(name_in(&m, at(0), Some(ring), true), "ring#1.2");
+        assert_eq!(name_in(&m, at(8), Some(ring), true), "ring#1.2.slot[0]");
+        assert_eq!(name_in(&m, at(24), Some(ring), false), "ring#1.2.slot[2]");
         // No site, or a site of unknown type: the untyped name.
         assert_eq!(name_in(&m, at(8), None, false), "heap#1.2+8");
         assert_eq!(

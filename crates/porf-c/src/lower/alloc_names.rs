@@ -40,11 +40,35 @@ impl Cx<'_> {
             _ => None,
         }
         .unwrap_or_else(|| self.show(&elem.unqual()).replace(' ', ""));
+        let flex = match &elem.kind {
+            Kind::Record(r) => self
+                .types
+                .record(*r)
+                .def
+                .as_ref()
+                .and_then(|d| d.fields.last())
+                .and_then(|f| match (&f.ty.kind, &f.name) {
+                    (Kind::Array(e, Some(0)), Some(n)) => {
+                        let es = self.types.size_of(e).filter(|&s| s > 0)?;
+                        let scalar = e.scalar()?;
+                        let leaf = HeapLeaf {
+                            offset: f.offset,
+                            path: format!(".{n}"),
+                            scalar,
+                            pointer: e.is_ptr(),
+                        };
+                        Some((leaf, es))
+                    }
+                    _ => None,
+                }),
+            _ => None,
+        };
         self.alloc_types.insert(
             site,
             HeapType {
                 name,
                 size,
+                flex,
                 leaves: leaves
                     .into_iter()
                     .map(|l| HeapLeaf {
