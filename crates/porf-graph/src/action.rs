@@ -351,6 +351,30 @@ pub enum Action {
 }
 
 impl Action {
+    /// The action's source position, for those that have one (all but `Finish`).
+    pub fn src_mut(&mut self) -> Option<&mut SrcLoc> {
+        match self {
+            Action::Load { src, .. }
+            | Action::Store { src, .. }
+            | Action::Rmw { src, .. }
+            | Action::Malloc { src, .. }
+            | Action::Free { src, .. }
+            | Action::BlockSize { src, .. }
+            | Action::MutexInit { src, .. }
+            | Action::MutexDestroy { src, .. }
+            | Action::Fence { src, .. }
+            | Action::Spawn { src, .. }
+            | Action::Join { src, .. }
+            | Action::Lock { src, .. }
+            | Action::TryLock { src, .. }
+            | Action::Unlock { src, .. }
+            | Action::Choose { src, .. }
+            | Action::Block { src, .. }
+            | Action::Error { src, .. } => Some(src),
+            Action::Finish { .. } => None,
+        }
+    }
+
     pub fn src(&self) -> SrcLoc {
         match self {
             Action::Load { src, .. }

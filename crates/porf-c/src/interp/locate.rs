@@ -52,29 +52,10 @@ fn call_site(code: &Module, caller: &Frame) -> Option<SrcLoc> {
 
 /// Sets `action`'s position to `at`; an error's message gets "(in porf's `name`)".
 fn set_src(action: &mut Action, at: SrcLoc, name: Option<&str>) {
-    match action {
-        Action::Load { src, .. }
-        | Action::Store { src, .. }
-        | Action::Rmw { src, .. }
-        | Action::Malloc { src, .. }
-        | Action::Free { src, .. }
-        | Action::BlockSize { src, .. }
-        | Action::MutexInit { src, .. }
-        | Action::MutexDestroy { src, .. }
-        | Action::Fence { src, .. }
-        | Action::Spawn { src, .. }
-        | Action::Join { src, .. }
-        | Action::Lock { src, .. }
-        | Action::TryLock { src, .. }
-        | Action::Unlock { src, .. }
-        | Action::Choose { src, .. }
-        | Action::Block { src, .. } => *src = at,
-        Action::Error { src, msg, .. } => {
-            *src = at;
-            if let Some(n) = name {
-                msg.push_str(&format!(" (in porf's {n})"));
-            }
-        }
-        Action::Finish { .. } => {}
+    if let Some(src) = action.src_mut() {
+        *src = at;
+    }
+    if let (Action::Error { msg, .. }, Some(n)) = (action, name) {
+        msg.push_str(&format!(" (in porf's {n})"));
     }
 }

@@ -232,14 +232,11 @@ mod tests {
         EventId, Graph, LabelKind, Loc, MemOrder, ReadKind, RmwOp, SrcLoc, Wrap, WriteKind,
     };
 
-    struct Rng(u64);
+    /// The crate's splitmix64 generator, with `usize` bounds and a shuffle.
+    struct Rng(crate::rf::Rng);
     impl Rng {
         fn next(&mut self) -> u64 {
-            self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            let mut z = self.0;
-            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            z ^ (z >> 31)
+            self.0.next()
         }
         fn below(&mut self, n: usize) -> usize {
             (self.next() % n as u64) as usize
@@ -288,7 +285,9 @@ mod tests {
 
     /// Grows one random graph of `threads` threads, keeping it consistent.
     fn grow(seed: u64, f: Flavor, sc_fences: bool, tried: &mut [usize; 2]) {
-        let mut rng = Rng(seed.wrapping_mul(0x2545_f491_4f6c_dd1d) ^ 0x9c11);
+        let mut rng = Rng(crate::rf::Rng(
+            seed.wrapping_mul(0x2545_f491_4f6c_dd1d) ^ 0x9c11,
+        ));
         let mut g = Graph::new();
         let locs = [Loc(1), Loc(2), Loc(3)];
         for &l in &locs {
