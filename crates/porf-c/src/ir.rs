@@ -332,6 +332,15 @@ pub enum InstKind {
         ty: Scalar,
         ord: MemOrder,
     },
+    /// `dst = *(ty*)addr` as a cell copy (`realloc`): reading a heap cell no write has
+    /// initialised is not an error; then `dst = 0` and `written = 0`, else `written = 1`.
+    /// Always non-atomic.
+    CopyLoad {
+        dst: Reg,
+        written: Reg,
+        addr: Operand,
+        ty: Scalar,
+    },
     /// `*(ty*)addr = val` (val already normalised to `ty`).
     Store {
         addr: Operand,

@@ -219,6 +219,7 @@ fn validate_func(m: &Module, f: &Function) -> Result<(), String> {
         for inst in &b.insts {
             use InstKind as K;
             if let K::Load { ty, .. }
+            | K::CopyLoad { ty, .. }
             | K::Store { ty, .. }
             | K::Rmw { ty, .. }
             | K::Cas { ty, .. } = &inst.kind
@@ -262,6 +263,9 @@ fn validate_func(m: &Module, f: &Function) -> Result<(), String> {
                 }
                 K::FuncAddr { dst, func: id } => reg(*dst).and(func(*id).map(|_| ()))?,
                 K::Load { dst, addr, .. } => reg(*dst).and(op(addr))?,
+                K::CopyLoad {
+                    dst, written, addr, ..
+                } => reg(*dst).and(reg(*written)).and(op(addr))?,
                 K::Store { addr, val, .. } => op(addr).and(op(val))?,
                 K::Rmw { dst, addr, val, .. } => reg(*dst).and(op(addr)).and(op(val))?,
                 K::Cas {

@@ -176,7 +176,7 @@ fn uses(k: &InstKind, mut f: impl FnMut(Operand)) {
         | Abort
         | Unsupported { .. } => {}
         LoopEnter { .. } | LoopIter { .. } => {}
-        Load { addr, .. } => f(*addr),
+        Load { addr, .. } | CopyLoad { addr, .. } => f(*addr),
         Store { addr, val, .. } => {
             f(*addr);
             f(*val)
@@ -217,7 +217,9 @@ fn uses(k: &InstKind, mut f: impl FnMut(Operand)) {
     }
 }
 
-/// The register an instruction writes, if any.
+/// The register an instruction writes, if any (for `CopyLoad`, its value register; its
+/// `written` flag is left out, which only makes the liveness analysis err on the live
+/// side).
 fn def(k: &InstKind) -> Option<Reg> {
     use InstKind::*;
     match k {
@@ -231,6 +233,7 @@ fn def(k: &InstKind) -> Option<Reg> {
         | TlsAddr { dst, .. }
         | FuncAddr { dst, .. }
         | Load { dst, .. }
+        | CopyLoad { dst, .. }
         | Rmw { dst, .. }
         | Cas { dst, .. }
         | Spawn { dst, .. }

@@ -130,6 +130,7 @@ fn read_kind_code(k: ReadKind) -> i64 {
         ReadKind::Rmw(_) => 1,
         ReadKind::Lock => 2,
         ReadKind::TryLock => 3,
+        ReadKind::Copy => 4,
     }
 }
 

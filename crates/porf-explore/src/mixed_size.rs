@@ -188,7 +188,7 @@ fn action_desc(action: &Action, bytes: u8) -> String {
 fn label_desc(kind: &LabelKind) -> String {
     match *kind {
         LabelKind::Read { kind, bytes, .. } => match kind {
-            ReadKind::Plain => format!("{bytes}-byte load"),
+            ReadKind::Plain | ReadKind::Copy => format!("{bytes}-byte load"),
             ReadKind::Rmw(_) => format!("{bytes}-byte RMW"),
             ReadKind::Lock => "mutex lock".into(),
             ReadKind::TryLock => "mutex trylock".into(),

@@ -81,7 +81,7 @@ fn engine_added(g: &Graph, e: EventId) -> bool {
         LabelKind::Write {
             kind: WriteKind::Exclusive,
             ..
-        } => prev_kind.is_some_and(|k| k != ReadKind::Plain),
+        } => prev_kind.is_some_and(ReadKind::is_exclusive),
         LabelKind::Block { .. } => prev_kind == Some(ReadKind::Lock),
         LabelKind::Error { .. } => {
             matches!(prev_kind, Some(ReadKind::Lock | ReadKind::TryLock))

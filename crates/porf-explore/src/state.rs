@@ -95,6 +95,14 @@ impl<P: Program> State<P> {
         s.resume(ret);
         ts.push(s);
     }
+    /// Pushes the state of thread `t` after its newest action, a copy load that read an
+    /// uninitialised cell ([`ThreadMachine::resume_uninit`]).
+    pub fn push_resumed_uninit(&mut self, t: Tid) {
+        let ts = &mut self.ts[t as usize];
+        let mut s = ts.last().unwrap().clone();
+        s.resume_uninit();
+        ts.push(s);
+    }
     /// Pushes a copy of thread `t`'s current state (for events that end the thread or
     /// that are a second event of the same action).
     pub fn push_same(&mut self, t: Tid) {

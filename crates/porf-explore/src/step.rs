@@ -9,7 +9,7 @@ use porf_graph::{
     Action, BlockReason, ErrorKind, EventId, LabelKind, Loc, MemOrder, Program, ReadKind, SrcLoc,
     Tid, Val, WriteKind, MUTEX_DESTROYED,
 };
-use porf_models::MemoryModel;
+use porf_models::{lifetime, MemoryModel};
 
 /// A memory access an action asks for, before any rf/co choice is made.
 #[derive(Clone, Debug)]
@@ -201,8 +201,16 @@ pub fn perform<P: Program>(
             loc,
             bytes,
             ord,
+            copy,
             src,
-        } => access(loc, read(loc, bytes, ord, ReadKind::Plain, src)),
+        } => {
+            let kind = if copy {
+                ReadKind::Copy
+            } else {
+                ReadKind::Plain
+            };
+            access(loc, read(loc, bytes, ord, kind, src))
+        }
         Action::Rmw {
             loc,
             bytes,
@@ -435,6 +443,10 @@ pub fn after_read<P: Program>(st: &mut State<P>, model: &dyn MemoryModel, r: Eve
         add_event(st, model, r.tid, block, src);
         st.push_same(r.tid);
         return AfterRead::Blocked;
+    }
+    if kind == ReadKind::Copy && lifetime::reads_uninitialised(&st.g, r) {
+        st.push_resumed_uninit(r.tid);
+        return AfterRead::Continue;
     }
     st.push_resumed(r.tid, val);
     match kind.write_part(val) {

@@ -236,6 +236,10 @@ pub enum Action {
         loc: Loc,
         bytes: u8,
         ord: MemOrder,
+        /// A cell copy ([`crate::ReadKind::Copy`], non-atomic): reading an uninitialised
+        /// heap cell is not an error, the thread is resumed with
+        /// [`ThreadMachine::resume_uninit`] instead.
+        copy: bool,
         src: SrcLoc,
     },
     Store {
@@ -445,6 +449,12 @@ pub trait ThreadMachine: Clone {
     fn peek(&mut self) -> Action;
     /// The action returned by the last `peek` was performed and returned `ret`.
     fn resume(&mut self, ret: Val);
+    /// The action returned by the last `peek`, a copy load ([`Action::Load`] with
+    /// `copy`), read a heap cell no write has initialised. A machine that never issues
+    /// copy loads never receives this; wrappers must forward it.
+    fn resume_uninit(&mut self) {
+        self.resume(0)
+    }
     /// The thread's observable registers, for final-state comparisons.
     fn registers(&self) -> Vec<Val> {
         Vec::new()

@@ -41,6 +41,12 @@ pub enum ReadKind {
     Lock,
     /// A mutex try-acquire: like `Lock`, but a taken lock does not block.
     TryLock,
+    /// A non-atomic read that copies a cell ([`crate::Action::Load`] with `copy`): when
+    /// it reads a heap cell no write has initialised (no `rf`, block not zero-filled),
+    /// that is not an error; the thread is told instead
+    /// ([`crate::ThreadMachine::resume_uninit`]), so that a copy of an uninitialised
+    /// cell stays uninitialised.
+    Copy,
 }
 
 impl ReadKind {
@@ -48,14 +54,14 @@ impl ReadKind {
     /// or `None` when no write part follows.
     pub fn write_part(self, old: Val) -> Option<Val> {
         match self {
-            ReadKind::Plain => None,
+            ReadKind::Plain | ReadKind::Copy => None,
             ReadKind::Rmw(op) => op.apply(old),
             ReadKind::Lock | ReadKind::TryLock => (old == 0).then_some(1),
         }
     }
     /// True for the read part of an RMW, lock or trylock (an exclusive read).
     pub fn is_exclusive(self) -> bool {
-        self != ReadKind::Plain
+        matches!(self, ReadKind::Rmw(_) | ReadKind::Lock | ReadKind::TryLock)
     }
 }
 

@@ -23,11 +23,16 @@ pub struct RaThread<T>(T);
 pub fn upgrade(a: Action) -> Action {
     match a {
         Action::Load {
-            loc, bytes, src, ..
+            loc,
+            bytes,
+            copy,
+            src,
+            ..
         } => Action::Load {
             loc,
             bytes,
             ord: MemOrder::Acquire,
+            copy,
             src,
         },
         Action::Store {
@@ -77,8 +82,14 @@ impl<T: ThreadMachine> ThreadMachine for RaThread<T> {
     fn resume(&mut self, ret: Val) {
         self.0.resume(ret)
     }
+    fn resume_uninit(&mut self) {
+        self.0.resume_uninit()
+    }
     fn registers(&self) -> Vec<Val> {
         self.0.registers()
+    }
+    fn printed(&self) -> Vec<String> {
+        self.0.printed()
     }
 }
 
@@ -117,6 +128,7 @@ mod tests {
             loc,
             bytes,
             ord: MemOrder::NonAtomic,
+            copy: false,
             src,
         });
         assert!(matches!(

@@ -15,7 +15,7 @@
 //! explorer can check each one when the later of its events is added
 //! ([`errors_with`]) and get the same set as checking a whole graph ([`all_errors`]).
 
-use porf_graph::{EventId, Graph, LabelKind, Loc};
+use porf_graph::{EventId, Graph, LabelKind, Loc, ReadKind};
 
 /// What went wrong.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
@@ -85,13 +85,35 @@ fn unary(g: &Graph, e: EventId, base: Loc, out: &mut Vec<LifetimeError>) {
                 let end = (loc.0 - base.0).saturating_add(bytes.max(1) as u64);
                 if loc.0 < base.0 || end > size {
                     out.push(err(Violation::OutOfBounds, vec![e]));
-                } else if lab.is_read() && lab.rf().is_none() && !zero_filled(g, m) {
+                } else if lab.read_kind() != Some(ReadKind::Copy)
+                    && lab.is_read()
+                    && lab.rf().is_none()
+                    && !zero_filled(g, m)
+                {
                     out.push(err(Violation::UninitializedRead, vec![e]));
                 }
             }
         }
         _ => {}
     }
+}
+
+/// Whether read `r` reads a heap cell no write has initialised: it reads from no write,
+/// its location lies in a dynamically allocated block, and the block's malloc is in the
+/// graph and not zero-filled. (A copy read, [`ReadKind::Copy`], is then told so instead
+/// of being an error; for any other read [`errors_with`] reports it.)
+pub fn reads_uninitialised(g: &Graph, r: EventId) -> bool {
+    let lab = g.label(r);
+    let Some(loc) = lab.loc() else { return false };
+    if !lab.is_read() || lab.rf().is_some() {
+        return false;
+    }
+    let malloc = g
+        .loc_info(loc)
+        .block
+        .and_then(|b| g.block(b))
+        .and_then(|b| b.malloc);
+    malloc.is_some_and(|(m, _)| !zero_filled(g, m))
 }
 
 fn zero_filled(g: &Graph, malloc: EventId) -> bool {
@@ -203,6 +225,10 @@ mod tests {
     }
 
     fn read(g: &mut Graph, t: u32, loc: Loc, rf: Option<EventId>) -> EventId {
+        read_kind(g, t, loc, rf, ReadKind::Plain)
+    }
+
+    fn read_kind(g: &mut Graph, t: u32, loc: Loc, rf: Option<EventId>, kind: ReadKind) -> EventId {
         add(
             g,
             t,
@@ -210,7 +236,7 @@ mod tests {
                 loc,
                 bytes: 2,
                 ord: MemOrder::NonAtomic,
-                kind: porf_graph::ReadKind::Plain,
+                kind,
                 rf,
             },
         )
@@ -280,5 +306,34 @@ mod tests {
         assert!(errors_with(&g, seen).is_empty());
         let f = add(&mut g, 1, LabelKind::Free { base: B });
         assert!(kinds(&errors_with(&g, f)).contains(&Violation::FreeNonAllocated));
+    }
+
+    #[test]
+    fn a_copy_read_of_an_uninitialised_cell_is_not_an_error_but_is_told() {
+        for zeroed in [false, true] {
+            let mut g = Graph::new();
+            g.ensure_loc(Loc(1004), 0, Some(B));
+            add(&mut g, 0, LabelKind::Start { parent: None });
+            let m = LabelKind::Malloc {
+                base: B,
+                size: 8,
+                zeroed,
+            };
+            add(&mut g, 0, m);
+            let copy = read_kind(&mut g, 0, Loc(1004), None, ReadKind::Copy);
+            assert!(errors_with(&g, copy).is_empty());
+            assert_eq!(reads_uninitialised(&g, copy), !zeroed);
+            let plain = read(&mut g, 0, Loc(1004), None);
+            assert_eq!(reads_uninitialised(&g, plain), !zeroed);
+            let expected = if zeroed {
+                vec![]
+            } else {
+                vec![Violation::UninitializedRead]
+            };
+            assert_eq!(kinds(&errors_with(&g, plain)), expected);
+            let w = write(&mut g, 0, Loc(1004), 2);
+            let copy = read_kind(&mut g, 0, Loc(1004), Some(w), ReadKind::Copy);
+            assert!(!reads_uninitialised(&g, copy));
+        }
     }
 }

@@ -474,6 +474,7 @@ impl ThreadMachine for ToyThread {
                     loc: *loc,
                     bytes: CELL_BYTES,
                     ord: *ord,
+                    copy: false,
                     src: *src,
                 },
                 Instr::Store {

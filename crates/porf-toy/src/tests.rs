@@ -12,6 +12,7 @@ fn load(loc: Loc, ord: porf_graph::MemOrder, line: u32) -> Action {
         loc,
         bytes: CELL_BYTES,
         ord,
+        copy: false,
         src: SrcLoc::line(line),
     }
 }

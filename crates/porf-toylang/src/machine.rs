@@ -344,6 +344,7 @@ impl ToyLangThread {
                         loc: ToyLangProgram::loc(*loc),
                         bytes: CELL_BYTES,
                         ord: MemOrder::Acquire,
+                        copy: false,
                         src: at,
                     }
                 }

@@ -100,6 +100,7 @@ impl Machine {
                     loc,
                     bytes,
                     ord,
+                    copy: false,
                     src,
                 };
                 Ok(Some(Pending::new(action, cont)))
@@ -203,6 +204,35 @@ impl Machine {
                     src,
                 };
                 Ok(Some(Pending::new(action, cont)))
+            }
+        }
+    }
+
+    /// A cell copy's load ([`crate::ir::InstKind::CopyLoad`]). Private memory is always
+    /// initialised (frames start zeroed).
+    pub(super) fn copy_load(
+        &mut self,
+        code: &Module,
+        (dst, written): (Reg, Reg),
+        a: Val,
+        ty: Scalar,
+        src: SrcLoc,
+    ) -> Step {
+        match self.resolve(code, a, Some(ty.size))? {
+            Target::Private(off) => {
+                let v = read_private(&self.stack, off, ty);
+                self.set(written, 1);
+                self.finish_local(dst, v)
+            }
+            Target::Shared(loc) => {
+                let action = Action::Load {
+                    loc,
+                    bytes: ty.size,
+                    ord: MemOrder::NonAtomic,
+                    copy: true,
+                    src,
+                };
+                Ok(Some(Pending::new(action, Cont::Copy { dst, written, ty })))
             }
         }
     }

@@ -130,6 +130,12 @@ impl Machine {
             InstKind::Load { dst, addr, ty, ord } => {
                 self.load(code, *dst, val(addr), *ty, *ord, src)
             }
+            InstKind::CopyLoad {
+                dst,
+                written,
+                addr,
+                ty,
+            } => self.copy_load(code, (*dst, *written), val(addr), *ty, src),
             InstKind::Store {
                 addr,
                 val: v,
@@ -690,6 +696,10 @@ impl Machine {
                 }
             }
             Cont::TryLock { dst } => self.set(dst, if ret == 0 { 0 } else { EBUSY }),
+            Cont::Copy { dst, written, ty } => {
+                self.set(dst, ty.normalize(ret));
+                self.set(written, 1);
+            }
             Cont::Join { dst, tid } => {
                 self.joined.push(tid);
                 self.set(dst, ret);

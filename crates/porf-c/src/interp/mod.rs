@@ -162,6 +162,9 @@ enum Cont {
     },
     /// `pthread_mutex_trylock`: 0 if acquired, else EBUSY.
     TryLock { dst: Reg },
+    /// A cell copy's load ([`crate::ir::InstKind::CopyLoad`]): the value to `dst`, 1 to
+    /// `written`; an uninitialised cell (`resume_uninit`) gives 0 and 0.
+    Copy { dst: Reg, written: Reg, ty: Scalar },
     /// `pthread_join` of `tid`: remember it, write the return value.
     Join { dst: Reg, tid: Tid },
     /// `malloc` allocated block number `heap_blocks`: count it, return its address.
@@ -311,6 +314,28 @@ impl ThreadMachine for CThread {
                 None
             }
         };
+    }
+
+    /// Only a cell copy's load ([`Cont::Copy`]) reads uninitialised memory without an
+    /// error; it then leaves 0 in both its registers.
+    fn resume_uninit(&mut self) {
+        let p = match self.pending.take() {
+            Some(p) => p,
+            None => self.m.run_located(&self.code),
+        };
+        match p.cont {
+            Cont::Copy { dst, written, .. } => {
+                self.m.observe(&self.code, &p.action, p.cont, 0);
+                self.m.set(dst, 0);
+                self.m.set(written, 0);
+                self.m.advance();
+            }
+            _ => {
+                debug_assert!(false, "resume_uninit of an action that is not a copy load");
+                self.pending = Some(p);
+                self.resume(0);
+            }
+        }
     }
 
     fn printed(&self) -> Vec<String> {

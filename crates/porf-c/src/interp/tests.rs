@@ -366,6 +366,7 @@ fn loads_and_rmws_normalise_engine_values() {
             loc: loc(x),
             bytes: 4,
             ord: RLX,
+            copy: false,
             src: SrcLoc::line(1)
         }
     );
@@ -1005,6 +1006,7 @@ fn malloc_and_free_are_engine_events() {
                 loc: data,
                 bytes: 4,
                 ord: NA,
+                copy: false,
                 src: SrcLoc::line(4)
             },
             Action::Free {
@@ -1016,6 +1018,7 @@ fn malloc_and_free_are_engine_events() {
                 loc: data,
                 bytes: 4,
                 ord: NA,
+                copy: false,
                 src: SrcLoc::line(7)
             },
             Action::Finish { ret: 0 },

@@ -232,6 +232,19 @@ impl FnBuilder {
         Operand::Reg(dst)
     }
 
+    /// A cell copy's load: (value, 1 if the cell was initialised else 0).
+    pub fn copy_load(&mut self, addr: Operand, ty: Scalar) -> (Operand, Operand) {
+        let dst = self.reg();
+        let written = self.reg();
+        self.emit(InstKind::CopyLoad {
+            dst,
+            written,
+            addr,
+            ty,
+        });
+        (Operand::Reg(dst), Operand::Reg(written))
+    }
+
     pub fn store(&mut self, addr: Operand, val: Operand, ty: Scalar, ord: MemOrder) {
         self.emit(InstKind::Store { addr, val, ty, ord });
     }

@@ -19,9 +19,11 @@
 //! is computed at run time. A `void *` argument (no type), or a `min(s, n)` that is not
 //! a multiple of `sizeof(T)`, is an unsupported-input error at run time (only when the
 //! copy is needed: `realloc(NULL, n)` and `realloc(p, 0)` work with any pointer type).
-//! The cells copied must have been written (or the block calloc'd): a never-written
-//! cell of the old block is reported by the engine as a read of uninitialised memory,
-//! since porf cannot copy an indeterminate value.
+//! Each cell is read by a *copy load* ([`InstKind::CopyLoad`], the engine's
+//! `ReadKind::Copy`): when it reads a cell no write has initialised (and the block was
+//! not calloc'd), that is not an error and the store is skipped, so the new cell stays
+//! uninitialised and only a later read of it is an error — C's indeterminate bytes of a
+//! partly filled buffer, without inventing a value.
 
 use super::expr::Val;
 use super::{Cx, R};
@@ -138,9 +140,15 @@ impl Cx<'_> {
         let to = self.b.bin(BinOp::Add, Operand::Reg(q), at, Scalar::PTR);
         for l in &leaves {
             let a = self.offset_addr(from, l.offset);
-            let v = self.b.load(a, l.scalar, MemOrder::NonAtomic);
+            let (v, written) = self.b.copy_load(a, l.scalar);
             let a = self.offset_addr(to, l.offset);
+            let store = self.b.new_block();
+            let next = self.b.new_block();
+            self.b.branch(written, store, next);
+            self.b.set_block(store);
             self.b.store(a, v, l.scalar, MemOrder::NonAtomic);
+            self.b.jump(next);
+            self.b.set_block(next);
         }
         let next = self
             .b

@@ -63,8 +63,22 @@ impl<T: ThreadMachine> ThreadMachine for GuidedThread<T> {
         }
     }
 
+    /// A guide records values only: an uninitialised copy read leaves it.
+    fn resume_uninit(&mut self) {
+        if self.guide.is_some() && self.last_was_access {
+            self.off = true;
+        }
+        if !self.off {
+            self.inner.resume_uninit();
+        }
+    }
+
     fn registers(&self) -> Vec<Val> {
         self.inner.registers()
+    }
+
+    fn printed(&self) -> Vec<String> {
+        self.inner.printed()
     }
 }
 

@@ -129,7 +129,7 @@ pub fn describe<P: Program>(names: &Names<P>, g: &Graph, e: EventId) -> (String,
         LabelKind::Start { .. } => ("start".into(), None),
         LabelKind::Read { loc, ord, kind, .. } => {
             let what = match kind {
-                ReadKind::Plain => "R",
+                ReadKind::Plain | ReadKind::Copy => "R",
                 ReadKind::Rmw(_) => "RMW-R",
                 ReadKind::Lock => return (format!("lock {}", mutex_name(names, *loc)), None),
                 ReadKind::TryLock => {
@@ -240,7 +240,7 @@ pub fn steps<P: Program>(prog: &P, g: &Graph) -> Vec<TraceStep> {
             let (event, value) = describe(&names, g, e);
             let reads_from = match g.label(e).kind {
                 LabelKind::Read {
-                    kind: ReadKind::Plain | ReadKind::Rmw(_),
+                    kind: ReadKind::Plain | ReadKind::Copy | ReadKind::Rmw(_),
                     rf,
                     ..
                 } => Some(rf.map_or("INIT".to_string(), event_name)),

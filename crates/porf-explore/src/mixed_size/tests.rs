@@ -188,6 +188,7 @@ fn violations_name_both_accesses() {
         loc: Loc(101),
         bytes: 1,
         ord: MemOrder::NonAtomic,
+        copy: false,
         src: SrcLoc {
             file: 0,
             line: 12,

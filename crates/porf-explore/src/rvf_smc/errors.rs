@@ -363,7 +363,10 @@ fn hidden<P: Program>(tr: &Trace<P>) -> Vec<Hidden> {
                 out.push(search(m, a, true, mem, vec![a], msg));
             }
             let may_init = tr.good.get(&a).is_some_and(|ws| ws.contains(&None));
-            if la.is_read() && !oob && !zeroed && may_init && !(visible && la.rf().is_none()) {
+            // A copy read (`realloc`) of an uninitialised cell is not an error.
+            let checked = la.is_read() && la.read_kind() != Some(porf_graph::ReadKind::Copy);
+            let seen_init = visible && la.rf().is_none();
+            if checked && !oob && !zeroed && may_init && !seen_init {
                 let msg = Violation::UninitializedRead.message();
                 let mut h = search(m, a, true, mem, vec![a], msg);
                 h.init_only = Some(a);
