@@ -7,7 +7,6 @@
 
 use porf_graph::{Action, EventId, Graph, LabelKind, Program, ThreadMachine, Tid, Val, View};
 use porf_models::MemoryModel;
-use std::collections::HashMap;
 
 pub struct State<P: Program> {
     pub g: Graph,
@@ -24,17 +23,42 @@ impl<P: Program> Clone for State<P> {
 }
 
 /// Thread identifiers for spawned threads, a function of (parent, how many threads the
-/// parent spawned before): the same child gets the same tid in every execution and in
-/// every explorer.
-#[derive(Default, Debug)]
+/// parent spawned before): the same child gets the same tid whenever it is spawned
+/// again in one exploration lineage.
+///
+/// Invariant: ids are `1..=len` in the order their keys were first met, and an id is
+/// never given to two keys while both entries are present. The optimal explorer scopes
+/// the registry to its search tree ([`TidRegistry::mark`] before a branch,
+/// [`TidRegistry::reset`] after it), so a tid is a function of the path from the root
+/// to the node — the same whatever the number of worker threads and whichever worker
+/// explores the node; within one lineage entries are only added, so a thread deleted
+/// by a backward revisit and spawned again gets its old id. The other explorers keep
+/// one registry for the whole exploration (ids in discovery order).
+#[derive(Default, Debug, Clone)]
 pub struct TidRegistry {
-    map: HashMap<(Tid, u32), Tid>,
+    keys: Vec<(Tid, u32)>,
 }
 
 impl TidRegistry {
     pub fn child(&mut self, parent: Tid, nth: u32) -> Tid {
-        let next = self.map.len() as Tid + 1;
-        *self.map.entry((parent, nth)).or_insert(next)
+        let key = (parent, nth);
+        match self.keys.iter().position(|&k| k == key) {
+            Some(i) => i as Tid + 1,
+            None => {
+                self.keys.push(key);
+                self.keys.len() as Tid
+            }
+        }
+    }
+
+    /// The registry's size, to [`TidRegistry::reset`] to when a branch is left.
+    pub fn mark(&self) -> usize {
+        self.keys.len()
+    }
+
+    /// Forgets every key met since `mark`.
+    pub fn reset(&mut self, mark: usize) {
+        self.keys.truncate(mark);
     }
 }
 
