@@ -58,8 +58,8 @@ pub mod step;
 pub use coherence::Equiv;
 pub use outcome::Outcome;
 pub use stats::{
-    ErrorClass, ErrorReport, FinalState, ParallelStats, RvfStats, SmcStats, Stats, StopReason, ThreadEnd,
-    ThreadOutcome,
+    ErrorClass, ErrorReport, FinalState, ParallelStats, RvfStats, SmcStats, Stats, StopReason,
+    ThreadEnd, ThreadOutcome,
 };
 
 use std::time::{Duration, Instant};
@@ -104,6 +104,10 @@ pub struct Config {
     /// exploration; configurations whose exploration keeps state across subtrees run
     /// on one thread whatever it says ([`parallel::one_thread_reason`]).
     pub threads: usize,
+    /// Testing the parallel explorer: hand a subtree over at every branch while fewer
+    /// tasks than workers wait, even when no worker is idle, so that small programs
+    /// exercise every path of [`parallel`] (the result must not change).
+    pub eager_split: bool,
 }
 
 /// Which explorer to run.

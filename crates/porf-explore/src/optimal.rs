@@ -25,9 +25,9 @@
 //! graphs (`Stats::revisit_states`).
 
 use crate::coherence::Coherence;
-use crate::parallel::{self, Worker};
 use crate::coherence::Equiv;
 use crate::key::execution_key;
+use crate::parallel::{self, Worker};
 use crate::record::Recorder;
 use crate::state::{State, TidRegistry};
 use crate::step::{self, Access, AfterRead, Step};

@@ -93,6 +93,7 @@ struct Queue<P: Program> {
 /// What the workers share.
 pub(crate) struct Pool<P: Program> {
     workers: usize,
+    eager: bool,
     queue: Mutex<Queue<P>>,
     wake: Condvar,
     /// Workers waiting for a task (changed under the queue's lock).
@@ -109,8 +110,13 @@ pub(crate) struct Pool<P: Program> {
 
 impl<P: Program> Pool<P> {
     /// Whether a worker waits for work that is not there: then a branch is donated.
+    /// (With [`Config::eager_split`]: while fewer tasks than workers are queued.)
     fn hungry(&self) -> bool {
-        self.idle.load(Ordering::Relaxed) > 0 && self.queued.load(Ordering::Relaxed) == 0
+        let queued = self.queued.load(Ordering::Relaxed);
+        if self.eager {
+            return queued < self.workers;
+        }
+        self.idle.load(Ordering::Relaxed) > 0 && queued == 0
     }
 
     fn push(&self, task: Task<P>) {
@@ -243,6 +249,7 @@ pub fn explore<P: Program + Sync>(prog: &P, model: &dyn MemoryModel, cfg: &Confi
     let workers = cfg.threads.max(1);
     let pool = Pool {
         workers,
+        eager: cfg.eager_split,
         queue: Mutex::new(Queue {
             tasks: vec![Task {
                 id: 0,

@@ -176,3 +176,24 @@ impl<P: Program> State<P> {
             .count() as u32
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::TidRegistry;
+
+    /// Ids follow the order keys are met on the path from the root; a branch's keys
+    /// are forgotten when it is left, so a sibling branch numbers its own spawns from
+    /// the same point; a key met again on the same path keeps its id.
+    #[test]
+    fn tids_are_scoped_to_the_search_tree() {
+        let mut r = TidRegistry::default();
+        assert_eq!(r.child(0, 0), 1);
+        let m = r.mark();
+        assert_eq!(r.child(1, 0), 2);
+        assert_eq!(r.child(0, 1), 3);
+        assert_eq!(r.child(1, 0), 2, "spawned again on the same path");
+        r.reset(m);
+        assert_eq!(r.child(0, 1), 2, "a sibling branch meets (0, 1) first");
+        assert_eq!(r.child(0, 0), 1);
+    }
+}

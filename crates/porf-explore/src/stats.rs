@@ -290,3 +290,48 @@ impl Stats {
             .collect()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn error(line: u32, msg: &str) -> ErrorReport {
+        ErrorReport {
+            class: ErrorClass::Assertion,
+            message: msg.into(),
+            events: vec![(
+                EventId::new(0, 1),
+                SrcLoc {
+                    line,
+                    ..SrcLoc::default()
+                },
+            )],
+            witness: Graph::new(),
+        }
+    }
+
+    /// Merging consecutive parts gives what one exploration of both would record:
+    /// sums, the larger peak, and each error once, at its first occurrence.
+    #[test]
+    fn merge_adds_counts_and_keeps_first_errors() {
+        let mut a = Stats {
+            complete: 3,
+            blocked: 1,
+            peak_graph_size: 10,
+            errors: vec![error(1, "first")],
+            ..Stats::default()
+        };
+        let b = Stats {
+            complete: 2,
+            erroneous: 4,
+            peak_graph_size: 7,
+            errors: vec![error(2, "second"), error(1, "first")],
+            ..Stats::default()
+        };
+        a.merge(b);
+        assert_eq!((a.complete, a.blocked, a.erroneous), (5, 1, 4));
+        assert_eq!(a.peak_graph_size, 10);
+        let msgs: Vec<&str> = a.errors.iter().map(|e| e.message.as_str()).collect();
+        assert_eq!(msgs, ["first", "second"]);
+    }
+}
