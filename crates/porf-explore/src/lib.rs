@@ -157,7 +157,7 @@ pub fn explore<P: porf_graph::Program + Sync>(
     if let Err(msg) = supported(strategy, model, cfg.equiv) {
         panic!("{msg}");
     }
-    std::thread::scope(|s| {
+    let mut stats = std::thread::scope(|s| {
         std::thread::Builder::new()
             .name("porf-explore".into())
             .stack_size(STACK)
@@ -171,5 +171,13 @@ pub fn explore<P: porf_graph::Program + Sync>(
             .expect("cannot start the exploration thread")
             .join()
             .unwrap_or_else(|e| std::panic::resume_unwind(e))
-    })
+    });
+    if stats.parallel.workers == 0 {
+        // A sequential explorer (RVF, reference, RF-SMC).
+        stats.parallel.workers = 1;
+        if cfg.threads > 1 {
+            stats.parallel.one_thread_reason = Some("this explorer is sequential");
+        }
+    }
+    stats
 }

@@ -94,6 +94,7 @@ struct Queue<P: Program> {
 pub(crate) struct Pool<P: Program> {
     workers: usize,
     eager: bool,
+
     queue: Mutex<Queue<P>>,
     wake: Condvar,
     /// Workers waiting for a task (changed under the queue's lock).
@@ -106,6 +107,8 @@ pub(crate) struct Pool<P: Program> {
     bound: Mutex<Option<Vec<u32>>>,
     bound_version: AtomicU64,
     logs: Mutex<HashMap<usize, Vec<Item>>>,
+    /// Nanoseconds workers spent waiting for a task, in total.
+    waited_ns: AtomicU64,
 }
 
 impl<P: Program> Pool<P> {
@@ -148,8 +151,11 @@ impl<P: Program> Pool<P> {
                 self.wake.notify_all();
                 return None;
             }
+            let since = Instant::now();
             q = self.wake.wait(q).unwrap();
             self.idle.fetch_sub(1, Ordering::Relaxed);
+            let waited = since.elapsed().as_nanos() as u64;
+            self.waited_ns.fetch_add(waited, Ordering::Relaxed);
         }
     }
 
@@ -250,6 +256,7 @@ pub fn explore<P: Program + Sync>(prog: &P, model: &dyn MemoryModel, cfg: &Confi
     let pool = Pool {
         workers,
         eager: cfg.eager_split,
+
         queue: Mutex::new(Queue {
             tasks: vec![Task {
                 id: 0,
@@ -267,6 +274,7 @@ pub fn explore<P: Program + Sync>(prog: &P, model: &dyn MemoryModel, cfg: &Confi
         bound: Mutex::new(None),
         bound_version: AtomicU64::new(0),
         logs: Mutex::new(HashMap::new()),
+        waited_ns: AtomicU64::new(0),
     };
     std::thread::scope(|s| {
         let handles: Vec<_> = (0..workers)
@@ -286,11 +294,12 @@ pub fn explore<P: Program + Sync>(prog: &P, model: &dyn MemoryModel, cfg: &Confi
         }
     });
     let tasks = pool.next_id.load(Ordering::Relaxed);
-    let logs = pool.logs.into_inner().unwrap();
+    let logs = std::mem::take(&mut *pool.logs.lock().unwrap());
     let mut stats = merge(logs, cfg.keep_going);
     stats.elapsed = start.elapsed();
     stats.parallel.workers = workers;
     stats.parallel.tasks = tasks as u64 - 1;
+    stats.parallel.waited = std::time::Duration::from_nanos(pool.waited_ns.into_inner());
     stats
 }
 

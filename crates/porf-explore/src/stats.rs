@@ -137,6 +137,8 @@ pub struct ParallelStats {
     pub workers: usize,
     /// Subtrees handed from one worker to another (0 when sequential).
     pub tasks: u64,
+    /// Time workers spent waiting for a subtree, summed over the workers.
+    pub waited: Duration,
     /// Why the exploration ran on one thread although more were asked for.
     pub one_thread_reason: Option<&'static str>,
 }

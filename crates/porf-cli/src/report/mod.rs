@@ -236,8 +236,10 @@ pub fn human<P: Program>(s: &Stats, prog: &P, stats: bool) -> String {
         } else if p.workers > 1 {
             let _ = writeln!(
                 o,
-                "Explored on {} threads ({} subtrees handed between them)",
-                p.workers, p.tasks
+                "Explored on {} threads ({} subtrees handed between them; {:.2}s spent waiting for one, all threads together)",
+                p.workers,
+                p.tasks,
+                p.waited.as_secs_f64()
             );
         }
         if s.revisit_states > 0 {
