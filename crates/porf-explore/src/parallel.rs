@@ -79,7 +79,7 @@ pub(crate) struct Task<P: Program> {
 /// One entry of a task's log, in the sequential order.
 enum Item {
     /// What the task's worker recorded between two donations.
-    Segment(Stats),
+    Segment(Box<Stats>),
     /// A donated task, explored in its place.
     Child(usize),
 }
@@ -203,7 +203,7 @@ impl<P: Program> Worker<'_, P> {
             return false;
         }
         let id = self.pool.next_id.fetch_add(1, Ordering::Relaxed);
-        self.items.push(Item::Segment(rec.take_segment()));
+        self.items.push(Item::Segment(Box::new(rec.take_segment())));
         self.items.push(Item::Child(id));
         let mut path = self.path.clone();
         path.push(i);
@@ -329,7 +329,7 @@ fn work<P: Program>(pool: &Pool<P>, prog: &P, model: &dyn MemoryModel, cfg: &Con
         let w = ex.par.as_mut().expect("a worker");
         w.note_error(&ex.rec);
         let mut items = std::mem::take(&mut w.items);
-        items.push(Item::Segment(ex.rec.take_segment()));
+        items.push(Item::Segment(Box::new(ex.rec.take_segment())));
         pool.finish(task.id, items);
     }
 }
@@ -346,7 +346,7 @@ fn merge(mut logs: HashMap<usize, Vec<Item>>, keep_going: bool) -> Stats {
             }
             Some(Item::Segment(s)) => {
                 let error = !s.errors.is_empty();
-                out.merge(s);
+                out.merge(*s);
                 if error && !keep_going {
                     break;
                 }
