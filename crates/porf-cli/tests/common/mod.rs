@@ -55,9 +55,11 @@ pub fn porf_with_threads(n: usize) -> PathBuf {
         "#!/bin/sh\ncmd=\"$1\"\nshift\nexec '{}' \"$cmd\" --threads {n} \"$@\"\n",
         env!("CARGO_BIN_EXE_porf")
     );
-    // Each test process writes its own copy and renames it into place, so parallel
-    // tests never run a half-written script.
-    let tmp = path.with_extension(format!("{}.tmp", std::process::id()));
+    // Each call writes its own copy and renames it into place, so that tests running
+    // at once (in this process or another) never run a half-written script.
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let k = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let tmp = path.with_extension(format!("{}-{k}.tmp", std::process::id()));
     std::fs::write(&tmp, script).expect("cannot write the porf wrapper");
     #[cfg(unix)]
     {
