@@ -25,6 +25,10 @@ pub struct LitmusArgs {
     /// every store release, every RMW acq_rel, non-atomic accesses included.
     #[arg(long)]
     all_release_acquire: bool,
+    /// Explore on this many threads (default: the number of cores); the outcome does
+    /// not depend on it.
+    #[arg(long, value_name = "N")]
+    threads: Option<usize>,
 }
 
 fn to_json(o: &Outcome) -> serde_json::Value {
@@ -59,7 +63,16 @@ fn to_json(o: &Outcome) -> serde_json::Value {
 /// Runs the command; returns the exit code (3 if some file could not be checked).
 pub fn run(a: LitmusArgs) -> u8 {
     let model = porf_models::by_name(&a.model).expect("clap checked the model name");
+    let threads = match a.threads {
+        Some(0) => {
+            eprintln!("error: --threads must be at least 1");
+            return 2;
+        }
+        Some(n) => n,
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    };
     let opts = Options {
+        threads,
         unroll: a.unroll,
         all_release_acquire: a.all_release_acquire,
     };

@@ -73,6 +73,11 @@ pub struct ExploreArgs {
     /// (so `--model ra`, `wra` and `sra` compare on one program).
     #[arg(long)]
     all_release_acquire: bool,
+    /// Explore on this many threads (default: the number of cores). The result does
+    /// not depend on it (see the README's "--threads"); a few configurations run on
+    /// one thread whatever it says (`--stats` says why).
+    #[arg(long, value_name = "N")]
+    threads: Option<usize>,
 }
 
 impl ExploreArgs {
@@ -104,7 +109,13 @@ impl ExploreArgs {
             Some(_) => return Err("--timeout must be a positive number of seconds".into()),
             None => None,
         };
+        let threads = match self.threads {
+            Some(0) => return Err("--threads must be at least 1".into()),
+            Some(n) => n,
+            None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        };
         Ok(Config {
+            threads,
             keep_going: self.keep_going,
             max_executions: self.max_executions,
             timeout,

@@ -13,12 +13,30 @@ fn shared() -> PathBuf {
     common::shared("tools/conformance.py")
 }
 
-/// Runs conformance.py with `args`; returns its last line after checking 0 failures.
+/// Runs conformance.py with `args` at the default thread count; returns its last line
+/// after checking 0 failures. For configurations that run on one thread whatever
+/// `--threads` says (rf and rvf modes, the reference and RF-SMC explorers).
 fn run(args: &[&str]) -> String {
+    run_with(env!("CARGO_BIN_EXE_porf").as_ref(), args)
+}
+
+/// Runs conformance.py with `args` at every thread count of
+/// [`common::test_threads`]; returns the last line of the last run.
+fn run_threads(args: &[&str]) -> String {
+    let mut last = String::new();
+    for n in common::test_threads() {
+        println!("--threads {n}");
+        last = run_with(&common::porf_with_threads(n), args);
+    }
+    last
+}
+
+fn run_with(porf: &std::path::Path, args: &[&str]) -> String {
     let script = shared().join("tools/conformance.py");
     let out = Command::new("python3")
         .arg(script)
-        .args(["--porf", env!("CARGO_BIN_EXE_porf")])
+        .arg("--porf")
+        .arg(porf)
         .args(args)
         .output()
         .expect("cannot run python3");
@@ -36,7 +54,7 @@ fn run(args: &[&str]) -> String {
 
 #[test]
 fn graph_explorer_matches_genmc_on_every_co_row() {
-    let last = run(&["--equiv", "co"]);
+    let last = run_threads(&["--equiv", "co"]);
     assert!(!last.starts_with("0 passed"), "{last}");
 }
 
@@ -115,7 +133,7 @@ fn genmc_rc11_variant_matches_genmc_on_every_rc11_row() {
     let path = std::env::temp_dir().join(format!("porf-rc11-genmc-{}.tsv", std::process::id()));
     std::fs::write(&path, out).expect("cannot write the relabelled table");
     let (d, t) = (dir.display().to_string(), path.display().to_string());
-    let last = run(&["--dir", &d, "--table", &t, "--model", "rc11-genmc"]);
+    let last = run_threads(&["--dir", &d, "--table", &t, "--model", "rc11-genmc"]);
     let _ = std::fs::remove_file(&path);
     assert!(last.starts_with(&format!("{rows} passed")), "{last}");
 }

@@ -23,13 +23,21 @@ fn litmus_file(dir: &str, name: &str) -> String {
 
 #[test]
 fn dat3m_c11_tests_match_herd_rc11() {
+    for n in common::test_threads() {
+        dat3m_at(n);
+    }
+}
+
+fn dat3m_at(threads: usize) {
     let out = Command::new("python3")
         .arg(shared().join("tools/litmus.py"))
-        .args(["--porf", env!("CARGO_BIN_EXE_porf"), "--model", "rc11"])
+        .arg("--porf")
+        .arg(common::porf_with_threads(threads))
+        .args(["--model", "rc11"])
         .output()
         .expect("cannot run python3");
     let stdout = String::from_utf8_lossy(&out.stdout);
-    println!("litmus.py --model rc11:\n{stdout}");
+    println!("litmus.py --model rc11 (--threads {threads}):\n{stdout}");
     let last = stdout.lines().last().unwrap_or("");
     let failed: Option<u64> = last
         .split(", ")

@@ -32,6 +32,8 @@
 //! * [`rvf_smc`]: RVF-SMC ("Stateless Model Checking under a Reads-Value-From
 //!   Equivalence", CAV 2021, Alg. 2) for SC: at most one maximal trace per
 //!   reads-value-from class ([`Equiv::Rvf`]).
+//! * [`parallel`]: the optimal explorer on several threads: subtrees of its search
+//!   tree handed between workers, results merged in the sequential order.
 //! * [`coherence`]: co tracked (co mode) or derived by the model (rf mode);
 //!   [`key`]: execution and state keys for deduplication.
 
@@ -43,6 +45,7 @@ pub mod mixed_size;
 pub mod mutex;
 pub mod optimal;
 pub mod outcome;
+pub mod parallel;
 pub mod record;
 pub mod reference;
 pub mod replay;
@@ -55,8 +58,8 @@ pub mod step;
 pub use coherence::Equiv;
 pub use outcome::Outcome;
 pub use stats::{
-    ErrorClass, ErrorReport, FinalState, RvfStats, SmcStats, Stats, StopReason, ThreadEnd,
-    ThreadOutcome,
+    ErrorClass, ErrorReport, FinalState, ParallelStats, RvfStats, SmcStats, Stats, StopReason,
+    ThreadEnd, ThreadOutcome,
 };
 
 use std::time::{Duration, Instant};
@@ -96,6 +99,15 @@ pub struct Config {
     /// Do not report data races (GenMC's `-disable-race-detection`): a racy execution
     /// goes on as any other; every other error is still reported.
     pub disable_race_detection: bool,
+    /// Worker threads for the optimal explorer ([`parallel`]); 0 and 1 mean one. The
+    /// result does not depend on it, except where a limit (`timeout`) cut the
+    /// exploration; configurations whose exploration keeps state across subtrees run
+    /// on one thread whatever it says ([`parallel::one_thread_reason`]).
+    pub threads: usize,
+    /// Testing the parallel explorer: hand a subtree over at every branch while fewer
+    /// tasks than workers wait, even when no worker is idle, so that small programs
+    /// exercise every path of [`parallel`] (the result must not change).
+    pub eager_split: bool,
 }
 
 /// Which explorer to run.
@@ -145,7 +157,7 @@ pub fn explore<P: porf_graph::Program + Sync>(
     if let Err(msg) = supported(strategy, model, cfg.equiv) {
         panic!("{msg}");
     }
-    std::thread::scope(|s| {
+    let mut stats = std::thread::scope(|s| {
         std::thread::Builder::new()
             .name("porf-explore".into())
             .stack_size(STACK)
@@ -159,5 +171,13 @@ pub fn explore<P: porf_graph::Program + Sync>(
             .expect("cannot start the exploration thread")
             .join()
             .unwrap_or_else(|e| std::panic::resume_unwind(e))
-    })
+    });
+    if stats.parallel.workers == 0 {
+        // A sequential explorer (RVF, reference, RF-SMC).
+        stats.parallel.workers = 1;
+        if cfg.threads > 1 {
+            stats.parallel.one_thread_reason = Some("this explorer is sequential");
+        }
+    }
+    stats
 }

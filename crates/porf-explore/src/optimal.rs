@@ -27,6 +27,7 @@
 use crate::coherence::Coherence;
 use crate::coherence::Equiv;
 use crate::key::execution_key;
+use crate::parallel::{self, Worker};
 use crate::record::Recorder;
 use crate::state::{State, TidRegistry};
 use crate::step::{self, Access, AfterRead, Step};
@@ -38,28 +39,53 @@ use porf_graph::{
 use porf_models::{atomicity, MemoryModel};
 use std::collections::HashSet;
 
-pub fn explore<P: Program>(prog: &P, model: &dyn MemoryModel, cfg: &Config) -> Stats {
-    let mut ex = Optimal {
-        prog,
-        model,
-        co: Coherence::new(model, cfg.equiv),
-        rec: Recorder::new(cfg, model),
-        tids: TidRegistry::default(),
-        maximality: cfg.equiv != Equiv::Rf && model.maximal_extensions_consistent(),
-        revisited: HashSet::new(),
-    };
+/// Explores `prog` on [`Config::threads`] worker threads ([`crate::parallel`]), or on
+/// this one.
+pub fn explore<P: Program + Sync>(prog: &P, model: &dyn MemoryModel, cfg: &Config) -> Stats {
+    let maximality = cfg.equiv != Equiv::Rf && model.maximal_extensions_consistent();
+    let reason = parallel::one_thread_reason(cfg, maximality);
+    if cfg.threads > 1 && reason.is_none() {
+        return parallel::explore(prog, model, cfg);
+    }
+    let mut ex = Optimal::new(prog, model, cfg, None);
     let mut st = State::new(prog, model);
     ex.visit(&mut st);
     ex.rec.stats.revisit_states = ex.revisited.len() as u64;
-    ex.rec.finish()
+    let mut stats = ex.rec.finish();
+    stats.parallel.workers = 1;
+    if cfg.threads > 1 {
+        stats.parallel.one_thread_reason = reason;
+    }
+    stats
 }
 
-struct Optimal<'a, 'c, P: Program> {
+/// What a subtree handed to another worker starts with, after its state is set up
+/// ([`crate::parallel::Task`]): the rest of the work of one branch of the search tree.
+#[derive(Copy, Clone, Debug)]
+pub(crate) enum Branch {
+    /// Extend the state ([`Optimal::visit`]).
+    Visit,
+    /// Go on after a read whose source was just set.
+    ContinueRead(EventId),
+    /// A write just placed in co: its backward revisits, then the state extended.
+    Placed(EventId),
+    /// A backward revisit of read `r` by write `w`, the state already restricted.
+    Revisit { r: EventId, w: EventId },
+}
+
+/// The branch index, at a placed write, of the continuation after its backward
+/// revisits (which take the indices of the candidate reads): it comes last.
+const AFTER_REVISITS: u32 = u32::MAX;
+
+pub(crate) struct Optimal<'a, 'c, P: Program> {
     prog: &'a P,
     model: &'a dyn MemoryModel,
     co: Coherence<'a>,
-    rec: Recorder<'c>,
-    tids: TidRegistry,
+    pub(crate) rec: Recorder<'c>,
+    /// Scoped to the search tree: tids are a function of the path to a node.
+    pub(crate) tids: TidRegistry,
+    /// Parallel exploration: this worker's position in the tree and its pool.
+    pub(crate) par: Option<Worker<'a, P>>,
     /// Whether TruSt's maximality rule decides which backward revisits to perform: in
     /// co mode, for models where maximal extensions stay consistent
     /// ([`MemoryModel::maximal_extensions_consistent`]).
@@ -72,7 +98,78 @@ struct Optimal<'a, 'c, P: Program> {
     revisited: HashSet<Vec<i64>>,
 }
 
-impl<P: Program> Optimal<'_, '_, P> {
+impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
+    pub(crate) fn new(
+        prog: &'a P,
+        model: &'a dyn MemoryModel,
+        cfg: &'c Config,
+        par: Option<Worker<'a, P>>,
+    ) -> Self {
+        Optimal {
+            prog,
+            model,
+            co: Coherence::new(model, cfg.equiv),
+            rec: Recorder::new(cfg, model),
+            tids: TidRegistry::default(),
+            par,
+            maximality: cfg.equiv != Equiv::Rf && model.maximal_extensions_consistent(),
+            revisited: HashSet::new(),
+        }
+    }
+
+    /// Explores child `i` of the current node, whose state `st` is set up for
+    /// `branch`, or hands it to another worker ([`Worker::donate`]). The tid registry
+    /// and the worker's path are restored after.
+    pub(crate) fn branch(&mut self, st: &mut State<P>, i: u32, branch: Branch) {
+        if let Some(w) = &mut self.par {
+            if w.donate(st, i, branch, &self.tids, &mut self.rec) {
+                return;
+            }
+            w.path.push(i);
+        }
+        let mark = self.tids.mark();
+        self.run(st, branch);
+        self.tids.reset(mark);
+        if let Some(w) = &mut self.par {
+            w.note_error(&self.rec);
+            w.path.pop();
+        }
+    }
+
+    /// Runs `branch` on `st` (see [`Branch`]).
+    pub(crate) fn run(&mut self, st: &mut State<P>, branch: Branch) {
+        match branch {
+            Branch::Visit => self.visit(st),
+            Branch::ContinueRead(r) => self.continue_read(st, r),
+            Branch::Placed(w) => self.placed(st, w),
+            Branch::Revisit { r, w } => {
+                // An RMW's write part added over a source another RMW had taken was
+                // not checked for races and lifetime errors then (that graph was
+                // dropped); the revisit makes a consistent graph of it, so it is
+                // checked here.
+                if st.g.label(w).is_exclusive_write() && self.report_errors(&st.g, w) {
+                    return;
+                }
+                self.continue_read(st, r);
+            }
+        }
+    }
+
+    /// True if the loop over a node's children must stop before child `i`: a limit
+    /// or an error stopped the exploration, or (parallel) an error was found at a node
+    /// that comes before child `i` in the sequential order.
+    fn stop_before(&mut self, i: u32) -> bool {
+        self.rec.stopped() || self.par.as_mut().is_some_and(|w| w.beyond_bound(i))
+    }
+
+    /// A write `w` just placed in co (or, in rf mode, added): its backward revisits,
+    /// then the state extended.
+    fn placed(&mut self, st: &mut State<P>, w: EventId) {
+        self.backward_revisits(st, w);
+        if !self.stop_before(AFTER_REVISITS) {
+            self.branch(st, AFTER_REVISITS, Branch::Visit);
+        }
+    }
     /// Extends the (consistent) state until it is maximal, branching at every choice.
     /// Leaves events behind: callers restore their state by truncation.
     fn visit(&mut self, st: &mut State<P>) {
@@ -134,13 +231,13 @@ impl<P: Program> Optimal<'_, '_, P> {
     /// each graph is still produced once.
     fn choose(&mut self, st: &mut State<P>, t: Tid, (lo, hi): (Val, Val), src: SrcLoc) {
         let stamp = st.g.len();
-        for val in lo..=hi {
-            if self.rec.stopped() {
+        for (i, val) in (lo..=hi).enumerate() {
+            if self.stop_before(i as u32) {
                 break;
             }
             let e = step::add_choice(st, self.model, t, val, src);
             st.g.label_mut(e).added_max = val == lo;
-            self.visit(st);
+            self.branch(st, i as u32, Branch::Visit);
             st.truncate(stamp);
         }
     }
@@ -191,13 +288,13 @@ impl<P: Program> Optimal<'_, '_, P> {
             }
         }
         for (i, (w, accepted)) in ok.iter().rev().enumerate() {
-            if self.rec.stopped() {
+            if self.stop_before(i as u32) {
                 break;
             }
             step::set_source(self.model, &mut st.g, r, *w, ord);
             accepted.install(&mut st.g, base.as_ref());
             st.g.label_mut(r).added_max = i == 0;
-            self.continue_read(st, r);
+            self.branch(st, i as u32, Branch::ContinueRead(r));
             st.truncate(stamp + 1);
             st.ts[t as usize].truncate(r.idx as usize);
         }
@@ -233,8 +330,8 @@ impl<P: Program> Optimal<'_, '_, P> {
                     return;
                 }
                 self.backward_revisits(st, w);
-                if atomic {
-                    self.visit(st);
+                if atomic && !self.stop_before(AFTER_REVISITS) {
+                    self.branch(st, AFTER_REVISITS, Branch::Visit);
                 }
             }
         }
@@ -271,10 +368,7 @@ impl<P: Program> Optimal<'_, '_, P> {
             // rf mode: no co choice; the model derives co.
             st.g.co_insert(w, n + 1);
             if self.co.check(&mut st.g, w) && !self.report_errors(&st.g, w) {
-                self.backward_revisits(st, w);
-                if !self.rec.stopped() {
-                    self.visit(st);
-                }
+                self.placed(st, w);
             }
             st.truncate(stamp);
             return;
@@ -296,15 +390,12 @@ impl<P: Program> Optimal<'_, '_, P> {
             self.report_errors(&st.g, w);
         }
         for (i, &pos) in ok.iter().rev().enumerate() {
-            if self.rec.stopped() {
+            if self.stop_before(i as u32) {
                 break;
             }
             st.g.co_insert(w, pos);
             st.g.label_mut(w).added_max = i == 0;
-            self.backward_revisits(st, w);
-            if !self.rec.stopped() {
-                self.visit(st);
-            }
+            self.branch(st, i as u32, Branch::Placed(w));
             st.truncate(stamp + 1);
             st.g.co_remove(w);
         }
@@ -328,8 +419,8 @@ impl<P: Program> Optimal<'_, '_, P> {
             })
             .collect();
         reads.sort_by_key(|&r| std::cmp::Reverse(g.label(r).stamp));
-        for r in reads {
-            if self.rec.stopped() {
+        for (j, r) in reads.into_iter().enumerate() {
+            if self.stop_before(j as u32) {
                 return;
             }
             let keep = revisit_view(&st.g, r, w);
@@ -357,13 +448,7 @@ impl<P: Program> Optimal<'_, '_, P> {
             if !self.maximality && !self.revisited.insert(execution_key(&st2.g, self.co.equiv)) {
                 continue;
             }
-            // An RMW's write part added over a source another RMW had taken was not
-            // checked for races and lifetime errors then (that graph was dropped); the
-            // revisit makes a consistent graph of it, so it is checked here.
-            if st2.g.label(w).is_exclusive_write() && self.report_errors(&st2.g, w) {
-                return;
-            }
-            self.continue_read(&mut st2, r);
+            self.branch(&mut st2, j as u32, Branch::Revisit { r, w });
         }
     }
 }

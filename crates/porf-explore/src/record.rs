@@ -91,6 +91,23 @@ impl<'c> Recorder<'c> {
         reason.is_some()
     }
 
+    /// Whether an error stopped the exploration (no keep-going).
+    pub fn error_stopped(&self) -> bool {
+        self.error_stop
+    }
+
+    /// Parallel exploration: the results recorded since the last call (one segment of
+    /// the sequential order, see [`crate::parallel`]); counting goes on from zero.
+    pub fn take_segment(&mut self) -> Stats {
+        std::mem::take(&mut self.stats)
+    }
+
+    /// Parallel exploration: a worker starts another subtree after its previous one
+    /// stopped at an error (which only ends the exploration of what comes after it).
+    pub fn clear_error_stop(&mut self) {
+        self.error_stop = false;
+    }
+
     /// Whether the time limit has passed (for long computations that cannot call
     /// [`Recorder::stopped`], which needs `&mut self`; they give up, and the next
     /// `stopped` records the limit).

@@ -7,7 +7,6 @@
 
 use porf_graph::{Action, EventId, Graph, LabelKind, Program, ThreadMachine, Tid, Val, View};
 use porf_models::MemoryModel;
-use std::collections::HashMap;
 
 pub struct State<P: Program> {
     pub g: Graph,
@@ -24,17 +23,42 @@ impl<P: Program> Clone for State<P> {
 }
 
 /// Thread identifiers for spawned threads, a function of (parent, how many threads the
-/// parent spawned before): the same child gets the same tid in every execution and in
-/// every explorer.
-#[derive(Default, Debug)]
+/// parent spawned before): the same child gets the same tid whenever it is spawned
+/// again in one exploration lineage.
+///
+/// Invariant: ids are `1..=len` in the order their keys were first met, and an id is
+/// never given to two keys while both entries are present. The optimal explorer scopes
+/// the registry to its search tree ([`TidRegistry::mark`] before a branch,
+/// [`TidRegistry::reset`] after it), so a tid is a function of the path from the root
+/// to the node — the same whatever the number of worker threads and whichever worker
+/// explores the node; within one lineage entries are only added, so a thread deleted
+/// by a backward revisit and spawned again gets its old id. The other explorers keep
+/// one registry for the whole exploration (ids in discovery order).
+#[derive(Default, Debug, Clone)]
 pub struct TidRegistry {
-    map: HashMap<(Tid, u32), Tid>,
+    keys: Vec<(Tid, u32)>,
 }
 
 impl TidRegistry {
     pub fn child(&mut self, parent: Tid, nth: u32) -> Tid {
-        let next = self.map.len() as Tid + 1;
-        *self.map.entry((parent, nth)).or_insert(next)
+        let key = (parent, nth);
+        match self.keys.iter().position(|&k| k == key) {
+            Some(i) => i as Tid + 1,
+            None => {
+                self.keys.push(key);
+                self.keys.len() as Tid
+            }
+        }
+    }
+
+    /// The registry's size, to [`TidRegistry::reset`] to when a branch is left.
+    pub fn mark(&self) -> usize {
+        self.keys.len()
+    }
+
+    /// Forgets every key met since `mark`.
+    pub fn reset(&mut self, mark: usize) {
+        self.keys.truncate(mark);
     }
 }
 
@@ -158,5 +182,26 @@ impl<P: Program> State<P> {
             .iter()
             .filter(|l| matches!(l.kind, LabelKind::Spawn { .. }))
             .count() as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::TidRegistry;
+
+    /// Ids follow the order keys are met on the path from the root; a branch's keys
+    /// are forgotten when it is left, so a sibling branch numbers its own spawns from
+    /// the same point; a key met again on the same path keeps its id.
+    #[test]
+    fn tids_are_scoped_to_the_search_tree() {
+        let mut r = TidRegistry::default();
+        assert_eq!(r.child(0, 0), 1);
+        let m = r.mark();
+        assert_eq!(r.child(1, 0), 2);
+        assert_eq!(r.child(0, 1), 3);
+        assert_eq!(r.child(1, 0), 2, "spawned again on the same path");
+        r.reset(m);
+        assert_eq!(r.child(0, 1), 2, "a sibling branch meets (0, 1) first");
+        assert_eq!(r.child(0, 0), 1);
     }
 }

@@ -124,6 +124,23 @@ pub struct Stats {
     /// RVF class key ([`crate::key::rvf_class_key`]) of every maximal trace explored,
     /// in exploration order, duplicates kept.
     pub rvf_class_keys: Vec<Vec<i64>>,
+    /// How many worker threads explored, and why one if more were asked for
+    /// (`--stats` only: never part of the result proper, which is the same for every
+    /// number of threads).
+    pub parallel: ParallelStats,
+}
+
+/// How an exploration used threads ([`crate::Config::threads`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ParallelStats {
+    /// Worker threads that explored (1 for a sequential exploration).
+    pub workers: usize,
+    /// Subtrees handed from one worker to another (0 when sequential).
+    pub tasks: u64,
+    /// Time workers spent waiting for a subtree, summed over the workers.
+    pub waited: Duration,
+    /// Why the exploration ran on one thread although more were asked for.
+    pub one_thread_reason: Option<&'static str>,
 }
 
 /// What one thread did in a maximal execution: the values its reads returned, in
@@ -236,6 +253,33 @@ impl Stats {
         self.errors.push(err);
         true
     }
+    /// Adds `o`, the result of the exploration of a part of the search tree that comes
+    /// after this one in the sequential order: counts add up, sets unite, the peak is
+    /// the larger one, and `o`'s errors follow with the same deduplication as
+    /// [`Stats::add_error`] (so the first occurrence of each error is kept).
+    /// `elapsed` and `parallel` are left to the caller; `smc` and `rvf` (the trace
+    /// explorers', which run on one thread) are not merged.
+    pub fn merge(&mut self, o: Stats) {
+        self.complete += o.complete;
+        self.blocked += o.blocked;
+        self.bound_cut += o.bound_cut;
+        self.erroneous += o.erroneous;
+        for (k, n) in o.spin_blocked {
+            *self.spin_blocked.entry(k).or_default() += n;
+        }
+        for e in o.errors {
+            self.add_error(e);
+        }
+        self.revisit_states += o.revisit_states;
+        self.rf_classes.extend(o.rf_classes);
+        self.repeated_classes += o.repeated_classes;
+        self.peak_graph_size = self.peak_graph_size.max(o.peak_graph_size);
+        self.stopped_by = self.stopped_by.or(o.stopped_by);
+        self.final_states.extend(o.final_states);
+        self.thread_outcomes.extend(o.thread_outcomes);
+        self.rvf_class_keys.extend(o.rvf_class_keys);
+    }
+
     /// The set of error keys, for comparisons.
     pub fn error_keys(&self) -> BTreeSet<ErrorKey> {
         self.errors
@@ -246,5 +290,50 @@ impl Stats {
                 (c, l, m.to_string())
             })
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn error(line: u32, msg: &str) -> ErrorReport {
+        ErrorReport {
+            class: ErrorClass::Assertion,
+            message: msg.into(),
+            events: vec![(
+                EventId::new(0, 1),
+                SrcLoc {
+                    line,
+                    ..SrcLoc::default()
+                },
+            )],
+            witness: Graph::new(),
+        }
+    }
+
+    /// Merging consecutive parts gives what one exploration of both would record:
+    /// sums, the larger peak, and each error once, at its first occurrence.
+    #[test]
+    fn merge_adds_counts_and_keeps_first_errors() {
+        let mut a = Stats {
+            complete: 3,
+            blocked: 1,
+            peak_graph_size: 10,
+            errors: vec![error(1, "first")],
+            ..Stats::default()
+        };
+        let b = Stats {
+            complete: 2,
+            erroneous: 4,
+            peak_graph_size: 7,
+            errors: vec![error(2, "second"), error(1, "first")],
+            ..Stats::default()
+        };
+        a.merge(b);
+        assert_eq!((a.complete, a.blocked, a.erroneous), (5, 1, 4));
+        assert_eq!(a.peak_graph_size, 10);
+        let msgs: Vec<&str> = a.errors.iter().map(|e| e.message.as_str()).collect();
+        assert_eq!(msgs, ["first", "second"]);
     }
 }

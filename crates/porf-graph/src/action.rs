@@ -443,8 +443,10 @@ pub enum BlockReason {
 /// The value a destroyed mutex holds (a lock that reads it is an error).
 pub const MUTEX_DESTROYED: Val = -1;
 
-/// One thread of a program, as a deterministic machine.
-pub trait ThreadMachine: Clone {
+/// One thread of a program, as a deterministic machine. `Send`: a parallel explorer
+/// hands thread states (with the graph they belong to) from one worker thread to
+/// another.
+pub trait ThreadMachine: Clone + Send {
     /// The next action. Calling `peek` twice without `resume` yields the same action.
     fn peek(&mut self) -> Action;
     /// The action returned by the last `peek` was performed and returned `ret`.

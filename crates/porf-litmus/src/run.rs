@@ -41,6 +41,9 @@ pub struct Options {
     /// Make every access release/acquire ([`porf_graph::AllReleaseAcquire`]), as
     /// Lahav and Boker's causal models read a program.
     pub all_release_acquire: bool,
+    /// Worker threads for the exploration ([`Config::threads`]); the outcome does not
+    /// depend on it.
+    pub threads: usize,
 }
 
 /// Why a test has no verdict. Each prints as `file:line:col: ...`.
@@ -242,6 +245,7 @@ fn explore(
     let cfg = Config {
         keep_going: true,
         collect_final_states: collect,
+        threads: opts.threads,
         ..Config::default()
     };
     if opts.all_release_acquire {

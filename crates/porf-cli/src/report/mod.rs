@@ -230,6 +230,18 @@ pub fn human<P: Program>(s: &Stats, prog: &P, stats: bool) -> String {
     let _ = writeln!(o, "Total wall-clock time: {:.2}s", s.elapsed.as_secs_f64());
     if stats {
         let _ = writeln!(o, "Peak graph size: {} events", s.peak_graph_size);
+        let p = &s.parallel;
+        if let Some(why) = p.one_thread_reason {
+            let _ = writeln!(o, "Explored on one thread (--threads ignored): {why}");
+        } else if p.workers > 1 {
+            let _ = writeln!(
+                o,
+                "Explored on {} threads ({} subtrees handed between them; {:.2}s spent waiting for one, all threads together)",
+                p.workers,
+                p.tasks,
+                p.waited.as_secs_f64()
+            );
+        }
         if s.revisit_states > 0 {
             let _ = writeln!(
                 o,

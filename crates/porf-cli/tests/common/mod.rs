@@ -30,3 +30,43 @@ pub fn shared(tool: &str) -> PathBuf {
     );
     dir
 }
+
+/// The thread counts the shared suites run at: `PORF_TEST_THREADS` (comma-separated,
+/// e.g. `1,2,4`), by default 1 and 2 — the results must not depend on it.
+pub fn test_threads() -> Vec<usize> {
+    let spec = std::env::var("PORF_TEST_THREADS").unwrap_or_else(|_| "1,2".into());
+    let v: Vec<usize> = spec
+        .split(',')
+        .map(|s| {
+            s.trim()
+                .parse()
+                .expect("PORF_TEST_THREADS: comma-separated numbers")
+        })
+        .collect();
+    assert!(v.iter().all(|&n| n > 0), "PORF_TEST_THREADS: {spec}");
+    v
+}
+
+/// A `porf` for scripts that take `--porf PATH`: a shell script that runs the porf
+/// binary with `--threads n` after the subcommand.
+pub fn porf_with_threads(n: usize) -> PathBuf {
+    let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("porf-threads-{n}"));
+    let script = format!(
+        "#!/bin/sh\ncmd=\"$1\"\nshift\nexec '{}' \"$cmd\" --threads {n} \"$@\"\n",
+        env!("CARGO_BIN_EXE_porf")
+    );
+    // Each call writes its own copy and renames it into place, so that tests running
+    // at once (in this process or another) never run a half-written script.
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let k = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let tmp = path.with_extension(format!("{}-{k}.tmp", std::process::id()));
+    std::fs::write(&tmp, script).expect("cannot write the porf wrapper");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&tmp, std::fs::Permissions::from_mode(0o755))
+            .expect("cannot make the porf wrapper executable");
+    }
+    std::fs::rename(&tmp, &path).expect("cannot install the porf wrapper");
+    path
+}
