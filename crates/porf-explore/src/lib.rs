@@ -48,6 +48,7 @@ pub mod reference;
 pub mod replay;
 pub mod rf_smc;
 pub mod rvf_smc;
+pub mod shard;
 pub mod state;
 pub mod stats;
 pub mod step;

@@ -28,6 +28,7 @@ use crate::coherence::Coherence;
 use crate::coherence::Equiv;
 use crate::key::execution_key;
 use crate::record::Recorder;
+use crate::shard::Filter;
 use crate::state::{State, TidRegistry};
 use crate::step::{self, Access, AfterRead, Step};
 use crate::{Config, Stats};
@@ -39,6 +40,16 @@ use porf_models::{atomicity, MemoryModel};
 use std::collections::HashSet;
 
 pub fn explore<P: Program>(prog: &P, model: &dyn MemoryModel, cfg: &Config) -> Stats {
+    explore_filtered(prog, model, cfg, Filter::all()).0
+}
+
+/// [`explore`] with a branch filter ([`crate::shard`]); returns the filter too.
+pub(crate) fn explore_filtered<P: Program>(
+    prog: &P,
+    model: &dyn MemoryModel,
+    cfg: &Config,
+    shard: Filter,
+) -> (Stats, Filter) {
     let mut ex = Optimal {
         prog,
         model,
@@ -47,11 +58,13 @@ pub fn explore<P: Program>(prog: &P, model: &dyn MemoryModel, cfg: &Config) -> S
         tids: TidRegistry::default(),
         maximality: cfg.equiv != Equiv::Rf && model.maximal_extensions_consistent(),
         revisited: HashSet::new(),
+        shard,
     };
     let mut st = State::new(prog, model);
     ex.visit(&mut st);
     ex.rec.stats.revisit_states = ex.revisited.len() as u64;
-    ex.rec.finish()
+    ex.shard.finish(&ex.rec.stats);
+    (ex.rec.finish(), ex.shard)
 }
 
 struct Optimal<'a, 'c, P: Program> {
@@ -70,6 +83,9 @@ struct Optimal<'a, 'c, P: Program> {
     /// keeps the exploration optimal. Empty with the rule, which does that without
     /// memory.
     revisited: HashSet<Vec<i64>>,
+    /// Which children of each branch point to explore ([`crate::shard`]): all of them,
+    /// except in a shard of a split exploration.
+    shard: Filter,
 }
 
 impl<P: Program> Optimal<'_, '_, P> {
@@ -87,7 +103,9 @@ impl<P: Program> Optimal<'_, '_, P> {
                     "optimal explorer reached an inconsistent graph:\n{}",
                     st.g
                 );
-                self.rec.maximal(st, &self.co);
+                if self.shard.counts_leaf() {
+                    self.rec.maximal(st, &self.co);
+                }
                 return;
             };
             if let Action::Choose { lo, hi, src } = action {
@@ -138,10 +156,14 @@ impl<P: Program> Optimal<'_, '_, P> {
             if self.rec.stopped() {
                 break;
             }
+            if !self.shard.enter(hi > lo, &self.rec.stats) {
+                continue;
+            }
             let e = step::add_choice(st, self.model, t, val, src);
             st.g.label_mut(e).added_max = val == lo;
             self.visit(st);
             st.truncate(stamp);
+            self.shard.leave(hi > lo, &self.rec.stats);
         }
     }
 
@@ -190,9 +212,13 @@ impl<P: Program> Optimal<'_, '_, P> {
                 ok.push((w, a));
             }
         }
+        let split = ok.len() > 1;
         for (i, (w, accepted)) in ok.iter().rev().enumerate() {
             if self.rec.stopped() {
                 break;
+            }
+            if !self.shard.enter(split, &self.rec.stats) {
+                continue;
             }
             step::set_source(self.model, &mut st.g, r, *w, ord);
             accepted.install(&mut st.g, base.as_ref());
@@ -200,6 +226,7 @@ impl<P: Program> Optimal<'_, '_, P> {
             self.continue_read(st, r);
             st.truncate(stamp + 1);
             st.ts[t as usize].truncate(r.idx as usize);
+            self.shard.leave(split, &self.rec.stats);
         }
         st.truncate(stamp);
     }
@@ -232,9 +259,10 @@ impl<P: Program> Optimal<'_, '_, P> {
                 if atomic && self.report_errors(&st.g, w) {
                     return;
                 }
-                self.backward_revisits(st, w);
-                if atomic {
+                let revisits = self.backward_revisits(st, w);
+                if atomic && self.shard.enter(revisits, &self.rec.stats) {
                     self.visit(st);
+                    self.shard.leave(revisits, &self.rec.stats);
                 }
             }
         }
@@ -271,9 +299,10 @@ impl<P: Program> Optimal<'_, '_, P> {
             // rf mode: no co choice; the model derives co.
             st.g.co_insert(w, n + 1);
             if self.co.check(&mut st.g, w) && !self.report_errors(&st.g, w) {
-                self.backward_revisits(st, w);
-                if !self.rec.stopped() {
+                let revisits = self.backward_revisits(st, w);
+                if !self.rec.stopped() && self.shard.enter(revisits, &self.rec.stats) {
                     self.visit(st);
+                    self.shard.leave(revisits, &self.rec.stats);
                 }
             }
             st.truncate(stamp);
@@ -295,25 +324,33 @@ impl<P: Program> Optimal<'_, '_, P> {
         if !ok.is_empty() {
             self.report_errors(&st.g, w);
         }
+        let split = ok.len() > 1;
         for (i, &pos) in ok.iter().rev().enumerate() {
             if self.rec.stopped() {
                 break;
             }
+            if !self.shard.enter(split, &self.rec.stats) {
+                continue;
+            }
             st.g.co_insert(w, pos);
             st.g.label_mut(w).added_max = i == 0;
-            self.backward_revisits(st, w);
-            if !self.rec.stopped() {
+            let revisits = self.backward_revisits(st, w);
+            if !self.rec.stopped() && self.shard.enter(revisits, &self.rec.stats) {
                 self.visit(st);
+                self.shard.leave(revisits, &self.rec.stats);
             }
             st.truncate(stamp + 1);
             st.g.co_remove(w);
+            self.shard.leave(split, &self.rec.stats);
         }
         st.truncate(stamp);
     }
 
     /// Every backward revisit of write `w` (the newest event, placed in co) that TruSt's
     /// maximality rule allows. Leaves `st` unchanged: each revisit works on a copy.
-    fn backward_revisits(&mut self, st: &mut State<P>, w: EventId) {
+    /// Returns whether there was one: then the revisits and the continuation without
+    /// one are the children of a real branch point ([`Filter::enter`]).
+    fn backward_revisits(&mut self, st: &mut State<P>, w: EventId) -> bool {
         let g = &st.g;
         let loc = g.label(w).loc().unwrap();
         let wporf = &g.label(w).porf;
@@ -328,9 +365,10 @@ impl<P: Program> Optimal<'_, '_, P> {
             })
             .collect();
         reads.sort_by_key(|&r| std::cmp::Reverse(g.label(r).stamp));
+        let mut any = false;
         for r in reads {
             if self.rec.stopped() {
-                return;
+                return any;
             }
             let keep = revisit_view(&st.g, r, w);
             if self.maximality && !maximal_extension(&st.g, r, w, &keep) {
@@ -357,14 +395,19 @@ impl<P: Program> Optimal<'_, '_, P> {
             if !self.maximality && !self.revisited.insert(execution_key(&st2.g, self.co.equiv)) {
                 continue;
             }
+            any = true;
+            if !self.shard.enter(true, &self.rec.stats) {
+                continue;
+            }
             // An RMW's write part added over a source another RMW had taken was not
             // checked for races and lifetime errors then (that graph was dropped); the
             // revisit makes a consistent graph of it, so it is checked here.
-            if st2.g.label(w).is_exclusive_write() && self.report_errors(&st2.g, w) {
-                return;
+            if !(st2.g.label(w).is_exclusive_write() && self.report_errors(&st2.g, w)) {
+                self.continue_read(&mut st2, r);
             }
-            self.continue_read(&mut st2, r);
+            self.shard.leave(true, &self.rec.stats);
         }
+        any
     }
 }
 
