@@ -364,7 +364,7 @@ pub(crate) fn print_result(
         if let Some((_, field, value)) = extra {
             v[field] = value;
         }
-        println!("{v}");
+        report::emit(&format!("{v}\n"));
     } else {
         report::emit(&report::human_with(
             result,
