@@ -10,7 +10,7 @@ mod common;
 use common::porf;
 
 use serde_json::Value;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 fn conformance(name: &str) -> String {
     common::shared("conformance/expected.tsv")
@@ -37,7 +37,7 @@ fn scratch(test: &str) -> PathBuf {
 }
 
 /// Writes the N shard reports of `args`; returns their paths.
-fn shards(dir: &PathBuf, tag: &str, args: &[&str], n: u32) -> Vec<String> {
+fn shards(dir: &Path, tag: &str, args: &[&str], n: u32) -> Vec<String> {
     (0..n)
         .map(|i| {
             let shard = format!("{i}/{n}");
