@@ -32,6 +32,8 @@
 //! * [`rvf_smc`]: RVF-SMC ("Stateless Model Checking under a Reads-Value-From
 //!   Equivalence", CAV 2021, Alg. 2) for SC: at most one maximal trace per
 //!   reads-value-from class ([`Equiv::Rvf`]).
+//! * [`shard`]: splitting the optimal explorer's tree into N independent shards
+//!   (`--shard I/N`) and adding their records up.
 //! * [`coherence`]: co tracked (co mode) or derived by the model (rf mode);
 //!   [`key`]: execution and state keys for deduplication.
 
