@@ -4,13 +4,14 @@
 //! an explorer, and prints results; it reads graphs only to print witnesses
 //! (`report/`), and decides nothing about executions itself.
 //!
-//! **API boundary**: the command line (`porf verify`, `porf litmus`, `porf example`, `porf reach`), its
+//! **API boundary**: the command line (`porf verify`, `porf merge`, `porf litmus`, `porf example`, `porf reach`), its
 //! output lines, `--json` objects and exit codes (0, 2, 3, 4, 42).
 
 mod example;
 mod litmus;
 mod reach;
 mod report;
+mod shard;
 mod verify;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
@@ -145,6 +146,10 @@ enum Command {
     /// Explore one of porf's bundled Rust-built example programs (see --list).
     #[command(after_help = report::EXIT_CODES_HELP)]
     Example(example::ExampleArgs),
+    /// Add up the reports of `porf verify --shard I/N` (I = 0 .. N-1) into the whole
+    /// run's result, printed as `porf verify` prints it.
+    #[command(after_help = report::EXIT_CODES_HELP)]
+    Merge(shard::MergeArgs),
     /// Run herd C11 litmus tests and print herd7's verdicts.
     Litmus(litmus::LitmusArgs),
     /// Decide whether a toy program (`.toy`) can fail an assertion under SRA or WRA,
@@ -164,6 +169,7 @@ fn main() -> ExitCode {
     let code = match cli.cmd {
         Command::Verify(a) => verify::run(a),
         Command::Example(a) => example::run(a),
+        Command::Merge(a) => shard::merge(a),
         Command::Litmus(a) => litmus::run(a),
         Command::Reach(a) => reach::run(a),
     };

@@ -64,6 +64,36 @@ pub struct VerifyArgs {
     /// Also print peak graph size and peak resident memory.
     #[arg(long)]
     stats: bool,
+    /// Explore only shard I of N (0 <= I < N) of the search tree and print a JSON
+    /// report for `porf merge` (which gives the counts and verdict of the whole run);
+    /// exit code 0 whenever the report was written. For running the shards on a batch
+    /// system (see the README).
+    #[arg(long, value_name = "I/N")]
+    shard: Option<porf_explore::shard::Split>,
+}
+
+impl VerifyArgs {
+    /// Everything that decides what an exploration of the file does (for `porf merge`,
+    /// which adds up only reports of the same exploration): all flags but the output
+    /// ones and `--timeout`.
+    fn identity(&self) -> serde_json::Value {
+        let e = &self.explore;
+        serde_json::json!({
+            "model": e.model,
+            "explorer": "graph",
+            "equiv": self.equiv,
+            "keep_going": e.keep_going,
+            "all_release_acquire": e.all_release_acquire,
+            "defines": self.define,
+            "include": self.include.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
+            "unroll": self.unroll,
+            "recursion_limit": self.recursion_limit,
+            "disable_spin_assume": self.disable_spin_assume,
+            "check_liveness": self.check_liveness,
+            "disable_race_detection": self.disable_race_detection,
+            "nondet_range": self.nondet_range.map(|(lo, hi)| [lo, hi]),
+        })
+    }
 }
 
 /// The most values `--nondet-range` may give one call.
@@ -122,6 +152,17 @@ pub fn run(a: VerifyArgs) -> u8 {
     if let Err(msg) = porf_explore::supported(a.explore.strategy(), model.as_ref(), equiv) {
         eprintln!("error: {msg}");
         return 2;
+    }
+    if a.shard.is_some() {
+        if let Err(msg) = porf_explore::shard::supported(a.explore.strategy(), model.as_ref(), &cfg)
+        {
+            eprintln!("error: {msg}");
+            return 2;
+        }
+        if a.dot.is_some() {
+            eprintln!("error: --dot is unsupported with --shard (a shard's report holds the witness trace; `porf merge` prints it)");
+            return 2;
+        }
     }
     if a.file.extension().is_some_and(|e| e == "toy") {
         if !a.define.is_empty() || !a.include.is_empty() {
@@ -182,11 +223,11 @@ pub fn run(a: VerifyArgs) -> u8 {
 
 /// The loops spin-assume watches, with the number of blocked executions each ended in
 /// (every natural loop of the program, then any other blocked position): `(location,
-/// function, blocked)`, in source order.
-fn spin_rows<P: Program>(
-    prog: &P,
+/// function, blocked)`, in source order; `name` gives a location's text.
+pub(crate) fn spin_rows(
     s: &porf_explore::Stats,
     loops: &[(SrcLoc, String)],
+    name: impl Fn(SrcLoc) -> String,
 ) -> Vec<(String, String, u64)> {
     let mut rows: Vec<(SrcLoc, String, u64)> = loops
         .iter()
@@ -205,7 +246,7 @@ fn spin_rows<P: Program>(
     }
     rows.sort_by_key(|(s, f, _)| (s.file, s.line, s.col, f.clone()));
     rows.into_iter()
-        .map(|(src, f, n)| (report::trace::location(prog, src), f, n))
+        .map(|(src, f, n)| (name(src), f, n))
         .collect()
 }
 
@@ -218,17 +259,21 @@ fn explore_and_report<P: Program + Sync>(
     loops: &[(SrcLoc, String)],
     bounds: report::Bounds,
 ) -> u8 {
+    if let Some(split) = a.shard {
+        let id = crate::shard::Identity {
+            file: &a.file,
+            config: a.identity(),
+            bounds,
+        };
+        return crate::shard::run(&id, prog, model, cfg, loops, split);
+    }
     let result = porf_explore::explore(a.explore.strategy(), prog, model, cfg);
     for e in result
         .errors
         .iter()
         .filter(|e| e.class == porf_explore::ErrorClass::Unsupported)
     {
-        let loc = e
-            .events
-            .first()
-            .map_or(String::new(), |(_, s)| report::trace::location(prog, *s));
-        eprintln!("{loc}: unsupported: {}", e.message);
+        eprintln!("{}", unsupported_line(prog, e));
     }
     if let Some(path) = &a.dot {
         match result.errors.first() {
@@ -244,36 +289,106 @@ fn explore_and_report<P: Program + Sync>(
             ),
         }
     }
-    report::print_warnings(&result, bounds);
-    if a.json {
-        let warnings = report::warnings(&result, bounds);
-        let mut v = report::json::to_json(&result, prog, &a.explore.model, &a.equiv, &warnings);
-        let rows = spin_rows(prog, &result, loops);
-        if !rows.is_empty() {
-            v["spin_loops"] = rows
+    let out = Rendered {
+        blocks: result
+            .errors
+            .iter()
+            .map(|e| report::error_block(e, prog))
+            .collect(),
+        json: result
+            .errors
+            .iter()
+            .map(|e| report::json::error_json(e, prog))
+            .collect(),
+        rows: spin_rows(&result, loops, |s| report::trace::location(prog, s)),
+    };
+    let how = Format {
+        json: a.json,
+        stats: a.stats,
+        model: &a.explore.model,
+        equiv: &a.equiv,
+        bounds,
+    };
+    print_result(&result, &out, &how, None)
+}
+
+/// The line on stderr for an unsupported-construct error: `file:line:col: unsupported: ...`.
+pub(crate) fn unsupported_line<P: Program>(prog: &P, e: &porf_explore::ErrorReport) -> String {
+    let loc = e
+        .events
+        .first()
+        .map_or(String::new(), |(_, s)| report::trace::location(prog, *s));
+    format!("{loc}: unsupported: {}", e.message)
+}
+
+/// A result's errors and spin-loop rows, rendered (by `porf verify` from the program,
+/// or by `porf merge` from the shards' reports).
+pub(crate) struct Rendered {
+    /// [`report::error_block`] of each error.
+    pub blocks: Vec<String>,
+    /// [`report::json::error_json`] of each error.
+    pub json: Vec<serde_json::Value>,
+    /// [`spin_rows`].
+    pub rows: Vec<(String, String, u64)>,
+}
+
+/// How to print a result.
+pub(crate) struct Format<'a> {
+    pub json: bool,
+    pub stats: bool,
+    pub model: &'a str,
+    pub equiv: &'a str,
+    pub bounds: report::Bounds,
+}
+
+/// Prints the warnings on stderr and the result (GenMC's lines or one JSON object) on
+/// stdout; `extra`: more lines (human) or a field (JSON) to add. Returns the exit code.
+pub(crate) fn print_result(
+    result: &porf_explore::Stats,
+    out: &Rendered,
+    how: &Format,
+    extra: Option<(String, &str, serde_json::Value)>,
+) -> u8 {
+    report::print_warnings(result, how.bounds);
+    if how.json {
+        let warnings = report::warnings(result, how.bounds);
+        let mut v =
+            report::json::to_json_with(result, out.json.clone(), how.model, how.equiv, &warnings);
+        if !out.rows.is_empty() {
+            v["spin_loops"] = out
+                .rows
                 .iter()
                 .map(|(l, f, n)| serde_json::json!({"location": l, "function": f, "blocked": n}))
                 .collect();
         }
-        println!("{v}");
+        if let Some((_, field, value)) = extra {
+            v[field] = value;
+        }
+        report::emit(&format!("{v}\n"));
     } else {
-        report::print_human(&result, prog, a.stats);
-        let rows = spin_rows(prog, &result, loops);
-        if a.stats && !rows.is_empty() {
+        report::emit(&report::human_with(
+            result,
+            &out.blocks,
+            how.stats && extra.is_none(),
+        ));
+        if how.stats && !out.rows.is_empty() {
             println!(
                 "Loops watched by spin-assume (--disable-spin-assume to explore them): {}",
-                rows.len()
+                out.rows.len()
             );
-            for (l, f, n) in rows {
+            for (l, f, n) in &out.rows {
                 let f = if f.is_empty() {
                     String::new()
                 } else {
                     format!(" in {f}")
                 };
-                let plural = if n == 1 { "" } else { "s" };
+                let plural = if *n == 1 { "" } else { "s" };
                 println!("  {l}{f}: {n} blocked execution{plural}");
             }
         }
+        if let Some((lines, _, _)) = extra {
+            report::emit(&lines);
+        }
     }
-    report::exit_code(&result)
+    report::exit_code(result)
 }

@@ -34,6 +34,8 @@
 //!   reads-value-from class ([`Equiv::Rvf`]).
 //! * [`parallel`]: the optimal explorer on several threads: subtrees of its search
 //!   tree handed between workers, results merged in the sequential order.
+//! * [`shard`]: splitting the optimal explorer's tree into N independent shards
+//!   (`--shard I/N`) and adding their records up.
 //! * [`coherence`]: co tracked (co mode) or derived by the model (rf mode);
 //!   [`key`]: execution and state keys for deduplication.
 
@@ -51,6 +53,7 @@ pub mod reference;
 pub mod replay;
 pub mod rf_smc;
 pub mod rvf_smc;
+pub mod shard;
 pub mod state;
 pub mod stats;
 pub mod step;

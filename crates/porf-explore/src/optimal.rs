@@ -29,6 +29,7 @@ use crate::coherence::Equiv;
 use crate::key::execution_key;
 use crate::parallel::{self, Worker};
 use crate::record::Recorder;
+use crate::shard::Filter;
 use crate::state::{State, TidRegistry};
 use crate::step::{self, Access, AfterRead, Step};
 use crate::{Config, Stats};
@@ -57,6 +58,23 @@ pub fn explore<P: Program + Sync>(prog: &P, model: &dyn MemoryModel, cfg: &Confi
         stats.parallel.one_thread_reason = reason;
     }
     stats
+}
+
+/// [`explore`] on one thread with a branch filter ([`crate::shard`]); returns the
+/// filter too.
+pub(crate) fn explore_filtered<P: Program>(
+    prog: &P,
+    model: &dyn MemoryModel,
+    cfg: &Config,
+    shard: Filter,
+) -> (Stats, Filter) {
+    let mut ex = Optimal::new(prog, model, cfg, None);
+    ex.shard = shard;
+    let mut st = State::new(prog, model);
+    ex.visit(&mut st);
+    ex.rec.stats.revisit_states = ex.revisited.len() as u64;
+    ex.shard.finish(&ex.rec.stats);
+    (ex.rec.finish(), ex.shard)
 }
 
 /// What a subtree handed to another worker starts with, after its state is set up
@@ -96,6 +114,9 @@ pub(crate) struct Optimal<'a, 'c, P: Program> {
     /// keeps the exploration optimal. Empty with the rule, which does that without
     /// memory.
     revisited: HashSet<Vec<i64>>,
+    /// Which children of each branch point to explore ([`crate::shard`]): all of them,
+    /// except in a shard of a split exploration.
+    shard: Filter,
 }
 
 impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
@@ -114,6 +135,7 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
             par,
             maximality: cfg.equiv != Equiv::Rf && model.maximal_extensions_consistent(),
             revisited: HashSet::new(),
+            shard: Filter::all(),
         }
     }
 
@@ -165,9 +187,10 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
     /// A write `w` just placed in co (or, in rf mode, added): its backward revisits,
     /// then the state extended.
     fn placed(&mut self, st: &mut State<P>, w: EventId) {
-        self.backward_revisits(st, w);
-        if !self.stop_before(AFTER_REVISITS) {
+        let revisits = self.backward_revisits(st, w);
+        if !self.stop_before(AFTER_REVISITS) && self.shard.enter(revisits, &self.rec.stats) {
             self.branch(st, AFTER_REVISITS, Branch::Visit);
+            self.shard.leave(revisits, &self.rec.stats);
         }
     }
     /// Extends the (consistent) state until it is maximal, branching at every choice.
@@ -184,7 +207,9 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
                     "optimal explorer reached an inconsistent graph:\n{}",
                     st.g
                 );
-                self.rec.maximal(st, &self.co);
+                if self.shard.counts_leaf() {
+                    self.rec.maximal(st, &self.co);
+                }
                 return;
             };
             if let Action::Choose { lo, hi, src } = action {
@@ -235,10 +260,14 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
             if self.stop_before(i as u32) {
                 break;
             }
+            if !self.shard.enter(hi > lo, &self.rec.stats) {
+                continue;
+            }
             let e = step::add_choice(st, self.model, t, val, src);
             st.g.label_mut(e).added_max = val == lo;
             self.branch(st, i as u32, Branch::Visit);
             st.truncate(stamp);
+            self.shard.leave(hi > lo, &self.rec.stats);
         }
     }
 
@@ -287,9 +316,13 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
                 ok.push((w, a));
             }
         }
+        let split = ok.len() > 1;
         for (i, (w, accepted)) in ok.iter().rev().enumerate() {
             if self.stop_before(i as u32) {
                 break;
+            }
+            if !self.shard.enter(split, &self.rec.stats) {
+                continue;
             }
             step::set_source(self.model, &mut st.g, r, *w, ord);
             accepted.install(&mut st.g, base.as_ref());
@@ -297,6 +330,7 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
             self.branch(st, i as u32, Branch::ContinueRead(r));
             st.truncate(stamp + 1);
             st.ts[t as usize].truncate(r.idx as usize);
+            self.shard.leave(split, &self.rec.stats);
         }
         st.truncate(stamp);
     }
@@ -329,9 +363,13 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
                 if atomic && self.report_errors(&st.g, w) {
                     return;
                 }
-                self.backward_revisits(st, w);
-                if atomic && !self.stop_before(AFTER_REVISITS) {
+                let revisits = self.backward_revisits(st, w);
+                if atomic
+                    && !self.stop_before(AFTER_REVISITS)
+                    && self.shard.enter(revisits, &self.rec.stats)
+                {
                     self.branch(st, AFTER_REVISITS, Branch::Visit);
+                    self.shard.leave(revisits, &self.rec.stats);
                 }
             }
         }
@@ -389,22 +427,29 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
         if !ok.is_empty() {
             self.report_errors(&st.g, w);
         }
+        let split = ok.len() > 1;
         for (i, &pos) in ok.iter().rev().enumerate() {
             if self.stop_before(i as u32) {
                 break;
+            }
+            if !self.shard.enter(split, &self.rec.stats) {
+                continue;
             }
             st.g.co_insert(w, pos);
             st.g.label_mut(w).added_max = i == 0;
             self.branch(st, i as u32, Branch::Placed(w));
             st.truncate(stamp + 1);
             st.g.co_remove(w);
+            self.shard.leave(split, &self.rec.stats);
         }
         st.truncate(stamp);
     }
 
     /// Every backward revisit of write `w` (the newest event, placed in co) that TruSt's
     /// maximality rule allows. Leaves `st` unchanged: each revisit works on a copy.
-    fn backward_revisits(&mut self, st: &mut State<P>, w: EventId) {
+    /// Returns whether there was one: then the revisits and the continuation without
+    /// one are the children of a real branch point ([`Filter::enter`]).
+    fn backward_revisits(&mut self, st: &mut State<P>, w: EventId) -> bool {
         let g = &st.g;
         let loc = g.label(w).loc().unwrap();
         let wporf = &g.label(w).porf;
@@ -419,9 +464,10 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
             })
             .collect();
         reads.sort_by_key(|&r| std::cmp::Reverse(g.label(r).stamp));
+        let mut any = false;
         for (j, r) in reads.into_iter().enumerate() {
             if self.stop_before(j as u32) {
-                return;
+                return any;
             }
             let keep = revisit_view(&st.g, r, w);
             if self.maximality && !maximal_extension(&st.g, r, w, &keep) {
@@ -448,8 +494,14 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
             if !self.maximality && !self.revisited.insert(execution_key(&st2.g, self.co.equiv)) {
                 continue;
             }
+            any = true;
+            if !self.shard.enter(true, &self.rec.stats) {
+                continue;
+            }
             self.branch(&mut st2, j as u32, Branch::Revisit { r, w });
+            self.shard.leave(true, &self.rec.stats);
         }
+        any
     }
 }
 

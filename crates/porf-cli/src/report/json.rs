@@ -12,7 +12,7 @@
 //! `stopped_by` is not null; `warnings` holds the lines `porf` also prints on stderr.
 
 use super::trace;
-use porf_explore::Stats;
+use porf_explore::{ErrorReport, Stats};
 use porf_graph::Program;
 use serde_json::{json, Value};
 
@@ -24,36 +24,47 @@ pub fn to_json<P: Program>(
     equiv: &str,
     warnings: &[String],
 ) -> Value {
-    let errors: Vec<Value> = s
-        .errors
-        .iter()
-        .map(|e| {
-            let location = e
-                .events
-                .first()
-                .map_or(String::new(), |(_, src)| trace::location(prog, *src));
-            let steps: Vec<Value> = trace::steps(prog, &e.witness)
-                .into_iter()
-                .map(|st| {
-                    json!({"thread": st.thread, "index": st.index, "event": st.event,
-                           "value": st.value, "reads_from": st.reads_from,
-                           "location": st.location, "printed": st.printed,
-                           "value_shown": st.shown})
-                })
-                .collect();
-            // Every event the error involves (both events of a race).
-            let events: Vec<Value> = e
-                .events
-                .iter()
-                .map(|(id, src)| {
-                    json!({"thread": id.tid, "index": id.idx,
-                           "location": trace::location(prog, *src)})
-                })
-                .collect();
-            json!({"kind": e.class.verdict(), "message": e.message, "location": location,
-                   "events": events, "trace": steps})
+    let errors = s.errors.iter().map(|e| error_json(e, prog)).collect();
+    to_json_with(s, errors, model, equiv, warnings)
+}
+
+/// One element of `errors`: what, where, and the witness interleaving.
+pub fn error_json<P: Program>(e: &ErrorReport, prog: &P) -> Value {
+    let location = e
+        .events
+        .first()
+        .map_or(String::new(), |(_, src)| trace::location(prog, *src));
+    let steps: Vec<Value> = trace::steps(prog, &e.witness)
+        .into_iter()
+        .map(|st| {
+            json!({"thread": st.thread, "index": st.index, "event": st.event,
+                   "value": st.value, "reads_from": st.reads_from,
+                   "location": st.location, "printed": st.printed,
+                   "value_shown": st.shown})
         })
         .collect();
+    // Every event the error involves (both events of a race).
+    let events: Vec<Value> = e
+        .events
+        .iter()
+        .map(|(id, src)| {
+            json!({"thread": id.tid, "index": id.idx,
+                   "location": trace::location(prog, *src)})
+        })
+        .collect();
+    json!({"kind": e.class.verdict(), "message": e.message, "location": location,
+           "events": events, "trace": steps})
+}
+
+/// [`to_json`] with the `errors` elements given ([`error_json`] of each of `s.errors`,
+/// in order): `porf merge` prints errors rendered by the shards.
+pub fn to_json_with(
+    s: &Stats,
+    errors: Vec<Value>,
+    model: &str,
+    equiv: &str,
+    warnings: &[String],
+) -> Value {
     let mut v = json!({
         "verdict": super::verdict(s),
         "complete": s.complete,

@@ -161,6 +161,48 @@ pub fn print_human<P: Program>(s: &Stats, prog: &P, stats: bool) {
 
 /// GenMC's result lines, each error with its witness interleaving.
 pub fn human<P: Program>(s: &Stats, prog: &P, stats: bool) -> String {
+    let blocks: Vec<String> = s.errors.iter().map(|e| error_block(e, prog)).collect();
+    human_with(s, &blocks, stats)
+}
+
+/// The lines [`human`] prints for one error: what, where, and the witness interleaving.
+pub fn error_block<P: Program>(err: &porf_explore::ErrorReport, prog: &P) -> String {
+    use std::fmt::Write;
+    let mut o = String::new();
+    let _ = writeln!(o, "Error: {}!", describe(err.class));
+    let _ = writeln!(o, "{}", err.message);
+    for (_, src) in &err.events {
+        let loc = trace::location(prog, *src);
+        if !loc.is_empty() {
+            let _ = writeln!(o, "  at {loc}");
+        }
+    }
+    let _ = writeln!(
+        o,
+        "Trace ((thread, event), what, value, reads from, location):"
+    );
+    for st in trace::steps(prog, &err.witness) {
+        for text in &st.printed {
+            let _ = writeln!(o, "  T{:<7} printed {:?}", st.thread, text);
+        }
+        let val = match (&st.shown, st.value) {
+            (Some(s), _) => s.clone(),
+            (None, v) => v.map_or(String::new(), |v| v.to_string()),
+        };
+        let id = format!("({}, {})", st.thread, st.index);
+        let from = st.reads_from.as_deref().unwrap_or("");
+        let _ = writeln!(
+            o,
+            "  {:<8} {:<32} {:>6} {:<8}  {}",
+            id, st.event, val, from, st.location
+        );
+    }
+    o
+}
+
+/// [`human`] with the errors' lines given ([`error_block`] of each of `s.errors`, in
+/// order): `porf merge` prints errors rendered by the shards.
+pub fn human_with(s: &Stats, blocks: &[String], stats: bool) -> String {
     use std::fmt::Write;
     let mut o = String::new();
     if s.errors.is_empty() {
@@ -173,35 +215,8 @@ pub fn human<P: Program>(s: &Stats, prog: &P, stats: bool) -> String {
             let _ = writeln!(o, "No errors were detected.");
         }
     }
-    for err in &s.errors {
-        let _ = writeln!(o, "Error: {}!", describe(err.class));
-        let _ = writeln!(o, "{}", err.message);
-        for (_, src) in &err.events {
-            let loc = trace::location(prog, *src);
-            if !loc.is_empty() {
-                let _ = writeln!(o, "  at {loc}");
-            }
-        }
-        let _ = writeln!(
-            o,
-            "Trace ((thread, event), what, value, reads from, location):"
-        );
-        for st in trace::steps(prog, &err.witness) {
-            for text in &st.printed {
-                let _ = writeln!(o, "  T{:<7} printed {:?}", st.thread, text);
-            }
-            let val = match (&st.shown, st.value) {
-                (Some(s), _) => s.clone(),
-                (None, v) => v.map_or(String::new(), |v| v.to_string()),
-            };
-            let id = format!("({}, {})", st.thread, st.index);
-            let from = st.reads_from.as_deref().unwrap_or("");
-            let _ = writeln!(
-                o,
-                "  {:<8} {:<32} {:>6} {:<8}  {}",
-                id, st.event, val, from, st.location
-            );
-        }
+    for b in blocks {
+        o.push_str(b);
     }
     if let Some(r) = s.stopped_by {
         let so = if s.errors.is_empty() {
