@@ -9,6 +9,7 @@
 
 mod example;
 mod litmus;
+mod progress;
 mod reach;
 mod report;
 mod verify;
@@ -73,6 +74,13 @@ pub struct ExploreArgs {
     /// (so `--model ra`, `wra` and `sra` compare on one program).
     #[arg(long)]
     all_release_acquire: bool,
+    /// Do not show the progress line (executions, blocked, rate, elapsed, estimated
+    /// total) that a run shows on stderr when stderr is a terminal (never with
+    /// --json). The estimated total (graph explorer) is the executions so far divided
+    /// by the share of the exploration tree done, a share weighted as Knuth's random
+    /// probes would enter it: an estimate, exact only on evenly shaped trees.
+    #[arg(long)]
+    no_progress: bool,
 }
 
 impl ExploreArgs {

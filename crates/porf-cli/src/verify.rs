@@ -117,6 +117,9 @@ pub fn run(a: VerifyArgs) -> u8 {
         return 2;
     }
     cfg.check_liveness = a.check_liveness;
+    if crate::progress::wanted(a.json, a.explore.no_progress) {
+        cfg.progress = Some(Default::default());
+    }
     cfg.disable_race_detection = a.disable_race_detection;
     let model = porf_models::by_name(&a.explore.model).expect("clap checked the model name");
     if let Err(msg) = porf_explore::supported(a.explore.strategy(), model.as_ref(), equiv) {
@@ -218,7 +221,7 @@ fn explore_and_report<P: Program + Sync>(
     loops: &[(SrcLoc, String)],
     bounds: report::Bounds,
 ) -> u8 {
-    let result = porf_explore::explore(a.explore.strategy(), prog, model, cfg);
+    let result = crate::progress::explore(a.explore.strategy(), prog, model, cfg);
     for e in result
         .errors
         .iter()

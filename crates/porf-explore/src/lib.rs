@@ -25,7 +25,9 @@
 //! * [`stats`]: counts, errors and their witnesses, and which limit cut the
 //!   exploration ([`StopReason`]).
 //! * [`record`]: the bookkeeping every explorer shares (counting, limits);
-//!   [`deadline`]: the time limit as a flag set by a watchdog thread.
+//!   [`deadline`]: the time limit as a flag set by a watchdog thread;
+//!   [`progress`]: live counters for a progress display, and the estimate of the
+//!   total from the share of the tree done.
 //! * [`mutex`]: which thread holds a mutex (invalid unlocks, self-deadlocks).
 //! * [`mixed_size`]: accesses whose byte ranges overlap with different (location,
 //!   width) pairs end the execution as unsupported, so no explored graph has one.
@@ -43,6 +45,7 @@ pub mod mixed_size;
 pub mod mutex;
 pub mod optimal;
 pub mod outcome;
+pub mod progress;
 pub mod record;
 pub mod reference;
 pub mod replay;
@@ -59,6 +62,7 @@ pub use stats::{
     ThreadOutcome,
 };
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Limits and switches common to every explorer.
@@ -96,6 +100,9 @@ pub struct Config {
     /// Do not report data races (GenMC's `-disable-race-detection`): a racy execution
     /// goes on as any other; every other error is still reported.
     pub disable_race_detection: bool,
+    /// Live counters for a progress display ([`progress`]): every recorder of the
+    /// exploration adds to them as it goes.
+    pub progress: Option<Arc<progress::Progress>>,
 }
 
 /// Which explorer to run.

@@ -27,6 +27,7 @@
 use crate::coherence::Coherence;
 use crate::coherence::Equiv;
 use crate::key::execution_key;
+use crate::progress::Branch;
 use crate::record::Recorder;
 use crate::state::{State, TidRegistry};
 use crate::step::{self, Access, AfterRead, Step};
@@ -134,15 +135,18 @@ impl<P: Program> Optimal<'_, '_, P> {
     /// each graph is still produced once.
     fn choose(&mut self, st: &mut State<P>, t: Tid, (lo, hi): (Val, Val), src: SrcLoc) {
         let stamp = st.g.len();
-        for val in lo..=hi {
+        let b = self.rec.branch((hi - lo + 1) as usize);
+        for (i, val) in (lo..=hi).enumerate() {
             if self.rec.stopped() {
                 break;
             }
+            self.rec.child(&b, i);
             let e = step::add_choice(st, self.model, t, val, src);
             st.g.label_mut(e).added_max = val == lo;
             self.visit(st);
             st.truncate(stamp);
         }
+        self.rec.end_branch(b);
     }
 
     /// Reports every race and lifetime error of the just-added access or free `e`;
@@ -190,10 +194,12 @@ impl<P: Program> Optimal<'_, '_, P> {
                 ok.push((w, a));
             }
         }
+        let b = self.rec.branch(ok.len());
         for (i, (w, accepted)) in ok.iter().rev().enumerate() {
             if self.rec.stopped() {
                 break;
             }
+            self.rec.child(&b, i);
             step::set_source(self.model, &mut st.g, r, *w, ord);
             accepted.install(&mut st.g, base.as_ref());
             st.g.label_mut(r).added_max = i == 0;
@@ -201,6 +207,7 @@ impl<P: Program> Optimal<'_, '_, P> {
             st.truncate(stamp + 1);
             st.ts[t as usize].truncate(r.idx as usize);
         }
+        self.rec.end_branch(b);
         st.truncate(stamp);
     }
 
@@ -232,10 +239,12 @@ impl<P: Program> Optimal<'_, '_, P> {
                 if atomic && self.report_errors(&st.g, w) {
                     return;
                 }
-                self.backward_revisits(st, w);
+                let b = self.backward_revisits(st, w);
                 if atomic {
+                    self.rec.child(&b, b.last());
                     self.visit(st);
                 }
+                self.rec.end_branch(b);
             }
         }
     }
@@ -271,10 +280,12 @@ impl<P: Program> Optimal<'_, '_, P> {
             // rf mode: no co choice; the model derives co.
             st.g.co_insert(w, n + 1);
             if self.co.check(&mut st.g, w) && !self.report_errors(&st.g, w) {
-                self.backward_revisits(st, w);
+                let b = self.backward_revisits(st, w);
                 if !self.rec.stopped() {
+                    self.rec.child(&b, b.last());
                     self.visit(st);
                 }
+                self.rec.end_branch(b);
             }
             st.truncate(stamp);
             return;
@@ -295,25 +306,33 @@ impl<P: Program> Optimal<'_, '_, P> {
         if !ok.is_empty() {
             self.report_errors(&st.g, w);
         }
+        let places = self.rec.branch(ok.len());
         for (i, &pos) in ok.iter().rev().enumerate() {
             if self.rec.stopped() {
                 break;
             }
+            self.rec.child(&places, i);
             st.g.co_insert(w, pos);
             st.g.label_mut(w).added_max = i == 0;
-            self.backward_revisits(st, w);
+            let b = self.backward_revisits(st, w);
             if !self.rec.stopped() {
+                self.rec.child(&b, b.last());
                 self.visit(st);
             }
+            self.rec.end_branch(b);
             st.truncate(stamp + 1);
             st.g.co_remove(w);
         }
+        self.rec.end_branch(places);
         st.truncate(stamp);
     }
 
     /// Every backward revisit of write `w` (the newest event, placed in co) that TruSt's
     /// maximality rule allows. Leaves `st` unchanged: each revisit works on a copy.
-    fn backward_revisits(&mut self, st: &mut State<P>, w: EventId) {
+    /// Returns the branch of the exploration tree it opened (for the estimate of the
+    /// total, [`crate::progress`]): one child per candidate read, and a last one for
+    /// the caller's forward exploration, which the caller enters and ends.
+    fn backward_revisits(&mut self, st: &mut State<P>, w: EventId) -> Branch {
         let g = &st.g;
         let loc = g.label(w).loc().unwrap();
         let wporf = &g.label(w).porf;
@@ -328,10 +347,12 @@ impl<P: Program> Optimal<'_, '_, P> {
             })
             .collect();
         reads.sort_by_key(|&r| std::cmp::Reverse(g.label(r).stamp));
-        for r in reads {
+        let b = self.rec.branch(reads.len() + 1);
+        for (i, r) in reads.into_iter().enumerate() {
             if self.rec.stopped() {
-                return;
+                return b;
             }
+            self.rec.child(&b, i);
             let keep = revisit_view(&st.g, r, w);
             if self.maximality && !maximal_extension(&st.g, r, w, &keep) {
                 continue;
@@ -361,10 +382,11 @@ impl<P: Program> Optimal<'_, '_, P> {
             // checked for races and lifetime errors then (that graph was dropped); the
             // revisit makes a consistent graph of it, so it is checked here.
             if st2.g.label(w).is_exclusive_write() && self.report_errors(&st2.g, w) {
-                return;
+                return b;
             }
             self.continue_read(&mut st2, r);
         }
+        b
     }
 }
 
