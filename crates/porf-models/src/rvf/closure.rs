@@ -107,10 +107,8 @@ impl Order {
 
 /// The closure of `c`, or `None` when it has none (then no witness exists).
 pub(super) fn closure(c: &Compiled) -> Option<Order> {
-    match saturate(c, None) {
-        Ok(p) => Some(p),
-        Err(Cut::Refuted | Cut::Interrupted) => None,
-    }
+    // Without `stop`, saturation is never interrupted: `Err` is a refutation.
+    saturate(c, None).ok()
 }
 
 /// Why [`saturate`] gave no order.
