@@ -66,7 +66,8 @@ def load_rows(medium):
 
 def command(porf, row, threads):
     # --json turns the progress line off (and older binaries lack --no-progress).
-    cmd = [porf, "verify", "--json", "--model", row["model"],
+    # --stats adds porf's own peak RSS (`peak_rss_kib`) to the JSON object.
+    cmd = [porf, "verify", "--json", "--stats", "--model", row["model"],
            "--equiv", row["equiv"]]
     if row["source"] in ("nidhugg-rfsmc",):
         cmd += ["--explorer", "rf-smc"]
@@ -79,7 +80,7 @@ def command(porf, row, threads):
 
 
 def measure(cmd):
-    """Runs cmd in a fresh python child, so that its peak RSS is its own."""
+    """Runs cmd in a fresh python child, so that getrusage's peak RSS is this run's."""
     code = ("import json,sys,resource,subprocess,time\n"
             "t0=time.perf_counter()\n"
             "p=subprocess.run(sys.argv[1:],capture_output=True,text=True)\n"
@@ -93,7 +94,10 @@ def measure(cmd):
         v = json.loads(m["out"].strip().splitlines()[-1])
     except (ValueError, IndexError):
         v = None
-    return m["wall"], m["rss_kib"] / 1024.0, v, m["err"], m["cpu"]
+    # getrusage's figure covers porf's children too (the C preprocessor, about 17 MiB):
+    # porf's own peak from its JSON where it reports one (`--stats`), else that.
+    rss_kib = (v or {}).get("peak_rss_kib") or m["rss_kib"]
+    return m["wall"], rss_kib / 1024.0, v, m["err"], m["cpu"]
 
 
 def best_of(cmd, k):

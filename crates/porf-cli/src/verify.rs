@@ -61,7 +61,8 @@ pub struct VerifyArgs {
     /// Write the first error's witness execution graph to FILE (Graphviz).
     #[arg(long, value_name = "FILE")]
     dot: Option<PathBuf>,
-    /// Also print peak graph size and peak resident memory.
+    /// Also print peak graph size and peak resident memory (with --json: the key
+    /// `peak_rss_kib`, porf's own peak resident memory in KiB).
     #[arg(long)]
     stats: bool,
 }
@@ -252,6 +253,10 @@ fn explore_and_report<P: Program + Sync>(
         let warnings = report::warnings(&result, bounds);
         let mut v = report::json::to_json(&result, prog, &a.explore.model, &a.equiv, &warnings);
         let rows = spin_rows(prog, &result, loops);
+        if a.stats {
+            // porf's own peak (not that of the preprocessor it runs), for benchmarks.
+            v["peak_rss_kib"] = report::peak_rss_kib().into();
+        }
         if !rows.is_empty() {
             v["spin_loops"] = rows
                 .iter()
