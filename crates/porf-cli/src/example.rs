@@ -34,23 +34,26 @@ pub fn run(a: ExampleArgs) -> u8 {
         eprintln!("error: unknown example `{name}` (try `porf example --list`)");
         return 2;
     };
-    let cfg = match a.explore.config(porf_explore::Equiv::Co) {
+    let mut cfg = match a.explore.config(porf_explore::Equiv::Co) {
         Ok(c) => c,
         Err(msg) => {
             eprintln!("error: {msg}");
             return 2;
         }
     };
+    if crate::progress::wanted(false, a.explore.no_progress) {
+        cfg.progress = Some(Default::default());
+    }
     let model = porf_models::by_name(&a.explore.model).expect("clap checked the model name");
     let result = if a.explore.all_release_acquire {
-        porf_explore::explore(
+        crate::progress::explore(
             a.explore.strategy(),
             &porf_graph::AllReleaseAcquire(prog.clone()),
             model.as_ref(),
             &cfg,
         )
     } else {
-        porf_explore::explore(a.explore.strategy(), &prog, model.as_ref(), &cfg)
+        crate::progress::explore(a.explore.strategy(), &prog, model.as_ref(), &cfg)
     };
     report::print_warnings(&result, report::Bounds::default());
     report::print_human(&result, &prog, a.stats);

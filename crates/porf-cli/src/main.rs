@@ -9,6 +9,7 @@
 
 mod example;
 mod litmus;
+mod progress;
 mod reach;
 mod report;
 mod shard;
@@ -79,6 +80,13 @@ pub struct ExploreArgs {
     /// one thread whatever it says (`--stats` says why).
     #[arg(long, value_name = "N")]
     threads: Option<usize>,
+    /// Do not show the progress line (executions, blocked, rate, elapsed, estimated
+    /// total) that a run shows on stderr when stderr is a terminal (never with
+    /// --json). The estimated total (graph explorer) is the executions so far divided
+    /// by the share of the exploration tree done, a share weighted as Knuth's random
+    /// probes would enter it: an estimate, exact only on evenly shaped trees.
+    #[arg(long)]
+    no_progress: bool,
 }
 
 impl ExploreArgs {

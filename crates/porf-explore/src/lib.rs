@@ -25,7 +25,9 @@
 //! * [`stats`]: counts, errors and their witnesses, and which limit cut the
 //!   exploration ([`StopReason`]).
 //! * [`record`]: the bookkeeping every explorer shares (counting, limits);
-//!   [`deadline`]: the time limit as a flag set by a watchdog thread.
+//!   [`deadline`]: the time limit as a flag set by a watchdog thread;
+//!   [`progress`]: live counters for a progress display, and the estimate of the
+//!   total from the share of the tree done.
 //! * [`mutex`]: which thread holds a mutex (invalid unlocks, self-deadlocks).
 //! * [`mixed_size`]: accesses whose byte ranges overlap with different (location,
 //!   width) pairs end the execution as unsupported, so no explored graph has one.
@@ -48,6 +50,7 @@ pub mod mutex;
 pub mod optimal;
 pub mod outcome;
 pub mod parallel;
+pub mod progress;
 pub mod record;
 pub mod reference;
 pub mod replay;
@@ -65,6 +68,7 @@ pub use stats::{
     ThreadEnd, ThreadOutcome,
 };
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Limits and switches common to every explorer.
@@ -111,6 +115,9 @@ pub struct Config {
     /// tasks than workers wait, even when no worker is idle, so that small programs
     /// exercise every path of [`parallel`] (the result must not change).
     pub eager_split: bool,
+    /// Live counters for a progress display ([`progress`]): every recorder of the
+    /// exploration adds to them as it goes.
+    pub progress: Option<Arc<progress::Progress>>,
 }
 
 /// Which explorer to run.

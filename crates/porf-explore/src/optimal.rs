@@ -28,6 +28,7 @@ use crate::coherence::Coherence;
 use crate::coherence::Equiv;
 use crate::key::execution_key;
 use crate::parallel::{self, Worker};
+use crate::progress;
 use crate::record::Recorder;
 use crate::shard::Filter;
 use crate::state::{State, TidRegistry};
@@ -187,11 +188,13 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
     /// A write `w` just placed in co (or, in rf mode, added): its backward revisits,
     /// then the state extended.
     fn placed(&mut self, st: &mut State<P>, w: EventId) {
-        let revisits = self.backward_revisits(st, w);
+        let (revisits, b) = self.backward_revisits(st, w);
         if !self.stop_before(AFTER_REVISITS) && self.shard.enter(revisits, &self.rec.stats) {
+            self.rec.child(&b, b.last());
             self.branch(st, AFTER_REVISITS, Branch::Visit);
             self.shard.leave(revisits, &self.rec.stats);
         }
+        self.rec.end_branch(b);
     }
     /// Extends the (consistent) state until it is maximal, branching at every choice.
     /// Leaves events behind: callers restore their state by truncation.
@@ -256,10 +259,12 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
     /// each graph is still produced once.
     fn choose(&mut self, st: &mut State<P>, t: Tid, (lo, hi): (Val, Val), src: SrcLoc) {
         let stamp = st.g.len();
+        let b = self.rec.branch((hi - lo + 1) as usize);
         for (i, val) in (lo..=hi).enumerate() {
             if self.stop_before(i as u32) {
                 break;
             }
+            self.rec.child(&b, i);
             if !self.shard.enter(hi > lo, &self.rec.stats) {
                 continue;
             }
@@ -269,6 +274,7 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
             st.truncate(stamp);
             self.shard.leave(hi > lo, &self.rec.stats);
         }
+        self.rec.end_branch(b);
     }
 
     /// Reports every race and lifetime error of the just-added access or free `e`;
@@ -317,10 +323,12 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
             }
         }
         let split = ok.len() > 1;
+        let b = self.rec.branch(ok.len());
         for (i, (w, accepted)) in ok.iter().rev().enumerate() {
             if self.stop_before(i as u32) {
                 break;
             }
+            self.rec.child(&b, i);
             if !self.shard.enter(split, &self.rec.stats) {
                 continue;
             }
@@ -332,6 +340,7 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
             st.ts[t as usize].truncate(r.idx as usize);
             self.shard.leave(split, &self.rec.stats);
         }
+        self.rec.end_branch(b);
         st.truncate(stamp);
     }
 
@@ -363,14 +372,16 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
                 if atomic && self.report_errors(&st.g, w) {
                     return;
                 }
-                let revisits = self.backward_revisits(st, w);
+                let (revisits, b) = self.backward_revisits(st, w);
                 if atomic
                     && !self.stop_before(AFTER_REVISITS)
                     && self.shard.enter(revisits, &self.rec.stats)
                 {
+                    self.rec.child(&b, b.last());
                     self.branch(st, AFTER_REVISITS, Branch::Visit);
                     self.shard.leave(revisits, &self.rec.stats);
                 }
+                self.rec.end_branch(b);
             }
         }
     }
@@ -428,10 +439,12 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
             self.report_errors(&st.g, w);
         }
         let split = ok.len() > 1;
+        let places = self.rec.branch(ok.len());
         for (i, &pos) in ok.iter().rev().enumerate() {
             if self.stop_before(i as u32) {
                 break;
             }
+            self.rec.child(&places, i);
             if !self.shard.enter(split, &self.rec.stats) {
                 continue;
             }
@@ -442,14 +455,18 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
             st.g.co_remove(w);
             self.shard.leave(split, &self.rec.stats);
         }
+        self.rec.end_branch(places);
         st.truncate(stamp);
     }
 
     /// Every backward revisit of write `w` (the newest event, placed in co) that TruSt's
     /// maximality rule allows. Leaves `st` unchanged: each revisit works on a copy.
-    /// Returns whether there was one: then the revisits and the continuation without
-    /// one are the children of a real branch point ([`Filter::enter`]).
-    fn backward_revisits(&mut self, st: &mut State<P>, w: EventId) -> bool {
+    /// Returns whether there was one (then the revisits and the continuation without
+    /// one are the children of a real branch point, [`Filter::enter`]) and the branch
+    /// of the exploration tree it opened (for the estimate of the total,
+    /// [`crate::progress`]): one child per candidate read, and a last one for the
+    /// caller's forward exploration, which the caller enters and ends.
+    fn backward_revisits(&mut self, st: &mut State<P>, w: EventId) -> (bool, progress::Branch) {
         let g = &st.g;
         let loc = g.label(w).loc().unwrap();
         let wporf = &g.label(w).porf;
@@ -464,11 +481,13 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
             })
             .collect();
         reads.sort_by_key(|&r| std::cmp::Reverse(g.label(r).stamp));
+        let b = self.rec.branch(reads.len() + 1);
         let mut any = false;
         for (j, r) in reads.into_iter().enumerate() {
             if self.stop_before(j as u32) {
-                return any;
+                return (any, b);
             }
+            self.rec.child(&b, j as usize);
             let keep = revisit_view(&st.g, r, w);
             if self.maximality && !maximal_extension(&st.g, r, w, &keep) {
                 continue;
@@ -501,7 +520,7 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
             self.branch(&mut st2, j as u32, Branch::Revisit { r, w });
             self.shard.leave(true, &self.rec.stats);
         }
-        any
+        (any, b)
     }
 }
 

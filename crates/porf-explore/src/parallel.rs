@@ -252,6 +252,10 @@ impl<P: Program> Worker<'_, P> {
 pub fn explore<P: Program + Sync>(prog: &P, model: &dyn MemoryModel, cfg: &Config) -> Stats {
     const STACK: usize = 1 << 30;
     let start = Instant::now();
+    if let Some(p) = &cfg.progress {
+        // A handed-over subtree's recorder does not know its weight in the tree.
+        p.disable_estimate();
+    }
     let workers = cfg.threads.max(1);
     let pool = Pool {
         workers,

@@ -5,6 +5,7 @@ use crate::coherence::{Coherence, Equiv};
 use crate::deadline::Deadline;
 use crate::key::{execution_key, rf_class_key};
 use crate::outcome::{classify, Outcome};
+use crate::progress::{Branch, Progress, Tree};
 use crate::state::State;
 use crate::stats::{
     ErrorClass, ErrorReport, FinalState, Stats, StopReason, ThreadEnd, ThreadOutcome,
@@ -15,6 +16,7 @@ use porf_graph::{BlockReason, EventId, Graph, LabelKind, Program, SrcLoc, Thread
 use porf_models::lifetime::{self, LifetimeError};
 use porf_models::{race, MemoryModel};
 use std::collections::HashSet;
+use std::sync::Arc;
 use std::time::Instant;
 
 /// Counts, errors and limits of one exploration.
@@ -42,6 +44,10 @@ pub struct Recorder<'c> {
     /// Whether races are reported: the model has data races
     /// ([`MemoryModel::has_data_races`]) and [`Config::disable_race_detection`] is off.
     races: bool,
+    /// [`Config::progress`]: counts are added to it as they are made.
+    progress: Option<Arc<Progress>>,
+    /// Where the exploration is in its tree, for the estimate of [`Progress`].
+    tree: Tree,
 }
 
 impl<'c> Recorder<'c> {
@@ -63,7 +69,29 @@ impl<'c> Recorder<'c> {
             seen: HashSet::new(),
             dedupe: false,
             races: model.has_data_races() && !cfg.disable_race_detection,
+            progress: cfg.progress.clone(),
+            tree: Tree::default(),
         }
+    }
+
+    /// Entering a branching node of the exploration tree with `n` children (for the
+    /// estimate of the total, [`crate::progress`]); each child is entered with
+    /// [`Recorder::child`], and the node is left with [`Recorder::end_branch`].
+    #[inline]
+    pub fn branch(&mut self, n: usize) -> Branch {
+        self.tree.branch(n)
+    }
+
+    /// Entering child `i` of `b` (children before `i` are finished).
+    #[inline]
+    pub fn child(&mut self, b: &Branch, i: usize) {
+        self.tree.child(b, i);
+    }
+
+    /// Leaving `b`: every child is finished.
+    #[inline]
+    pub fn end_branch(&mut self, b: Branch) {
+        self.tree.end(b);
     }
 
     /// Notes the size of a graph.
@@ -218,7 +246,16 @@ impl<'c> Recorder<'c> {
         if self.cfg.collect_thread_outcomes {
             self.stats.thread_outcomes.extend(thread_outcomes(&st.g));
         }
-        match classify(st, co) {
+        let outcome = classify(st, co);
+        if let Some(p) = &self.progress {
+            match outcome {
+                Outcome::Complete => p.add_complete(),
+                Outcome::Blocked => p.add_blocked(),
+                _ => {}
+            }
+            self.tree.publish(p);
+        }
+        match outcome {
             Outcome::Complete => {
                 self.stats.complete += 1;
                 if self.cfg.collect_final_states {
@@ -277,6 +314,9 @@ impl<'c> Recorder<'c> {
     /// The result; stops the watchdog.
     pub fn finish(mut self) -> Stats {
         self.deadline = None;
+        if let Some(p) = &self.progress {
+            self.tree.publish(p);
+        }
         self.stats.elapsed = self.start.elapsed();
         self.stats
     }

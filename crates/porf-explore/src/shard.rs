@@ -438,6 +438,10 @@ fn run_shard<P: Program>(
     let (depth, frontier) = split_depth(prog, model, cfg, split.count);
     let probe = start.elapsed();
     let filter = Filter::new(Mode::Shard { split, depth });
+    if let Some(p) = &cfg.progress {
+        // The filter skips subtrees the tree weights count.
+        p.disable_estimate();
+    }
     let (mut stats, filter) = optimal::explore_filtered(prog, model, cfg, filter);
     stats.elapsed = start.elapsed();
     ShardRun {

@@ -33,4 +33,4 @@ mod search;
 mod tests;
 
 pub use instance::{Instance, Kind};
-pub use search::{forced_sources, verify, Closure, Query, TaintGoal, Verdict};
+pub use search::{forced_sources, verify, Closure, Interrupted, Query, TaintGoal, Verdict};

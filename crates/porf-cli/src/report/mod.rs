@@ -324,7 +324,7 @@ fn describe(c: ErrorClass) -> &'static str {
 }
 
 /// The process's peak resident set size (VmHWM), where the OS reports it.
-fn peak_rss_kib() -> Option<u64> {
+pub fn peak_rss_kib() -> Option<u64> {
     let s = std::fs::read_to_string("/proc/self/status").ok()?;
     let line = s.lines().find(|l| l.starts_with("VmHWM:"))?;
     line.split_whitespace().nth(1)?.parse().ok()

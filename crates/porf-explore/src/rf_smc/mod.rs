@@ -48,7 +48,7 @@ pub mod part;
 use crate::coherence::{Coherence, Equiv};
 use crate::record::Recorder;
 use crate::state::{State, TidRegistry};
-use crate::{Config, Stats};
+use crate::{Config, Stats, StopReason};
 use extend::{Extended, Extender};
 use mutation::Trace;
 use porf_graph::{EventId, Graph, LabelKind, Program};
@@ -89,6 +89,13 @@ pub fn explore<P: Program>(prog: &P, model: &dyn MemoryModel, cfg: &Config) -> S
         slots: HashMap::new(),
     };
     ex.call(root);
+    if matches!(ex.rec.stats.stopped_by, Some(StopReason::Timeout(_))) {
+        // Freeing the schedules still pending takes time in proportion to them (a
+        // tenth of a second after a one-second run): past a time limit, it is not
+        // spent — the memory is left to the process's exit (a deliberate leak, only
+        // when a time limit cut the run).
+        std::mem::forget(std::mem::take(&mut ex.sets));
+    }
     ex.rec.finish()
 }
 
@@ -230,12 +237,21 @@ impl<'a, 'c, P: Program> RfSmc<'a, 'c, P> {
                 .filter(|&w| w != cur)
                 .collect();
             let mut muts = Vec::new();
+            // Each proposal costs time linear in the trace (`causes_after`), and a
+            // read of a long thread has as many candidates: the limits are polled per
+            // proposal, not only per scheduled mutation.
             for w in cands {
+                if self.rec.stopped() {
+                    return;
+                }
                 self.rec.stats.smc.mutations += 1;
                 muts.extend(mutation::direct(tr, r, w));
             }
             if g.label(r).is_exclusive_read() {
                 for d in swap_partners(tr, r, admit) {
+                    if self.rec.stopped() {
+                        return;
+                    }
                     self.rec.stats.smc.mutations += 1;
                     muts.extend(mutation::swap(tr, r, d));
                 }

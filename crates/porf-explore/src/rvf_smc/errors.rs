@@ -47,7 +47,8 @@ impl<P: Program> Rvf<'_, '_, P> {
     /// Reports every race and lifetime error of `tr`'s class (steps 1 and 2).
     pub(super) fn class_errors(&mut self, tr: &Trace<P>) {
         self.graph_errors(&tr.st.g);
-        for h in hidden(tr) {
+        let stop = || self.rec.deadline_passed();
+        for h in hidden(tr, &stop) {
             if self.rec.stopped() {
                 return;
             }
@@ -110,11 +111,24 @@ impl<P: Program> Rvf<'_, '_, P> {
 
     /// Reports the races and lifetime errors of one graph not already known.
     fn graph_errors(&mut self, g: &Graph) {
-        let races = if self.rec.reports_races() {
-            race::all_races(g)
-        } else {
-            Vec::new()
-        };
+        // `race::all_races`, polling the time limit per event: on a long trace the
+        // pairs are quadratic in its length.
+        let mut races: Vec<(EventId, EventId)> = Vec::new();
+        if self.rec.reports_races() {
+            for (e, lab) in g.events() {
+                if self.rec.stopped() {
+                    return;
+                }
+                if lab.is_access() {
+                    for o in race::races_with(g, e) {
+                        let p = if o < e { (o, e) } else { (e, o) };
+                        if !races.contains(&p) {
+                            races.push(p);
+                        }
+                    }
+                }
+            }
+        }
         for (a, b) in races {
             if self.rec.stopped() {
                 return;
@@ -271,8 +285,10 @@ fn shared_hb<P: Program>(tr: &Trace<P>) -> HashMap<EventId, View> {
     out
 }
 
-/// The searches of step 2 for trace `tr`.
-fn hidden<P: Program>(tr: &Trace<P>) -> Vec<Hidden> {
+/// The searches of step 2 for trace `tr`. The pairs are quadratic in the length of
+/// the trace, so `stop` (the time limit) is asked per access: when it says to stop,
+/// the list is cut short (the caller then stops before searching).
+fn hidden<P: Program>(tr: &Trace<P>, stop: &dyn Fn() -> bool) -> Vec<Hidden> {
     let g = &tr.st.g;
     // Pairs every trace orders: by po and sync alone (cheap), else also through the
     // rf the closure forces (computed once, only if some pair needs it).
@@ -293,6 +309,9 @@ fn hidden<P: Program>(tr: &Trace<P>) -> Vec<Hidden> {
     for &loc in &locs {
         let acc = &g.loc_info(loc).accesses;
         for (i, &a) in acc.iter().enumerate() {
+            if stop() {
+                return out;
+            }
             for &b in &acc[i + 1..] {
                 let (la, lb) = (g.label(a), g.label(b));
                 let na = |l: &porf_graph::Label| l.ord().is_some_and(|o| !o.is_atomic());

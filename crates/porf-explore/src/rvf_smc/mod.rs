@@ -138,6 +138,9 @@ impl Node {
     /// Whether every write of `group` is hidden from a new read of `loc` placed after
     /// `pred` in every witness: some other write of `loc` comes after it and no later
     /// than `pred` in the closure of `σ~`'s events (the initialisation: after any).
+    /// `stop` is the time limit: if it passes while the closure is computed, the
+    /// answer is false (nothing is refuted; the caller's next poll stops the
+    /// exploration) and no closure is kept.
     fn all_hidden(
         &mut self,
         g: &porf_graph::Graph,
@@ -145,10 +148,13 @@ impl Node {
         loc: Loc,
         group: &[Option<EventId>],
         pred: EventId,
+        stop: &dyn Fn() -> bool,
     ) -> bool {
         if self.closure.is_none() {
-            let c = Closure::new(self.instance(g, good));
-            self.closure = Some(c);
+            match Closure::new_until(self.instance(g, good), stop) {
+                Ok(c) => self.closure = Some(c),
+                Err(vsc::Interrupted) => return false,
+            }
         }
         let Some(Some(p)) = &self.closure else {
             return false;
@@ -409,7 +415,8 @@ impl<P: Program> Rvf<'_, '_, P> {
             // closure of σ~'s events (every witness of the new events respects it).
             self.counters.witness_calls += 1;
             let pred = EventId::new(r.tid, r.idx - 1);
-            if node.all_hidden(g, &tr.good, acc.loc, &group, pred) {
+            let stop = || self.rec.deadline_passed();
+            if node.all_hidden(g, &tr.good, acc.loc, &group, pred, &stop) {
                 self.counters.witness_failed += 1;
                 self.counters.closure_refuted += 1;
                 return None;

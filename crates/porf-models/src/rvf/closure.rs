@@ -21,6 +21,7 @@
 //! O(n·k) for `n` events and `k` threads.
 
 use super::instance::{Compiled, Id, K};
+use super::search::Interrupted;
 
 /// A partial order containing po, as vector clocks.
 ///
@@ -106,10 +107,39 @@ impl Order {
 
 /// The closure of `c`, or `None` when it has none (then no witness exists).
 pub(super) fn closure(c: &Compiled) -> Option<Order> {
-    saturate(c).ok()
+    // Without `stop`, saturation is never interrupted: `Err` is a refutation.
+    saturate(c, None).ok()
 }
 
-fn saturate(c: &Compiled) -> Result<Order, Refuted> {
+/// Why [`saturate`] gave no order.
+enum Cut {
+    /// The closure does not exist: no witness exists.
+    Refuted,
+    /// `stop` said to give up (a time limit): nothing is known.
+    Interrupted,
+}
+
+impl From<Refuted> for Cut {
+    fn from(_: Refuted) -> Cut {
+        Cut::Refuted
+    }
+}
+
+/// The closure of `c` as [`closure`] computes it, asking `stop` before each read of
+/// every saturation round (a round is quadratic in the length of a thread, so a time
+/// limit must be able to cut it): `Err(Interrupted)` if `stop` said to give up.
+pub(super) fn closure_until(
+    c: &Compiled,
+    stop: Option<&dyn Fn() -> bool>,
+) -> Result<Option<Order>, Interrupted> {
+    match saturate(c, stop) {
+        Ok(p) => Ok(Some(p)),
+        Err(Cut::Refuted) => Ok(None),
+        Err(Cut::Interrupted) => Err(Interrupted),
+    }
+}
+
+fn saturate(c: &Compiled, stop: Option<&dyn Fn() -> bool>) -> Result<Order, Cut> {
     let mut p = Order::po(c);
     for e in 0..c.n() as Id {
         match c.kind[e as usize] {
@@ -140,6 +170,9 @@ fn saturate(c: &Compiled) -> Result<Order, Refuted> {
     loop {
         let mut grew = false;
         for &(r, loc, _, _) in &reads {
+            if stop.is_some_and(|f| f()) {
+                return Err(Cut::Interrupted);
+            }
             let ws = &c.writes_of[loc as usize];
             let good = &c.good[r as usize];
             let visible = |p: &Order, w: Option<Id>| match w {
@@ -149,7 +182,7 @@ fn saturate(c: &Compiled) -> Result<Order, Refuted> {
             cl.clear();
             cl.extend(good.iter().copied().filter(|&w| visible(&p, w)));
             if cl.is_empty() {
-                return Err(Refuted);
+                return Err(Cut::Refuted);
             }
             let le = |p: &Order, a: Option<Id>, b: Option<Id>| a == b || p.lt_opt(c, a, b);
             if let Some(&Some(w)) = cl.iter().find(|&&a| cl.iter().all(|&b| le(&p, a, b))) {
@@ -166,7 +199,7 @@ fn saturate(c: &Compiled) -> Result<Order, Refuted> {
                 if let Some(g) = greatest {
                     if p.lt(c, wb, r) {
                         match g {
-                            None => return Err(Refuted),
+                            None => return Err(Cut::Refuted),
                             Some(g) => grew |= p.add(c, wb, g)?,
                         }
                     }

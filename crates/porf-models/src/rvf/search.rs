@@ -33,7 +33,7 @@
 //! With the closure ([`Query::closure`]), a read or write is a move only when its
 //! `P`-predecessors are executed.
 
-use super::closure::{closure, Order};
+use super::closure::{closure, closure_until, Order};
 use super::instance::{Compiled, Id, Instance, K};
 use porf_graph::EventId;
 use std::collections::HashSet;
@@ -101,9 +101,10 @@ pub fn verify(inst: &Instance, q: &Query) -> Verdict {
         },
     };
     let p = if q.closure {
-        match closure(&c) {
-            Some(p) => Some(p),
-            None => return Verdict::Refuted,
+        match closure_until(&c, q.stop) {
+            Ok(Some(p)) => Some(p),
+            Ok(None) => return Verdict::Refuted,
+            Err(Interrupted) => return Verdict::Interrupted,
         }
     } else {
         None
@@ -149,6 +150,11 @@ pub fn forced_sources(inst: &Instance) -> Option<Vec<(EventId, Option<EventId>)>
 }
 
 /// The closure of an instance, to ask which pairs every witness orders.
+/// A computation asked to give up by its `stop` callback (a time limit): nothing is
+/// known.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub struct Interrupted;
+
 pub struct Closure {
     c: Compiled,
     p: Order,
@@ -161,6 +167,18 @@ impl Closure {
         let c = Compiled::new(inst)?;
         let p = closure(&c)?;
         Some(Closure { c, p })
+    }
+
+    /// [`Closure::new`], asking `stop` as it goes: `Err(Interrupted)` if `stop` said
+    /// to give up (nothing is known then).
+    pub fn new_until(
+        inst: &Instance,
+        stop: &dyn Fn() -> bool,
+    ) -> Result<Option<Closure>, Interrupted> {
+        let Some(c) = Compiled::new(inst) else {
+            return Ok(None);
+        };
+        Ok(closure_until(&c, Some(stop))?.map(|p| Closure { c, p }))
     }
     /// `a ≤P b`: `a` is `b` or comes before it in every witness. False for events not
     /// in the instance.
