@@ -27,6 +27,7 @@
 use crate::coherence::Coherence;
 use crate::coherence::Equiv;
 use crate::key::execution_key;
+use crate::mutex;
 use crate::record::Recorder;
 use crate::state::{State, TidRegistry};
 use crate::step::{self, Access, AfterRead, Step};
@@ -193,6 +194,9 @@ impl<P: Program> Optimal<'_, '_, P> {
         for (i, (w, accepted)) in ok.iter().rev().enumerate() {
             if self.rec.stopped() {
                 break;
+            }
+            if self.maximality && mutex::skip_blocked_acquire(&st.g, kind, loc, *w, i == 0) {
+                continue;
             }
             step::set_source(self.model, &mut st.g, r, *w, ord);
             accepted.install(&mut st.g, base.as_ref());
@@ -396,10 +400,13 @@ fn maximal_extension(g: &Graph, r: EventId, w: EventId, keep: &View) -> bool {
             }
         }
     }
-    for (e, lab) in g.events() {
+    // Every event outside `keep` was added after `r` (`keep` holds all events added
+    // no later than `r`), so only the insertion order from `r` on is scanned.
+    for &e in &g.insertion_order()[g.label(r).stamp as usize..] {
         if keep.contains(e) && e != r {
             continue;
         }
+        let lab = g.label(e);
         if !lab.revisitable {
             return false;
         }
