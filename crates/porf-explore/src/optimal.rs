@@ -27,7 +27,6 @@
 use crate::coherence::Coherence;
 use crate::coherence::Equiv;
 use crate::key::execution_key;
-use crate::mutex;
 use crate::record::Recorder;
 use crate::state::{State, TidRegistry};
 use crate::step::{self, Access, AfterRead, Step};
@@ -194,9 +193,6 @@ impl<P: Program> Optimal<'_, '_, P> {
         for (i, (w, accepted)) in ok.iter().rev().enumerate() {
             if self.rec.stopped() {
                 break;
-            }
-            if self.maximality && mutex::skip_blocked_acquire(&st.g, kind, loc, *w, i == 0) {
-                continue;
             }
             step::set_source(self.model, &mut st.g, r, *w, ord);
             accepted.install(&mut st.g, base.as_ref());
