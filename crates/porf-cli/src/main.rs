@@ -20,6 +20,11 @@ use porf_explore::{Config, Equiv, Strategy};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
+/// mimalloc: the explorers allocate and free many small vectors per event (views,
+/// snapshots of thread states); the system allocator was a third of the profile.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[derive(Parser)]
 #[command(
     name = "porf",

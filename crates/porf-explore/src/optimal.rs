@@ -552,10 +552,13 @@ fn maximal_extension(g: &Graph, r: EventId, w: EventId, keep: &View) -> bool {
             }
         }
     }
-    for (e, lab) in g.events() {
+    // Every event outside `keep` was added after `r` (`keep` holds all events added
+    // no later than `r`), so only the insertion order from `r` on is scanned.
+    for &e in &g.insertion_order()[g.label(r).stamp as usize..] {
         if keep.contains(e) && e != r {
             continue;
         }
+        let lab = g.label(e);
         if !lab.revisitable {
             return false;
         }

@@ -171,7 +171,7 @@ fn stuck<P: Program>(st: &mut State<P>, t: Tid, equiv: Equiv) -> Stuck {
             Stuck::Assume
         }
         _ => {
-            let a = st.ts[t as usize].last_mut().unwrap().peek();
+            let a = st.machine_mut(t).peek();
             debug_assert!(matches!(a, Action::Join { .. }));
             Stuck::Join(last, a.src())
         }

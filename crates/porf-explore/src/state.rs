@@ -4,13 +4,22 @@
 //! Invariant: `ts[t].len() == g.thread_len(t)` for every thread, except transiently
 //! inside an explorer step; `ts[t][i]` is thread `t` ready to `peek` its action after
 //! event `i` (for a thread-ending event it is simply the state before it).
+//!
+//! Thread states are shared ([`Snap`], an `Arc`): a copy of a state (a backward
+//! revisit's [`State::restricted`]) and an event that leaves its thread's machine as
+//! it was ([`State::push_same`]) share the machines instead of cloning them; a shared
+//! machine is cloned only when it is changed ([`State::machine_mut`]).
 
 use porf_graph::{Action, EventId, Graph, LabelKind, Program, ThreadMachine, Tid, Val, View};
 use porf_models::MemoryModel;
+use std::sync::Arc;
+
+/// A thread state in [`State::ts`], shared between the states and events that have it.
+pub type Snap<T> = Arc<T>;
 
 pub struct State<P: Program> {
     pub g: Graph,
-    pub ts: Vec<Vec<P::Thread>>,
+    pub ts: Vec<Vec<Snap<P::Thread>>>,
 }
 
 impl<P: Program> Clone for State<P> {
@@ -70,7 +79,7 @@ impl<P: Program> State<P> {
         g.label_mut(e).hb = model.hb_view(&g, e);
         State {
             g,
-            ts: vec![vec![prog.main_thread()]],
+            ts: vec![vec![Snap::new(prog.main_thread())]],
         }
     }
 
@@ -98,7 +107,7 @@ impl<P: Program> State<P> {
         if !self.g.thread_exists(t) || self.ended(t) {
             return None;
         }
-        let a = self.ts[t as usize].last_mut().unwrap().peek();
+        let a = self.machine_mut(t).peek();
         if let Action::Join { tid, .. } = a {
             if !self.finished(tid) {
                 return None;
@@ -112,26 +121,32 @@ impl<P: Program> State<P> {
         (0..self.g.num_threads()).find_map(|t| self.enabled_action(t).map(|a| (t, a)))
     }
 
+    /// Thread `t`'s newest machine, to be changed (`peek` caches what it computes):
+    /// cloned first if another state or event shares it.
+    pub fn machine_mut(&mut self, t: Tid) -> &mut P::Thread {
+        Snap::make_mut(self.ts[t as usize].last_mut().unwrap())
+    }
+
     /// Pushes the state of thread `t` after its newest action, which returned `ret`.
     pub fn push_resumed(&mut self, t: Tid, ret: Val) {
         let ts = &mut self.ts[t as usize];
-        let mut s = ts.last().unwrap().clone();
+        let mut s = P::Thread::clone(ts.last().unwrap());
         s.resume(ret);
-        ts.push(s);
+        ts.push(Snap::new(s));
     }
     /// Pushes the state of thread `t` after its newest action, a copy load that read an
     /// uninitialised cell ([`ThreadMachine::resume_uninit`]).
     pub fn push_resumed_uninit(&mut self, t: Tid) {
         let ts = &mut self.ts[t as usize];
-        let mut s = ts.last().unwrap().clone();
+        let mut s = P::Thread::clone(ts.last().unwrap());
         s.resume_uninit();
-        ts.push(s);
+        ts.push(Snap::new(s));
     }
-    /// Pushes a copy of thread `t`'s current state (for events that end the thread or
-    /// that are a second event of the same action).
+    /// Pushes thread `t`'s current state again, shared (for events that end the thread
+    /// or that are a second event of the same action).
     pub fn push_same(&mut self, t: Tid) {
         let ts = &mut self.ts[t as usize];
-        let s = ts.last().unwrap().clone();
+        let s = Snap::clone(ts.last().unwrap());
         ts.push(s);
     }
 
@@ -148,7 +163,7 @@ impl<P: Program> State<P> {
         }
     }
 
-    /// A copy restricted to `keep` (porf-closed).
+    /// A copy restricted to `keep` (porf-closed); it shares the thread machines.
     pub fn restricted(&self, keep: &View) -> State<P> {
         let g = self.g.restricted(keep);
         let ts = (0..g.num_threads() as usize)
@@ -171,7 +186,7 @@ impl<P: Program> State<P> {
             self.ts.resize_with(c + 1, Vec::new);
         }
         debug_assert!(self.ts[c].is_empty());
-        self.ts[c].push(machine);
+        self.ts[c].push(Snap::new(machine));
         e
     }
 

@@ -135,7 +135,7 @@ pub fn set_source(
 /// `r`'s thread must have a state before `r` (`st.ts[r.tid][r.idx - 1]`).
 pub fn access_order<P: Program>(st: &mut State<P>, r: EventId) -> MemOrder {
     let pre = &st.ts[r.tid as usize][r.idx as usize - 1];
-    match porf_graph::ThreadMachine::peek(&mut pre.clone()) {
+    match porf_graph::ThreadMachine::peek(&mut P::Thread::clone(pre)) {
         Action::Load { ord, .. } | Action::Rmw { ord, .. } => ord,
         _ => MemOrder::Acquire,
     }

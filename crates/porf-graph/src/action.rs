@@ -443,10 +443,10 @@ pub enum BlockReason {
 /// The value a destroyed mutex holds (a lock that reads it is an error).
 pub const MUTEX_DESTROYED: Val = -1;
 
-/// One thread of a program, as a deterministic machine. `Send`: a parallel explorer
+/// One thread of a program, as a deterministic machine. `Send + Sync`: a parallel explorer
 /// hands thread states (with the graph they belong to) from one worker thread to
-/// another.
-pub trait ThreadMachine: Clone + Send {
+/// another, and explorers share unchanged thread states between copies (`Arc`).
+pub trait ThreadMachine: Clone + Send + Sync {
     /// The next action. Calling `peek` twice without `resume` yields the same action.
     fn peek(&mut self) -> Action;
     /// The action returned by the last `peek` was performed and returned `ret`.

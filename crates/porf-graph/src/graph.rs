@@ -18,12 +18,15 @@
 //!   `LocInfo::width` is the width of the oldest of them (when `sized > 0`).
 //! * `sc_fences` is the number of seq_cst fences (a fence's order is never changed
 //!   after it is added).
+//! * `joins[c]` lists the graph's `Join { child: c }` events, in insertion order (so
+//!   that [`Graph::joins_of`] is O(1) for the models' incremental checks).
 
 use crate::action::{Loc, Tid, Val};
 use crate::label::{EventId, Label, LabelKind};
 use crate::view::View;
 use crate::SrcLoc;
 use std::collections::{BTreeSet, HashMap};
+use std::sync::Arc;
 
 /// Per-location bookkeeping.
 #[derive(Clone, Debug, Default)]
@@ -75,9 +78,12 @@ pub struct Graph {
     threads: Vec<Vec<Label>>,
     locs: HashMap<Loc, LocInfo>,
     blocks: HashMap<Loc, BlockInfo>,
-    loc_order: BTreeSet<Loc>,
+    /// Shared between a graph and its copies ([`Graph::restricted`], `clone`):
+    /// locations are registered rarely, copies are made per backward revisit.
+    loc_order: Arc<BTreeSet<Loc>>,
     order: Vec<EventId>,
     sc_fences: u32,
+    joins: Vec<Vec<EventId>>,
 }
 
 impl Graph {
@@ -126,6 +132,10 @@ impl Graph {
     pub fn sc_fences(&self) -> u32 {
         self.sc_fences
     }
+    /// The `Join` events waiting for thread `child`, in insertion order.
+    pub fn joins_of(&self, child: Tid) -> &[EventId] {
+        self.joins.get(child as usize).map_or(&[], |v| v.as_slice())
+    }
     /// Events in insertion order (index = stamp).
     pub fn insertion_order(&self) -> &[EventId] {
         &self.order
@@ -145,7 +155,7 @@ impl Graph {
         if self.locs.contains_key(&loc) {
             return;
         }
-        self.loc_order.insert(loc);
+        Arc::make_mut(&mut self.loc_order).insert(loc);
         self.locs.insert(
             loc,
             LocInfo {
@@ -280,6 +290,11 @@ impl Graph {
             LabelKind::Join { child } => {
                 let fin = self.last_of(*child).expect("join of a missing thread");
                 porf.join(&self.label(fin).porf);
+                let c = *child as usize;
+                if self.joins.len() <= c {
+                    self.joins.resize_with(c + 1, Vec::new);
+                }
+                self.joins[c].push(e);
             }
             LabelKind::Malloc { base, size, .. } => {
                 let b = self.blocks.entry(*base).or_default();
@@ -417,6 +432,12 @@ impl Graph {
                     }
                 }
             }
+            LabelKind::Join { child } => {
+                let js = &mut self.joins[child as usize];
+                if let Some(i) = js.iter().rposition(|&x| x == e) {
+                    js.remove(i);
+                }
+            }
             _ => {}
         }
         while self.threads.last().is_some_and(|v| v.is_empty()) {
@@ -450,9 +471,14 @@ impl Graph {
             threads: Vec::with_capacity(self.threads.len()),
             locs: HashMap::with_capacity(self.locs.len()),
             blocks: HashMap::with_capacity(self.blocks.len()),
-            loc_order: self.loc_order.clone(),
+            loc_order: Arc::clone(&self.loc_order),
             order: Vec::with_capacity(self.order.len()),
             sc_fences: 0,
+            joins: self
+                .joins
+                .iter()
+                .map(|js| js.iter().copied().filter(|j| keep.contains(*j)).collect())
+                .collect(),
         };
         for (t, evs) in self.threads.iter().enumerate() {
             let n = keep.get(t as Tid).min(evs.len() as u32) as usize;

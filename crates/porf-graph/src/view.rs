@@ -1,15 +1,21 @@
 //! Vector clocks: a downward-closed set of events, one prefix length per thread.
 
 use crate::label::EventId;
+use smallvec::SmallVec;
+
+/// Threads a view holds without a heap allocation. Every event carries two views
+/// (porf and hb) that are copied and joined per event, so programs with up to this
+/// many threads allocate none.
+const INLINE_THREADS: usize = 8;
 
 /// A set of events closed under program order: `v[t]` events of thread `t` (indices
 /// `0..v[t]`) are in the view.
 #[derive(Clone, PartialEq, Eq, Hash, Debug, Default)]
-pub struct View(Vec<u32>);
+pub struct View(SmallVec<[u32; INLINE_THREADS]>);
 
 impl View {
     pub fn new() -> View {
-        View(Vec::new())
+        View(SmallVec::new())
     }
     /// Number of events of thread `t` in the view.
     #[inline]

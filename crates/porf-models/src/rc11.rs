@@ -192,22 +192,19 @@ pub(crate) fn msg_view(g: &Graph, w: EventId, f: Flavor) -> View {
             break;
         }
         // GenMC: only `w` itself may be the release write.
-        let (mut found_write, mut found_fence) = (f == Flavor::Genmc && !ord.is_release(), false);
+        let skip_writes = f == Flavor::Genmc && !ord.is_release();
+        // The po-latest release write to `loc` or release fence at or before `w`:
+        // hb views grow along po, so the hb of any po-earlier one is already in its
+        // hb, and the scan stops at the first hit.
         for lab in g.thread(w.tid)[..=w.idx as usize].iter().rev() {
-            match lab.kind {
-                LabelKind::Write { loc: l, ord: o, .. }
-                    if !found_write && l == loc && o.is_release() =>
-                {
-                    found_write = true;
-                    v.join(&lab.hb);
+            let hit = match lab.kind {
+                LabelKind::Write { loc: l, ord: o, .. } => {
+                    !skip_writes && l == loc && o.is_release()
                 }
-                _ if !found_fence && f.release_fence(lab) => {
-                    found_fence = true;
-                    v.join(&lab.hb);
-                }
-                _ => {}
-            }
-            if found_write && found_fence {
+                _ => f.release_fence(lab),
+            };
+            if hit {
+                v.join(&lab.hb);
                 break;
             }
         }

@@ -90,26 +90,16 @@ pub(crate) fn atomic_rf_view(g: &Graph, e: EventId) -> View {
     v
 }
 
-/// Successor functions of a graph for the DFS-based checks. Only the joins are
-/// tabulated (in O(graph), without hashing); everything else is read off the graph
-/// when the DFS asks, so a check costs what its DFS visits.
+/// Successor functions of a graph for the DFS-based checks. Nothing is tabulated:
+/// every successor is read off the graph (joins through [`Graph::joins_of`]) when the
+/// DFS asks, so building one is O(1) and a check costs what its DFS visits.
 pub(crate) struct Nav<'g> {
     g: &'g Graph,
-    /// Thread → the `Join`s waiting for it (indexed by tid).
-    joins: Vec<Vec<EventId>>,
 }
 
 impl<'g> Nav<'g> {
     pub(crate) fn new(g: &'g Graph) -> Nav<'g> {
-        let mut joins = vec![Vec::new(); g.num_threads() as usize];
-        for (e, lab) in g.events() {
-            if let LabelKind::Join { child } = lab.kind {
-                if let Some(j) = joins.get_mut(child as usize) {
-                    j.push(e);
-                }
-            }
-        }
-        Nav { g, joins }
+        Nav { g }
     }
     /// The po-successor of `a`, if any.
     pub(crate) fn po_next(&self, a: EventId) -> Option<EventId> {
@@ -124,9 +114,7 @@ impl<'g> Nav<'g> {
             }
         }
         if self.g.last_of(a.tid) == Some(a) {
-            if let Some(js) = self.joins.get(a.tid as usize) {
-                out.extend(js);
-            }
+            out.extend(self.g.joins_of(a.tid));
         }
     }
     /// rf edges out of write `a` (only to other threads if `external_only`).
@@ -156,28 +144,78 @@ impl<'g> Nav<'g> {
 }
 
 /// True iff `e` lies on a cycle of the relation whose successors `succ` pushes.
-/// Each event is expanded at most once.
+/// Each event is expanded at most once. The visited set and the stack are scratch
+/// buffers kept per OS thread ([`Scratch`]), so a check allocates nothing once warm and
+/// costs what its DFS visits, not the size of the graph.
 pub(crate) fn on_cycle(
     g: &Graph,
     e: EventId,
     mut succ: impl FnMut(EventId, &mut Vec<EventId>),
 ) -> bool {
-    let mut seen: Vec<Vec<bool>> = (0..g.num_threads())
-        .map(|t| vec![false; g.thread_len(t) as usize])
-        .collect();
-    let mut stack = Vec::new();
-    succ(e, &mut stack);
-    while let Some(a) = stack.pop() {
-        if a == e {
-            return true;
+    SCRATCH.with(|cell| {
+        let mut guard = cell.take();
+        let sc = guard.get_or_insert_with(Scratch::default);
+        sc.begin(g);
+        let mut stack = std::mem::take(&mut sc.stack);
+        stack.clear();
+        succ(e, &mut stack);
+        let mut found = false;
+        while let Some(a) = stack.pop() {
+            if a == e {
+                found = true;
+                break;
+            }
+            if sc.visit(a) {
+                succ(a, &mut stack);
+            }
         }
-        let s = &mut seen[a.tid as usize][a.idx as usize];
-        if !*s {
-            *s = true;
-            succ(a, &mut stack);
+        sc.stack = stack;
+        cell.set(guard);
+        found
+    })
+}
+
+thread_local! {
+    /// [`on_cycle`]'s buffers (taken out while in use, so a nested call, which does
+    /// not happen today, would simply get fresh ones).
+    static SCRATCH: std::cell::Cell<Option<Scratch>> = const { std::cell::Cell::new(None) };
+}
+
+/// A visited set over events, cleared in O(1) by bumping a generation: `marks[t][i]
+/// == gen` iff event `(t, i)` was visited since the last [`Scratch::begin`].
+#[derive(Default)]
+struct Scratch {
+    marks: Vec<Vec<u32>>,
+    gen: u32,
+    stack: Vec<EventId>,
+}
+
+impl Scratch {
+    fn begin(&mut self, g: &Graph) {
+        self.gen = self.gen.wrapping_add(1);
+        if self.gen == 0 {
+            // Wrapped around: old marks could collide with the new generation.
+            self.marks.iter_mut().for_each(|m| m.fill(0));
+            self.gen = 1;
+        }
+        let n = g.num_threads() as usize;
+        if self.marks.len() < n {
+            self.marks.resize_with(n, Vec::new);
+        }
+        for (t, m) in self.marks.iter_mut().enumerate().take(n) {
+            let len = g.thread_len(t as u32) as usize;
+            if m.len() < len {
+                m.resize(len.max(2 * m.len()), 0);
+            }
         }
     }
-    false
+    /// Marks `a` visited; true iff it was not yet.
+    fn visit(&mut self, a: EventId) -> bool {
+        let m = &mut self.marks[a.tid as usize][a.idx as usize];
+        let fresh = *m != self.gen;
+        *m = self.gen;
+        fresh
+    }
 }
 
 #[cfg(test)]

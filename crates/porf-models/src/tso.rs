@@ -50,69 +50,29 @@ pub(crate) fn class(lab: &Label) -> Class {
     }
 }
 
-const NONE: u32 = u32::MAX;
-
-/// Per-thread "next event of some class" tables generating ppo (built in O(graph)).
-///
-/// Successors: a `Write` → the next non-`Read`; a `Read`/`Barrier` → the next event
-/// and the next non-`Write` (`Skip` events are never targets). The transitive closure
-/// of these edges is exactly ppo (ppo on non-`Skip` events is itself transitive).
-struct Ppo {
-    next_any: Vec<Vec<u32>>,
-    next_non_read: Vec<Vec<u32>>,
-    next_non_write: Vec<Vec<u32>>,
-}
-
-impl Ppo {
-    fn new(g: &Graph) -> Ppo {
-        let mut p = Ppo {
-            next_any: Vec::new(),
-            next_non_read: Vec::new(),
-            next_non_write: Vec::new(),
-        };
-        for t in 0..g.num_threads() {
-            let labs = g.thread(t);
-            let (mut any, mut nr, mut nw) = (NONE, NONE, NONE);
-            let mut tabs = [
-                vec![NONE; labs.len()],
-                vec![NONE; labs.len()],
-                vec![NONE; labs.len()],
-            ];
-            for i in (0..labs.len()).rev() {
-                tabs[0][i] = any;
-                tabs[1][i] = nr;
-                tabs[2][i] = nw;
-                let c = class(&labs[i]);
-                if c != Class::Skip {
-                    any = i as u32;
-                }
-                if c != Class::Skip && c != Class::Read {
-                    nr = i as u32;
-                }
-                if c != Class::Skip && c != Class::Write {
-                    nw = i as u32;
-                }
-            }
-            let [a, r, w] = tabs;
-            p.next_any.push(a);
-            p.next_non_read.push(r);
-            p.next_non_write.push(w);
-        }
-        p
-    }
-    fn succ(&self, g: &Graph, a: EventId, out: &mut Vec<EventId>) {
-        let (t, i) = (a.tid as usize, a.idx as usize);
-        let mut push = |j: u32| {
-            if j != NONE {
-                out.push(EventId::new(a.tid, j));
-            }
-        };
-        match class(g.label(a)) {
-            Class::Skip => {}
-            Class::Write => push(self.next_non_read[t][i]),
-            Class::Read | Class::Barrier => {
-                push(self.next_any[t][i]);
-                push(self.next_non_write[t][i]);
+/// The ppo successors of `a`, found by scanning `a`'s thread forward: a `Write` →
+/// the next non-`Read`; a `Read`/`Barrier` → the next event and the next non-`Write`
+/// (`Skip` events are never targets). The transitive closure of these edges is
+/// exactly ppo (ppo on non-`Skip` events is itself transitive). A scan stops at its
+/// first hit, so over one DFS (each event expanded once) a run of events of one class
+/// is crossed only by the scan of the event just before it.
+fn ppo_succ(g: &Graph, a: EventId, out: &mut Vec<EventId>) {
+    let labs = g.thread(a.tid);
+    let later = &labs[a.idx as usize + 1..];
+    let first = |want: &dyn Fn(Class) -> bool| {
+        later
+            .iter()
+            .position(|l| want(class(l)))
+            .map(|j| EventId::new(a.tid, a.idx + 1 + j as u32))
+    };
+    match class(&labs[a.idx as usize]) {
+        Class::Skip => {}
+        Class::Write => out.extend(first(&|c| c != Class::Skip && c != Class::Read)),
+        Class::Read | Class::Barrier => {
+            let any = first(&|c| c != Class::Skip);
+            out.extend(any);
+            if any.is_some_and(|n| class(g.label(n)) == Class::Write) {
+                out.extend(first(&|c| c != Class::Skip && c != Class::Write));
             }
         }
     }
@@ -139,9 +99,8 @@ impl MemoryModel for Tso {
     }
     fn consistent_with(&self, g: &Graph, e: EventId) -> bool {
         let nav = Nav::new(g);
-        let ppo = Ppo::new(g);
         let ghb_cycle = on_cycle(g, e, |a, out| {
-            ppo.succ(g, a, out);
+            ppo_succ(g, a, out);
             nav.sync_succ(a, out);
             nav.rf_succ(a, true, out);
             nav.co_fr_succ(a, out);

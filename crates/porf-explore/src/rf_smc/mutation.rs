@@ -312,7 +312,7 @@ fn execute_read<P: Program>(
     r: EventId,
     w: Option<EventId>,
 ) {
-    let action = st.ts[r.tid as usize].last_mut().unwrap().peek();
+    let action = st.machine_mut(r.tid).peek();
     let Step::Access(a @ Access::Read { ord, .. }) =
         step::perform(st, prog, model, tids, r.tid, action)
     else {
