@@ -487,7 +487,7 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
             if self.stop_before(j as u32) {
                 return (any, b);
             }
-            self.rec.child(&b, j as usize);
+            self.rec.child(&b, j);
             let keep = revisit_view(&st.g, r, w);
             if self.maximality && !maximal_extension(&st.g, r, w, &keep) {
                 continue;
