@@ -129,17 +129,18 @@ impl<P: Program> State<P> {
 
     /// Pushes the state of thread `t` after its newest action, which returned `ret`.
     pub fn push_resumed(&mut self, t: Tid, ret: Val) {
-        let ts = &mut self.ts[t as usize];
-        let mut s = P::Thread::clone(ts.last().unwrap());
-        s.resume(ret);
-        ts.push(Snap::new(s));
+        self.push_after(t, |s| s.resume(ret));
     }
     /// Pushes the state of thread `t` after its newest action, a copy load that read an
     /// uninitialised cell ([`ThreadMachine::resume_uninit`]).
     pub fn push_resumed_uninit(&mut self, t: Tid) {
+        self.push_after(t, |s| s.resume_uninit());
+    }
+    /// Pushes a copy of thread `t`'s current state, changed by `resume`.
+    fn push_after(&mut self, t: Tid, resume: impl FnOnce(&mut P::Thread)) {
         let ts = &mut self.ts[t as usize];
         let mut s = P::Thread::clone(ts.last().unwrap());
-        s.resume_uninit();
+        resume(&mut s);
         ts.push(Snap::new(s));
     }
     /// Pushes thread `t`'s current state again, shared (for events that end the thread

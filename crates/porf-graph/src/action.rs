@@ -354,52 +354,41 @@ pub enum Action {
     },
 }
 
+/// `match $action { <every action with a source position> { src, .. } => $has, Finish
+/// => $none }`, for both `&Action` and `&mut Action` (one list of the variants).
+macro_rules! match_src {
+    ($action:expr, $src:ident => $has:expr, $none:expr) => {
+        match $action {
+            Action::Load { src: $src, .. }
+            | Action::Store { src: $src, .. }
+            | Action::Rmw { src: $src, .. }
+            | Action::Malloc { src: $src, .. }
+            | Action::Free { src: $src, .. }
+            | Action::BlockSize { src: $src, .. }
+            | Action::MutexInit { src: $src, .. }
+            | Action::MutexDestroy { src: $src, .. }
+            | Action::Fence { src: $src, .. }
+            | Action::Spawn { src: $src, .. }
+            | Action::Join { src: $src, .. }
+            | Action::Lock { src: $src, .. }
+            | Action::TryLock { src: $src, .. }
+            | Action::Unlock { src: $src, .. }
+            | Action::Choose { src: $src, .. }
+            | Action::Block { src: $src, .. }
+            | Action::Error { src: $src, .. } => $has,
+            Action::Finish { .. } => $none,
+        }
+    };
+}
+
 impl Action {
     /// The action's source position, for those that have one (all but `Finish`).
     pub fn src_mut(&mut self) -> Option<&mut SrcLoc> {
-        match self {
-            Action::Load { src, .. }
-            | Action::Store { src, .. }
-            | Action::Rmw { src, .. }
-            | Action::Malloc { src, .. }
-            | Action::Free { src, .. }
-            | Action::BlockSize { src, .. }
-            | Action::MutexInit { src, .. }
-            | Action::MutexDestroy { src, .. }
-            | Action::Fence { src, .. }
-            | Action::Spawn { src, .. }
-            | Action::Join { src, .. }
-            | Action::Lock { src, .. }
-            | Action::TryLock { src, .. }
-            | Action::Unlock { src, .. }
-            | Action::Choose { src, .. }
-            | Action::Block { src, .. }
-            | Action::Error { src, .. } => Some(src),
-            Action::Finish { .. } => None,
-        }
+        match_src!(self, src => Some(src), None)
     }
 
     pub fn src(&self) -> SrcLoc {
-        match self {
-            Action::Load { src, .. }
-            | Action::Store { src, .. }
-            | Action::Rmw { src, .. }
-            | Action::Malloc { src, .. }
-            | Action::Free { src, .. }
-            | Action::BlockSize { src, .. }
-            | Action::MutexInit { src, .. }
-            | Action::MutexDestroy { src, .. }
-            | Action::Fence { src, .. }
-            | Action::Spawn { src, .. }
-            | Action::Join { src, .. }
-            | Action::Lock { src, .. }
-            | Action::TryLock { src, .. }
-            | Action::Unlock { src, .. }
-            | Action::Choose { src, .. }
-            | Action::Block { src, .. }
-            | Action::Error { src, .. } => *src,
-            Action::Finish { .. } => SrcLoc::UNKNOWN,
-        }
+        match_src!(self, src => *src, SrcLoc::UNKNOWN)
     }
 }
 

@@ -15,7 +15,7 @@
 //! explorer can check each one when the later of its events is added
 //! ([`errors_with`]) and get the same set as checking a whole graph ([`all_errors`]).
 
-use porf_graph::{EventId, Graph, LabelKind, Loc, ReadKind};
+use porf_graph::{EventId, Graph, Label, LabelKind, Loc, ReadKind};
 
 /// What went wrong.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
@@ -85,11 +85,7 @@ fn unary(g: &Graph, e: EventId, base: Loc, out: &mut Vec<LifetimeError>) {
                 let end = (loc.0 - base.0).saturating_add(bytes.max(1) as u64);
                 if loc.0 < base.0 || end > size {
                     out.push(err(Violation::OutOfBounds, vec![e]));
-                } else if lab.read_kind() != Some(ReadKind::Copy)
-                    && lab.is_read()
-                    && lab.rf().is_none()
-                    && !zero_filled(g, m)
-                {
+                } else if lab.read_kind() != Some(ReadKind::Copy) && reads_no_write(g, lab, m) {
                     out.push(err(Violation::UninitializedRead, vec![e]));
                 }
             }
@@ -104,16 +100,16 @@ fn unary(g: &Graph, e: EventId, base: Loc, out: &mut Vec<LifetimeError>) {
 /// of being an error; for any other read [`errors_with`] reports it.)
 pub fn reads_uninitialised(g: &Graph, r: EventId) -> bool {
     let lab = g.label(r);
-    let Some(loc) = lab.loc() else { return false };
-    if !lab.is_read() || lab.rf().is_some() {
-        return false;
-    }
-    let malloc = g
-        .loc_info(loc)
-        .block
+    let malloc = block_of(g, r)
         .and_then(|b| g.block(b))
         .and_then(|b| b.malloc);
-    malloc.is_some_and(|(m, _)| !zero_filled(g, m))
+    malloc.is_some_and(|(m, _)| reads_no_write(g, lab, m))
+}
+
+/// `lab` is a read of a cell of the block allocated by `malloc` that reads from no
+/// write, and the block is not zero-filled.
+fn reads_no_write(g: &Graph, lab: &Label, malloc: EventId) -> bool {
+    lab.is_read() && lab.rf().is_none() && !zero_filled(g, malloc)
 }
 
 fn zero_filled(g: &Graph, malloc: EventId) -> bool {

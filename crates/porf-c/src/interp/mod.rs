@@ -289,6 +289,15 @@ impl CThread {
     pub fn tid(&self) -> Tid {
         self.m.tid
     }
+
+    /// The action `peek` returned (computed now if `peek` was not called), which the
+    /// engine has just performed.
+    fn take_pending(&mut self) -> Pending {
+        match self.pending.take() {
+            Some(p) => p,
+            None => self.m.run_located(&self.code),
+        }
+    }
 }
 
 impl ThreadMachine for CThread {
@@ -302,10 +311,7 @@ impl ThreadMachine for CThread {
     }
 
     fn resume(&mut self, ret: Val) {
-        let p = match self.pending.take() {
-            Some(p) => p,
-            None => self.m.run_located(&self.code),
-        };
+        let p = self.take_pending();
         self.pending = match p.cont {
             Cont::End => Some(p),
             cont => {
@@ -319,10 +325,7 @@ impl ThreadMachine for CThread {
     /// Only a cell copy's load ([`Cont::Copy`]) reads uninitialised memory without an
     /// error; it then leaves 0 in both its registers.
     fn resume_uninit(&mut self) {
-        let p = match self.pending.take() {
-            Some(p) => p,
-            None => self.m.run_located(&self.code),
-        };
+        let p = self.take_pending();
         match p.cont {
             Cont::Copy { dst, written, .. } => {
                 self.m.observe(&self.code, &p.action, p.cont, 0);
