@@ -27,6 +27,7 @@
 use crate::coherence::Coherence;
 use crate::coherence::Equiv;
 use crate::key::execution_key;
+use crate::mutex;
 use crate::parallel::{self, Worker};
 use crate::progress;
 use crate::record::Recorder;
@@ -109,6 +110,10 @@ pub(crate) struct Optimal<'a, 'c, P: Program> {
     /// co mode, for models where maximal extensions stay consistent
     /// ([`MemoryModel::maximal_extensions_consistent`]).
     maximality: bool,
+    /// Whether a lock acquire's non-maximal blocking choices are skipped
+    /// ([`mutex::prune_blocked_acquires`]): with the maximality rule, unless
+    /// [`Config::explore_blocked_acquires`].
+    prune_acquires: bool,
     /// Without the maximality rule (rf mode, and co mode for models such as WRA): the
     /// graphs backward revisits produced (their [`execution_key`]s, insertion order
     /// left out), each explored once — the set U of the PLDI 2019 algorithm, which
@@ -135,6 +140,9 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
             tids: TidRegistry::default(),
             par,
             maximality: cfg.equiv != Equiv::Rf && model.maximal_extensions_consistent(),
+            prune_acquires: cfg.equiv != Equiv::Rf
+                && model.maximal_extensions_consistent()
+                && !cfg.explore_blocked_acquires,
             revisited: HashSet::new(),
             shard: Filter::all(),
         }
@@ -321,6 +329,9 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
             if let Some(a) = self.co.accepts(&st.g, r) {
                 ok.push((w, a));
             }
+        }
+        if self.prune_acquires && kind == ReadKind::Lock {
+            mutex::prune_blocked_acquires(&st.g, loc, &mut ok);
         }
         let split = ok.len() > 1;
         let b = self.rec.branch(ok.len());

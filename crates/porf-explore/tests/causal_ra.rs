@@ -103,7 +103,14 @@ fn porf_ra_is_the_papers_ra_on_release_acquire_programs() {
     let mut failures = Vec::new();
     for seed in 0..n {
         let prog = AllReleaseAcquire(random_program(seed, &gen));
-        let porf = explore(Strategy::Optimal, &prog, ra.as_ref(), &cfg);
+        // Every lock-acquire choice explored, so that blocked counts compare with the
+        // reference explorer's (the default run skips some; `differential.rs` checks
+        // that this changes nothing else).
+        let full = Config {
+            explore_blocked_acquires: true,
+            ..cfg.clone()
+        };
+        let porf = explore(Strategy::Optimal, &prog, ra.as_ref(), &full);
         let paper = explore(Strategy::Reference, &prog, &PaperRa, &cfg);
         complete += paper.complete;
         blocked += paper.blocked;

@@ -2,6 +2,12 @@
 //! and the brute-force reference explorer must agree, under every model, on the number
 //! of complete and blocked executions, the set of final states and the set of errors.
 //!
+//! The optimal explorer is compared with every choice of a lock acquire explored
+//! ([`Config::explore_blocked_acquires`]); its default run, which skips the non-maximal
+//! choices that read a taken lock, must then find the same complete executions, final
+//! states and errors, and at most as many blocked and erroneous executions
+//! ([`pruned_acquires`]).
+//!
 //! `PORF_DIFF_PROGRAMS` overrides the number of programs per model (default 2000).
 //!
 //! The `differential_heap_*` runs use programs with a heap block (malloc, frees, accesses
@@ -75,6 +81,69 @@ fn compare(model: &str, seed: u64, opt: &Stats, reff: &Stats) -> Result<(), Stri
     }
 }
 
+/// The optimal explorer's default run (non-maximal blocking lock acquires skipped)
+/// against its run with every choice explored (`full`): the same complete executions,
+/// final states and errors; the skipped subtrees hold executions in which an acquire is
+/// stuck, which are blocked (or, with keep-going, erroneous when another thread
+/// failed), so those two counts may only drop.
+fn pruned_acquires(model: &str, seed: u64, pruned: &Stats, full: &Stats) -> Result<(), String> {
+    let mut diffs = Vec::new();
+    if pruned.complete != full.complete {
+        diffs.push(format!(
+            "complete: pruned {} vs full {}",
+            pruned.complete, full.complete
+        ));
+    }
+    if pruned.blocked > full.blocked || pruned.erroneous > full.erroneous {
+        diffs.push(format!(
+            "blocked / erroneous: pruned {} / {} vs full {} / {}",
+            pruned.blocked, pruned.erroneous, full.blocked, full.erroneous
+        ));
+    }
+    if pruned.final_states != full.final_states {
+        diffs.push("final states differ".into());
+    }
+    if pruned.error_keys() != full.error_keys() {
+        diffs.push(format!(
+            "errors differ: pruned {:?} vs full {:?}",
+            pruned.error_keys(),
+            full.error_keys()
+        ));
+    }
+    if diffs.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "model {model}, seed {seed}, lock acquires pruned:\n  {}",
+            diffs.join("\n  ")
+        ))
+    }
+}
+
+/// Runs the optimal explorer with every lock-acquire choice (the run compared with the
+/// reference explorer) and by default (checked against it with [`pruned_acquires`]);
+/// returns the first, and whether pruning dropped any execution.
+fn optimal_runs(
+    model_name: &str,
+    seed: u64,
+    prog: &porf_toy::ToyProgram,
+    model: &dyn porf_models::MemoryModel,
+    cfg: &Config,
+    failures: &mut Vec<String>,
+) -> (Stats, bool) {
+    let full_cfg = Config {
+        explore_blocked_acquires: true,
+        ..cfg.clone()
+    };
+    let full = explore(Strategy::Optimal, prog, model, &full_cfg);
+    let pruned = explore(Strategy::Optimal, prog, model, cfg);
+    let fewer = pruned.blocked + pruned.erroneous < full.blocked + full.erroneous;
+    if let Err(e) = pruned_acquires(model_name, seed, &pruned, &full) {
+        failures.push(format!("{e}\nprogram:\n{prog}"));
+    }
+    (full, fewer)
+}
+
 fn differential(model_name: &str) {
     let model = by_name(model_name).unwrap();
     let cfg = Config {
@@ -85,10 +154,12 @@ fn differential(model_name: &str) {
     let gen = GenConfig::default();
     let n = programs_per_model();
     let mut failures = Vec::new();
-    let (mut complete, mut blocked, mut errors) = (0u64, 0u64, 0usize);
+    let (mut complete, mut blocked, mut errors, mut pruned) = (0u64, 0u64, 0usize, 0u64);
     for seed in 0..n {
         let prog = random_program(seed, &gen);
-        let opt = explore(Strategy::Optimal, &prog, model.as_ref(), &cfg);
+        let (opt, fewer) =
+            optimal_runs(model_name, seed, &prog, model.as_ref(), &cfg, &mut failures);
+        pruned += u64::from(fewer);
         let reff = explore(Strategy::Reference, &prog, model.as_ref(), &cfg);
         complete += reff.complete;
         blocked += reff.blocked;
@@ -98,7 +169,7 @@ fn differential(model_name: &str) {
         }
     }
     println!(
-        "differential {model_name}: {n} programs, {} agreed ({complete} complete, {blocked} blocked executions, {errors} errors in total)",
+        "differential {model_name}: {n} programs, {} agreed ({complete} complete, {blocked} blocked executions, {errors} errors in total; {pruned} programs with fewer blocked executions when lock acquires are pruned)",
         n - failures.len() as u64
     );
     assert!(
@@ -195,12 +266,14 @@ fn differential_heap(model_name: &str) {
     };
     let n = env_count("PORF_DIFF_HEAP_PROGRAMS", 2000);
     let mut failures = Vec::new();
-    let (mut complete, mut blocked, mut erroneous) = (0u64, 0u64, 0u64);
+    let (mut complete, mut blocked, mut erroneous, mut pruned) = (0u64, 0u64, 0u64, 0u64);
     let mut kinds: BTreeMap<&str, u64> = BTreeMap::new();
     let start = std::time::Instant::now();
     for seed in 0..n {
         let prog = random_program(seed, &gen);
-        let opt = explore(Strategy::Optimal, &prog, model.as_ref(), &cfg);
+        let (opt, fewer) =
+            optimal_runs(model_name, seed, &prog, model.as_ref(), &cfg, &mut failures);
+        pruned += u64::from(fewer);
         let reff = explore(Strategy::Reference, &prog, model.as_ref(), &cfg);
         complete += reff.complete;
         blocked += reff.blocked;
@@ -222,7 +295,7 @@ fn differential_heap(model_name: &str) {
     }
     let tally: Vec<String> = kinds.iter().map(|(k, c)| format!("{k}: {c}")).collect();
     println!(
-        "differential heap {model_name}: {n} programs in {:.1} s, {} agreed ({complete} complete, {blocked} blocked, {erroneous} erroneous executions); programs with errors by kind: {}",
+        "differential heap {model_name}: {n} programs in {:.1} s, {} agreed ({complete} complete, {blocked} blocked, {erroneous} erroneous executions; {pruned} programs with fewer when lock acquires are pruned); programs with errors by kind: {}",
         start.elapsed().as_secs_f64(),
         n - failures.len() as u64,
         tally.join(", ")
