@@ -46,6 +46,12 @@ pub struct VerifyArgs {
     /// every other thread has finished or waits for good: those threads spin forever.
     #[arg(long)]
     check_liveness: bool,
+    /// Also explore and count the blocked executions GenMC drops as "moot": below a lock
+    /// acquire that reads a taken lock non-maximally, or a spin-assume block whose last
+    /// read was not the co-latest write when added, every execution is blocked
+    /// (complete executions and errors are the same either way; see the README).
+    #[arg(long)]
+    explore_stale_blocks: bool,
     /// Do not report non-atomic data races (GenMC's `-disable-race-detection`): a
     /// racy execution goes on and is counted like any other.
     #[arg(long)]
@@ -92,6 +98,7 @@ impl VerifyArgs {
             "disable_spin_assume": self.disable_spin_assume,
             "check_liveness": self.check_liveness,
             "disable_race_detection": self.disable_race_detection,
+            "explore_stale_blocks": self.explore_stale_blocks,
             "nondet_range": self.nondet_range.map(|(lo, hi)| [lo, hi]),
         })
     }
@@ -152,6 +159,7 @@ pub fn run(a: VerifyArgs) -> u8 {
         cfg.progress = Some(Default::default());
     }
     cfg.disable_race_detection = a.disable_race_detection;
+    cfg.explore_stale_blocks = a.explore_stale_blocks;
     let model = porf_models::by_name(&a.explore.model).expect("clap checked the model name");
     if let Err(msg) = porf_explore::supported(a.explore.strategy(), model.as_ref(), equiv) {
         eprintln!("error: {msg}");

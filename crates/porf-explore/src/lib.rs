@@ -57,6 +57,7 @@ pub mod replay;
 pub mod rf_smc;
 pub mod rvf_smc;
 pub mod shard;
+pub mod stale;
 pub mod state;
 pub mod stats;
 pub mod step;
@@ -107,12 +108,13 @@ pub struct Config {
     /// goes on as any other; every other error is still reported.
     pub disable_race_detection: bool,
     /// Optimal explorer, co mode under TruSt's maximality rule: also explore the
-    /// choices of a lock acquire that read a taken lock and are not the read's maximal
-    /// choice. By default they are skipped ([`mutex::prune_blocked_acquires`]): they
-    /// hold blocked executions only, so complete executions, errors and deadlocks are
-    /// the same either way and only the blocked count differs. Tests that compare
-    /// blocked counts with an explorer that enumerates every execution set it.
-    pub explore_blocked_acquires: bool,
+    /// subtrees that hold blocked executions only ([`stale`]: a lock acquire's
+    /// non-maximal choices that read a taken lock, spin-assume blocks decided by a
+    /// non-maximal read). By default they are skipped: complete executions, errors
+    /// and deadlocks are the same either way, and only the blocked (and, with
+    /// keep-going, erroneous) counts differ. Tests that compare blocked counts with an
+    /// explorer that enumerates every execution set it.
+    pub explore_stale_blocks: bool,
     /// Worker threads for the optimal explorer ([`parallel`]); 0 and 1 mean one. The
     /// result does not depend on it, except where a limit (`timeout`) cut the
     /// exploration; configurations whose exploration keeps state across subtrees run

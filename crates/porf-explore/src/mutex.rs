@@ -12,29 +12,6 @@ pub fn acquire_blocks(g: &Graph, loc: Loc, w: Option<EventId>) -> bool {
     !destroyed && g.write_val(loc, w) != 0
 }
 
-/// Drops from `sources` (a lock acquire's consistent sources, co-earliest first; the
-/// last one is the read's maximal choice) every non-maximal source that blocks
-/// ([`acquire_blocks`]). Sound under TruSt's maximality rule only: a read added
-/// non-maximally is never revisited, nor deleted by a revisit, in the subtree below it,
-/// and a taken lock it reads has a co-later write (the maximal source), so every
-/// execution of that subtree keeps the read blocked on a stale lock value: it holds
-/// blocked executions only. Every other event of such an execution is found again
-/// below the maximal choice (removing the read, or making it read the co-latest write,
-/// keeps a graph consistent: the model's maximal extensions are), so no complete
-/// execution, error or deadlock is lost; only blocked executions in which a lock
-/// acquire is stuck are not counted. GenMC keeps the same single blocking choice.
-pub fn prune_blocked_acquires<T>(g: &Graph, loc: Loc, sources: &mut Vec<(Option<EventId>, T)>) {
-    let Some(last) = sources.len().checked_sub(1) else {
-        return;
-    };
-    let mut i = 0;
-    sources.retain(|(w, _)| {
-        let keep = i == last || !acquire_blocks(g, loc, *w);
-        i += 1;
-        keep
-    });
-}
-
 /// Whether thread `t` holds the mutex at `loc` after its first `upto` events.
 pub fn holds(g: &Graph, t: Tid, loc: Loc, upto: u32) -> bool {
     let evs = &g.thread(t)[..upto as usize];

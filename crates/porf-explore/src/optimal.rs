@@ -27,11 +27,11 @@
 use crate::coherence::Coherence;
 use crate::coherence::Equiv;
 use crate::key::execution_key;
-use crate::mutex;
 use crate::parallel::{self, Worker};
 use crate::progress;
 use crate::record::Recorder;
 use crate::shard::Filter;
+use crate::stale;
 use crate::state::{State, TidRegistry};
 use crate::step::{self, Access, AfterRead, Step};
 use crate::{Config, Stats};
@@ -110,10 +110,9 @@ pub(crate) struct Optimal<'a, 'c, P: Program> {
     /// co mode, for models where maximal extensions stay consistent
     /// ([`MemoryModel::maximal_extensions_consistent`]).
     maximality: bool,
-    /// Whether a lock acquire's non-maximal blocking choices are skipped
-    /// ([`mutex::prune_blocked_acquires`]): with the maximality rule, unless
-    /// [`Config::explore_blocked_acquires`].
-    prune_acquires: bool,
+    /// Whether subtrees holding blocked executions only are skipped ([`stale`]): with
+    /// the maximality rule, unless [`Config::explore_stale_blocks`].
+    prune_stale: bool,
     /// Without the maximality rule (rf mode, and co mode for models such as WRA): the
     /// graphs backward revisits produced (their [`execution_key`]s, insertion order
     /// left out), each explored once — the set U of the PLDI 2019 algorithm, which
@@ -140,9 +139,9 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
             tids: TidRegistry::default(),
             par,
             maximality: cfg.equiv != Equiv::Rf && model.maximal_extensions_consistent(),
-            prune_acquires: cfg.equiv != Equiv::Rf
+            prune_stale: cfg.equiv != Equiv::Rf
                 && model.maximal_extensions_consistent()
-                && !cfg.explore_blocked_acquires,
+                && !cfg.explore_stale_blocks,
             revisited: HashSet::new(),
             shard: Filter::all(),
         }
@@ -228,6 +227,9 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
             }
             match step::perform(st, self.prog, self.model, &mut self.tids, t, action) {
                 Step::Done(e) => {
+                    if self.prune_stale && stale::stale_spin_block(&st.g, e) {
+                        return;
+                    }
                     let kind = &st.g.label(e).kind;
                     let fence = matches!(kind, LabelKind::Fence { .. });
                     let error = matches!(kind, LabelKind::Error { .. });
@@ -330,8 +332,8 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
                 ok.push((w, a));
             }
         }
-        if self.prune_acquires && kind == ReadKind::Lock {
-            mutex::prune_blocked_acquires(&st.g, loc, &mut ok);
+        if self.prune_stale && kind == ReadKind::Lock {
+            stale::prune_blocked_acquires(&st.g, loc, &mut ok);
         }
         let split = ok.len() > 1;
         let b = self.rec.branch(ok.len());

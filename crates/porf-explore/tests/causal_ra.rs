@@ -103,11 +103,11 @@ fn porf_ra_is_the_papers_ra_on_release_acquire_programs() {
     let mut failures = Vec::new();
     for seed in 0..n {
         let prog = AllReleaseAcquire(random_program(seed, &gen));
-        // Every lock-acquire choice explored, so that blocked counts compare with the
-        // reference explorer's (the default run skips some; `differential.rs` checks
-        // that this changes nothing else).
+        // Stale blocks explored (`porf_explore::stale`), so that blocked counts
+        // compare with the reference explorer's (the default run skips them;
+        // `differential.rs` checks that this changes nothing else).
         let full = Config {
-            explore_blocked_acquires: true,
+            explore_stale_blocks: true,
             ..cfg.clone()
         };
         let porf = explore(Strategy::Optimal, &prog, ra.as_ref(), &full);

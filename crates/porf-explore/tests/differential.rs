@@ -2,11 +2,11 @@
 //! and the brute-force reference explorer must agree, under every model, on the number
 //! of complete and blocked executions, the set of final states and the set of errors.
 //!
-//! The optimal explorer is compared with every choice of a lock acquire explored
-//! ([`Config::explore_blocked_acquires`]); its default run, which skips the non-maximal
-//! choices that read a taken lock, must then find the same complete executions, final
-//! states and errors, and at most as many blocked and erroneous executions
-//! ([`pruned_acquires`]).
+//! The optimal explorer is compared with its stale blocks explored
+//! ([`Config::explore_stale_blocks`]); its default run, which skips them
+//! (`porf_explore::stale`: e.g. a lock acquire's non-maximal choices that read a taken
+//! lock), must then find the same complete executions, final states and errors, and at
+//! most as many blocked and erroneous executions ([`pruned_stale`]).
 //!
 //! `PORF_DIFF_PROGRAMS` overrides the number of programs per model (default 2000).
 //!
@@ -81,12 +81,12 @@ fn compare(model: &str, seed: u64, opt: &Stats, reff: &Stats) -> Result<(), Stri
     }
 }
 
-/// The optimal explorer's default run (non-maximal blocking lock acquires skipped)
-/// against its run with every choice explored (`full`): the same complete executions,
-/// final states and errors; the skipped subtrees hold executions in which an acquire is
-/// stuck, which are blocked (or, with keep-going, erroneous when another thread
-/// failed), so those two counts may only drop.
-fn pruned_acquires(model: &str, seed: u64, pruned: &Stats, full: &Stats) -> Result<(), String> {
+/// The optimal explorer's default run (stale blocks skipped) against its run with them
+/// explored (`full`): the same complete executions, final states and errors; the
+/// skipped subtrees hold executions in which a thread is blocked for good, which are
+/// blocked (or, with keep-going, erroneous when another thread failed), so those two
+/// counts may only drop.
+fn pruned_stale(model: &str, seed: u64, pruned: &Stats, full: &Stats) -> Result<(), String> {
     let mut diffs = Vec::new();
     if pruned.complete != full.complete {
         diffs.push(format!(
@@ -114,14 +114,14 @@ fn pruned_acquires(model: &str, seed: u64, pruned: &Stats, full: &Stats) -> Resu
         Ok(())
     } else {
         Err(format!(
-            "model {model}, seed {seed}, lock acquires pruned:\n  {}",
+            "model {model}, seed {seed}, stale blocks skipped:\n  {}",
             diffs.join("\n  ")
         ))
     }
 }
 
-/// Runs the optimal explorer with every lock-acquire choice (the run compared with the
-/// reference explorer) and by default (checked against it with [`pruned_acquires`]);
+/// Runs the optimal explorer with its stale blocks explored (the run compared with the
+/// reference explorer) and by default (checked against it with [`pruned_stale`]);
 /// returns the first, and whether pruning dropped any execution.
 fn optimal_runs(
     model_name: &str,
@@ -132,13 +132,13 @@ fn optimal_runs(
     failures: &mut Vec<String>,
 ) -> (Stats, bool) {
     let full_cfg = Config {
-        explore_blocked_acquires: true,
+        explore_stale_blocks: true,
         ..cfg.clone()
     };
     let full = explore(Strategy::Optimal, prog, model, &full_cfg);
     let pruned = explore(Strategy::Optimal, prog, model, cfg);
     let fewer = pruned.blocked + pruned.erroneous < full.blocked + full.erroneous;
-    if let Err(e) = pruned_acquires(model_name, seed, &pruned, &full) {
+    if let Err(e) = pruned_stale(model_name, seed, &pruned, &full) {
         failures.push(format!("{e}\nprogram:\n{prog}"));
     }
     (full, fewer)
@@ -169,7 +169,7 @@ fn differential(model_name: &str) {
         }
     }
     println!(
-        "differential {model_name}: {n} programs, {} agreed ({complete} complete, {blocked} blocked executions, {errors} errors in total; {pruned} programs with fewer blocked executions when lock acquires are pruned)",
+        "differential {model_name}: {n} programs, {} agreed ({complete} complete, {blocked} blocked executions, {errors} errors in total; {pruned} programs with fewer blocked executions when stale blocks are skipped)",
         n - failures.len() as u64
     );
     assert!(
@@ -295,7 +295,7 @@ fn differential_heap(model_name: &str) {
     }
     let tally: Vec<String> = kinds.iter().map(|(k, c)| format!("{k}: {c}")).collect();
     println!(
-        "differential heap {model_name}: {n} programs in {:.1} s, {} agreed ({complete} complete, {blocked} blocked, {erroneous} erroneous executions; {pruned} programs with fewer when lock acquires are pruned); programs with errors by kind: {}",
+        "differential heap {model_name}: {n} programs in {:.1} s, {} agreed ({complete} complete, {blocked} blocked, {erroneous} erroneous executions; {pruned} programs with fewer when stale blocks are skipped); programs with errors by kind: {}",
         start.elapsed().as_secs_f64(),
         n - failures.len() as u64,
         tally.join(", ")

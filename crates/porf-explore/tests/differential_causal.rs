@@ -178,7 +178,7 @@ fn rf_diffs(co: &Stats, opt: &Stats, reff: &Stats) -> Vec<String> {
     d
 }
 
-/// The default run (non-maximal blocking lock acquires skipped) against the run with
+/// The default run (stale blocks skipped) against the run with
 /// every choice explored: the same complete executions, final states and errors, at
 /// most as many blocked and erroneous ones.
 fn pruned_diffs(pruned: &Stats, full: &Stats) -> Vec<String> {
@@ -190,7 +190,7 @@ fn pruned_diffs(pruned: &Stats, full: &Stats) -> Vec<String> {
         || pruned.error_keys() != full.error_keys()
     {
         d.push(format!(
-            "lock acquires pruned: complete {} / blocked {} / erroneous {} / errors {:?} vs every choice: {} / {} / {} / {:?}",
+            "stale blocks skipped: complete {} / blocked {} / erroneous {} / errors {:?} vs every choice: {} / {} / {} / {:?}",
             pruned.complete,
             pruned.blocked,
             pruned.erroneous,
@@ -211,17 +211,17 @@ fn differential(model_name: &str, sys: System, gen: &GenConfig) {
         sys,
         tally: Mutex::default(),
     };
-    // Every lock-acquire choice explored, so that blocked counts compare with the
-    // reference explorer's; the default run (non-maximal blocking acquires skipped) is
-    // checked against it separately ([`pruned_diffs`]).
+    // Stale blocks explored (`porf_explore::stale`), so that blocked counts compare
+    // with the reference explorer's; the default run (stale blocks skipped) is checked
+    // against it separately ([`pruned_diffs`]).
     let base = Config {
         keep_going: true,
         collect_final_states: true,
-        explore_blocked_acquires: true,
+        explore_stale_blocks: true,
         ..Config::default()
     };
     let pruned_cfg = Config {
-        explore_blocked_acquires: false,
+        explore_stale_blocks: false,
         ..base.clone()
     };
     let co_cfg = Config {
@@ -297,12 +297,13 @@ fn differential_causal_sra() {
 /// everything `sra` allows `ra` allows, and everything `ra` allows `wra` allows.
 #[test]
 fn proposition_3_2_sra_ra_wra() {
-    // Every lock-acquire choice explored: the proposition is about whole sets of
-    // executions, and the default run's blocked count depends on the exploration order.
+    // Stale blocks explored (`porf_explore::stale`): the proposition is about whole
+    // sets of executions, and the default run's blocked count depends on the
+    // exploration order.
     let cfg = Config {
         keep_going: true,
         collect_final_states: true,
-        explore_blocked_acquires: true,
+        explore_stale_blocks: true,
         ..Config::default()
     };
     let gen = GenConfig::default();

@@ -2,6 +2,7 @@
 //! with a store buffer per thread and location, scheduled at random — consistent
 //! (events, po, rf) graphs of any size, beyond what brute force can check.
 
+use crate::rf::Rng;
 use porf_graph::MemOrder::{self, AcqRel, Acquire, NonAtomic, Relaxed, Release, SeqCst};
 use porf_graph::{EventId, Graph, LabelKind, Loc, ReadKind, RmwOp, SrcLoc, Wrap, WriteKind};
 use std::collections::HashMap;
@@ -11,22 +12,6 @@ pub(super) struct Shape {
     pub threads: u32,
     pub events: u32,
     pub locs: u64,
-}
-
-/// splitmix64.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: u64) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        (z ^ (z >> 31)) % n
-    }
-    fn pick<T: Copy>(&mut self, xs: &[T]) -> T {
-        xs[self.below(xs.len() as u64) as usize]
-    }
 }
 
 /// The machine: buffers (store, location, store-store barriers before it), barrier
