@@ -16,10 +16,10 @@
 //!
 //! * a lock acquire that reads a taken lock ([`prune_blocked_acquires`]): the lock has a
 //!   co-later write (its maximal source), so the acquire waits on a stale value;
-//! * the last read of a spin-assume iteration that blocks ([`stale_spin_block`]): the
-//!   thread's events up to it stay, and the thread, a function of the values it read,
-//!   blocks again at the same back edge whatever happens below. GenMC drops the same
-//!   blocked executions ("moot" executions).
+//! * the read just before a spin-assume block, fences aside ([`stale_spin_block`]):
+//!   the thread's events up to it stay, and the thread, a function of the values it
+//!   read, blocks again at the same back edge whatever happens below. GenMC drops the
+//!   same blocked executions ("moot" executions).
 //!
 //! [`Config::explore_stale_blocks`](crate::Config::explore_stale_blocks) turns both
 //! off, for tests that compare blocked counts with an explorer that enumerates every
@@ -43,9 +43,13 @@ pub fn prune_blocked_acquires<T>(g: &Graph, loc: Loc, sources: &mut Vec<(Option<
     });
 }
 
-/// Whether `e`, an event just added, is a spin-assume block whose thread's last read
-/// was added non-maximally: below it, the thread stays blocked there (see the module
-/// docs). Only under the maximality rule.
+/// Whether `e`, an event just added, is a spin-assume block whose thread's last event
+/// before it, fences aside, is a read added non-maximally (GenMC's test on the previous
+/// access). Below it the thread stays blocked there (see the module docs): that read and
+/// everything before it stay, and the fences after it are re-added the same way if a
+/// revisit deletes them. Anything else in between (a write, a nondeterministic choice)
+/// could be deleted and redone differently, so then the block is not stale. Only under
+/// the maximality rule.
 pub fn stale_spin_block(g: &Graph, e: EventId) -> bool {
     if !matches!(
         g.label(e).kind,
@@ -58,6 +62,6 @@ pub fn stale_spin_block(g: &Graph, e: EventId) -> bool {
     (0..e.idx)
         .rev()
         .map(|i| g.label(EventId::new(e.tid, i)))
-        .find(|l| l.is_read())
-        .is_some_and(|l| !l.added_max)
+        .find(|l| !matches!(l.kind, LabelKind::Fence { .. }))
+        .is_some_and(|l| l.is_read() && !l.added_max)
 }
