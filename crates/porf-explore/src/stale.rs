@@ -65,3 +65,124 @@ pub fn stale_spin_block(g: &Graph, e: EventId) -> bool {
         .find(|l| !matches!(l.kind, LabelKind::Fence { .. }))
         .is_some_and(|l| l.is_read() && !l.added_max)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use porf_graph::{MemOrder, ReadKind, SrcLoc, WriteKind};
+
+    const X: Loc = Loc(8);
+
+    fn read(g: &mut Graph, max: bool) -> EventId {
+        let r = g.add(
+            0,
+            LabelKind::Read {
+                loc: X,
+                bytes: 4,
+                ord: MemOrder::Relaxed,
+                kind: ReadKind::Plain,
+                rf: None,
+            },
+            SrcLoc::UNKNOWN,
+        );
+        g.label_mut(r).added_max = max;
+        r
+    }
+
+    fn add(g: &mut Graph, kind: LabelKind) -> EventId {
+        g.add(0, kind, SrcLoc::UNKNOWN)
+    }
+
+    fn spin_block(g: &mut Graph) -> EventId {
+        add(
+            g,
+            LabelKind::Block {
+                reason: BlockReason::SpinLoop {
+                    reads: 1,
+                    repeats: true,
+                },
+            },
+        )
+    }
+
+    fn graph() -> Graph {
+        let mut g = Graph::new();
+        g.ensure_loc(X, 0, None);
+        add(&mut g, LabelKind::Start { parent: None });
+        g
+    }
+
+    #[test]
+    fn a_spin_block_right_after_a_non_maximal_read_is_stale() {
+        let mut g = graph();
+        read(&mut g, false);
+        let fence = LabelKind::Fence {
+            ord: MemOrder::SeqCst,
+        };
+        add(&mut g, fence);
+        let b = spin_block(&mut g);
+        assert!(stale_spin_block(&g, b), "fences aside");
+
+        let mut g = graph();
+        read(&mut g, true);
+        let b = spin_block(&mut g);
+        assert!(!stale_spin_block(&g, b), "a maximal read may be revisited");
+
+        let mut g = graph();
+        read(&mut g, false);
+        add(
+            &mut g,
+            LabelKind::Write {
+                loc: X,
+                bytes: 4,
+                ord: MemOrder::Relaxed,
+                val: 1,
+                kind: WriteKind::Plain,
+            },
+        );
+        let b = spin_block(&mut g);
+        assert!(!stale_spin_block(&g, b), "a write in between may be redone");
+
+        let mut g = graph();
+        read(&mut g, false);
+        let b = add(
+            &mut g,
+            LabelKind::Block {
+                reason: BlockReason::LoopBound,
+            },
+        );
+        assert!(!stale_spin_block(&g, b), "only spin-assume blocks");
+    }
+
+    #[test]
+    fn only_non_maximal_blocking_sources_are_dropped() {
+        let mut g = graph();
+        // co: taken (1), free (0), taken (1); the last is the maximal choice.
+        let ws: Vec<EventId> = [1, 0, 1]
+            .into_iter()
+            .map(|val| {
+                let w = g.add(
+                    0,
+                    LabelKind::Write {
+                        loc: X,
+                        bytes: 4,
+                        ord: MemOrder::Relaxed,
+                        val,
+                        kind: WriteKind::Plain,
+                    },
+                    SrcLoc::UNKNOWN,
+                );
+                let n = g.co(X).len();
+                g.co_insert(w, n + 1);
+                w
+            })
+            .collect();
+        let mut sources: Vec<(Option<EventId>, ())> = std::iter::once(None)
+            .chain(ws.iter().copied().map(Some))
+            .map(|w| (w, ()))
+            .collect();
+        prune_blocked_acquires(&g, X, &mut sources);
+        let kept: Vec<Option<EventId>> = sources.iter().map(|s| s.0).collect();
+        assert_eq!(kept, vec![None, Some(ws[1]), Some(ws[2])]);
+    }
+}
