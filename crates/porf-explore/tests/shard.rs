@@ -98,7 +98,7 @@ fn check<P: Program + Sync>(
         }
         if runs
             .iter()
-            .any(|r| (r.depth, r.frontier) != (runs[0].depth, runs[0].frontier))
+            .any(|r| r.plan.fingerprint() != runs[0].plan.fingerprint())
         {
             return Err(format!("{ctx}: the shards disagree on the split"));
         }
