@@ -7,21 +7,35 @@
 //! another one does. The exploration is a deterministic depth-first walk.
 //!
 //! **Split.** The *depth* of a node is the number of real branches (points with at
-//! least two children) on its path from the root. A cheap pre-pass ([`probe`]) walks
-//! only the top of the tree to find the split depth `D`: the smallest depth with at
-//! least [`NODES_PER_SHARD`]`·N` nodes (or, if the tree is shallower, the depth with
-//! the most nodes; `D = 0` when the tree has no branch at all). The nodes at depth `D`
-//! (the *frontier*) are numbered `k = 0, 1, …` in depth-first order. Shard `i` of `N`
-//! walks the whole top of the tree and explores frontier node `k` iff [`owner`]`(k, N)
-//! == i`; it skips the others.
+//! least two children) on its path from the root; a node is named by the child taken
+//! at each real branch on that path, children counted in the order the explorer
+//! offers them. Every shard first runs the same deterministic pre-pass ([`plan`]): it
+//! walks the top of the tree one level deeper at a time, under a node budget
+//! ([`PROBE_NODES_PER_SHARD`]`·N`, counting every walk), each walk entering only the
+//! subtrees the previous one did not see whole. The deepest walk is then cut
+//! (`Plan::cut`): each subtree is weighed by the leaves the walk saw in it (a node
+//! the walk stopped at weighs as much as the walk saw per such node), and starting
+//! from the root's children the heaviest subtree is split into its children while it
+//! weighs more than `1/(`[`SPLIT_FACTOR`]`·N)` of the whole or there are fewer than
+//! [`NODES_PER_SHARD`]`·N` subtrees. The split nodes are *expanded*, the others are the
+//! *frontier*: an antichain at variable depths, numbered `k = 0, 1, …` in depth-first
+//! order, under which every maximal execution below a real branch lies (`K = 0` when
+//! the tree has no real branch). The frontier nodes are dealt heaviest first, each to
+//! the least loaded shard ([`Plan::owner`]). Shard `i` explores the frontier nodes it
+//! owns and skips the others; shard 0 walks every expanded node, the other shards only
+//! those with a node of theirs below. A branch point the plan does not foresee (the
+//! walks are deterministic, so it cannot happen) stops the shard with a panic rather
+//! than a wrong count. [`Plan::fingerprint`] identifies the plan, so that merging
+//! shards of different plans can be refused.
 //!
 //! **Segments.** The depth-first order of the run cut at the frontier nodes gives
 //! *segments* numbered by an ordinal: `2k` is the part of the top walked after frontier
 //! node `k-1` and before node `k` (after the last node: `2K`), `2k+1` is the inside of
 //! node `k`. Every leaf and every error of the unsharded run lies in exactly one
 //! segment. An inside segment is explored by its owner only; top segments are walked
-//! by every shard, but only shard 0 counts their leaves and its records of them are the
-//! authoritative ones (the other shards' top records are ignored by [`merge`]).
+//! by shard 0 (and in part by the others), only shard 0 counts their leaves and its
+//! records of them are the authoritative ones (the other shards' top records are
+//! ignored by [`merge`]).
 //!
 //! **Invariant**: the sum over shards of the counters of the segments each shard is
 //! authoritative for equals the unsharded run's counts, and each shard's list of
@@ -475,7 +489,7 @@ impl Plan {
         self.owners[k as usize]
     }
 
-    /// The estimated weight of frontier node `k` (see [`Plan::cut`]).
+    /// The estimated weight of frontier node `k` (see the module docs).
     pub fn weight(&self, k: u64) -> u64 {
         self.weights[k as usize]
     }
@@ -780,7 +794,7 @@ fn probe<P: Program>(
 /// enters only what the previous one did not see whole) while some node lies below
 /// the probe depth and the walks, the next one included, enter at most
 /// [`PROBE_NODES_PER_SHARD`]`·count` nodes in all (at most [`PROBE_NODES_MAX`]); then
-/// cuts the deepest walk into the plan ([`Plan::cut`]).
+/// cuts the deepest walk into the plan (see the module docs).
 pub fn plan<P: Program>(prog: &P, model: &dyn MemoryModel, cfg: &Config, count: u32) -> Plan {
     let budget = (PROBE_NODES_PER_SHARD * u64::from(count)).min(PROBE_NODES_MAX);
     let mut best = probe(prog, model, cfg, 1, None);

@@ -195,3 +195,72 @@ fn unsupported_modes_are_rejected() {
     };
     assert!(shard::supported(Strategy::Optimal, rc11.as_ref(), &max).is_err());
 }
+
+/// A spine-heavy program: a reader reads `depth` flags in turn and goes on to the next
+/// only if it saw the flag set; after the last one it reads `x` `reads` times, each
+/// read choosing among `writers` writes. Reading a flag unset ends the run at once, so
+/// along the reader's flags one subtree holds nearly all the work.
+fn spine(depth: u32, writers: u32, reads: u32) -> porf_toy::ToyProgram {
+    use porf_graph::MemOrder::Relaxed;
+    let mut p = porf_toy::builder::ProgramBuilder::new();
+    let flags: Vec<_> = (0..depth).map(|i| p.loc(&format!("f{i}"))).collect();
+    let x = p.loc("x");
+    for &f in &flags {
+        p.thread(|t| t.store(f, 1, Relaxed));
+    }
+    for i in 1..=writers {
+        p.thread(|t| t.store(x, i64::from(i), Relaxed));
+    }
+    p.thread(|t| {
+        fn rest(
+            t: &mut porf_toy::builder::ThreadBuilder,
+            flags: &[porf_graph::Loc],
+            x: porf_graph::Loc,
+            reads: u32,
+        ) {
+            match flags.split_first() {
+                Some((&f, more)) => {
+                    let r = t.load(f, Relaxed);
+                    t.if_eq(r, 1, |t| rest(t, more, x, reads), |_| {});
+                }
+                None => {
+                    for _ in 0..reads {
+                        t.load(x, Relaxed);
+                    }
+                }
+            }
+        }
+        rest(t, &flags, x, reads);
+    });
+    p.no_join();
+    p.build()
+}
+
+/// On a spine-heavy tree the plan splits the spine: for N = 2, 3, 7 the largest shard
+/// counts at most twice the mean number of executions (and the shards add up).
+#[test]
+fn spine_heavy_tree_is_balanced() {
+    let prog = spine(6, 4, 3);
+    let model = by_name("rc11").unwrap();
+    let cfg = Config {
+        keep_going: true,
+        ..Config::default()
+    };
+    check("spine", &prog, model.as_ref(), true).unwrap();
+    let whole = explore(Strategy::Optimal, &prog, model.as_ref(), &cfg);
+    let total = whole.complete + whole.blocked + whole.erroneous;
+    for n in [2u32, 3, 7] {
+        let per: Vec<u64> = (0..n)
+            .map(|index| {
+                shard::explore_shard(&prog, model.as_ref(), &cfg, Split { index, count: n })
+                    .executions()
+            })
+            .collect();
+        assert_eq!(per.iter().sum::<u64>(), total);
+        let max = *per.iter().max().unwrap();
+        assert!(
+            max * u64::from(n) <= 2 * total,
+            "N = {n}: executions per shard {per:?} (total {total}): the largest is more than twice the mean"
+        );
+    }
+}
