@@ -790,13 +790,24 @@ fn probe<P: Program>(
     }
 }
 
+/// The pre-pass's node budget for `count` shards: [`PROBE_NODES_PER_SHARD`]`·count`,
+/// at most [`PROBE_NODES_MAX`].
+pub fn budget(count: u32) -> u64 {
+    (PROBE_NODES_PER_SHARD * u64::from(count)).min(PROBE_NODES_MAX)
+}
+
 /// The pre-pass: walks the top of the tree one level deeper at a time (each walk
 /// enters only what the previous one did not see whole) while some node lies below
-/// the probe depth and the walks, the next one included, enter at most
-/// [`PROBE_NODES_PER_SHARD`]`·count` nodes in all (at most [`PROBE_NODES_MAX`]); then
-/// cuts the deepest walk into the plan (see the module docs).
-pub fn plan<P: Program>(prog: &P, model: &dyn MemoryModel, cfg: &Config, count: u32) -> Plan {
-    let budget = (PROBE_NODES_PER_SHARD * u64::from(count)).min(PROBE_NODES_MAX);
+/// the probe depth and the walks, the next one included, enter at most `budget` nodes
+/// in all; then cuts the deepest walk into the plan for `count` shards (see the
+/// module docs).
+pub fn plan<P: Program>(
+    prog: &P,
+    model: &dyn MemoryModel,
+    cfg: &Config,
+    count: u32,
+    budget: u64,
+) -> Plan {
     let mut best = probe(prog, model, cfg, 1, None);
     let mut spent = best.walked;
     for d in 2..=MAX_DEPTH {
@@ -831,12 +842,24 @@ pub fn explore_shard<P: Program + Sync>(
     cfg: &Config,
     split: Split,
 ) -> ShardRun {
+    explore_shard_with(prog, model, cfg, split, budget(split.count))
+}
+
+/// [`explore_shard`] with the pre-pass's node budget `budget` instead of
+/// [`budget`]`(N)` (every shard of one run must use the same).
+pub fn explore_shard_with<P: Program + Sync>(
+    prog: &P,
+    model: &dyn MemoryModel,
+    cfg: &Config,
+    split: Split,
+    budget: u64,
+) -> ShardRun {
     const STACK: usize = 1 << 30;
     std::thread::scope(|s| {
         std::thread::Builder::new()
             .name("porf-explore".into())
             .stack_size(STACK)
-            .spawn_scoped(s, || run_shard(prog, model, cfg, split))
+            .spawn_scoped(s, || run_shard(prog, model, cfg, split, budget))
             .expect("cannot start the exploration thread")
             .join()
             .unwrap_or_else(|e| std::panic::resume_unwind(e))
@@ -848,9 +871,10 @@ fn run_shard<P: Program>(
     model: &dyn MemoryModel,
     cfg: &Config,
     split: Split,
+    budget: u64,
 ) -> ShardRun {
     let start = Instant::now();
-    let plan = plan(prog, model, cfg, split.count);
+    let plan = plan(prog, model, cfg, split.count, budget);
     let probe = start.elapsed();
     let walk = Walk {
         split,
