@@ -64,7 +64,9 @@ def main():
             times = " ".join(f"{s['time_s']:.2f}" for s in sh["per_shard"])
             print(f"  N={n}: merged {m['complete']} complete, {m['blocked']} blocked, "
                   f"{m['verdict']} [{'same' if same else 'DIFFERENT'}]; depth "
-                  f"{sh['split_depth']}, {sh['subtrees']} subtrees; executions {execs} "
+                  f"{sh['split_depth']}, {sh['subtrees']} subtrees; pre-pass depth "
+                  f"{sh.get('probe_depth')}, {sh.get('probe_nodes')} nodes, "
+                  f"{sh.get('probe_s', 0):.2f} s; executions {execs} "
                   f"(max/mean {sh['executions_max_over_mean']:.2f}); time {times} s "
                   f"(max/mean {sh['time_max_over_mean']:.2f}, all shards "
                   f"{sh['time_total_s']:.2f} s)")

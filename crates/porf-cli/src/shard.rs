@@ -5,7 +5,9 @@
 //!
 //! A report (`"porf_shard_report": 1`) holds what merge needs and checks: porf's
 //! version, the program file and its FNV-1a hash, the exploration flags (`config`),
-//! the shard `I/N`, the split (depth, number of subtrees), per segment its counters and
+//! the shard `I/N`, the split (deepest subtree depth, number of subtrees, the plan's
+//! fingerprint, which merge requires equal in every report; the pre-pass's probe depth,
+//! nodes walked and time), per segment its counters and
 //! the indices of the errors found in it, each error as `porf verify` prints it (human
 //! lines and JSON) with its identity key, the spin loops, the bounds, the limit that
 //! stopped the shard if one did, and the shard's own work (executions, time).
@@ -107,6 +109,8 @@ pub fn run<P: Program + Sync>(
         "config": id.config,
         "shard": {"index": split.index, "count": split.count},
         "split": {"depth": r.depth, "subtrees": r.frontier,
+                  "plan": format!("{:016x}", r.plan.fingerprint()),
+                  "probe_depth": r.plan.probe_depth, "probe_nodes": r.plan.probe_nodes,
                   "probe_s": r.probe.as_secs_f64()},
         "bounds": {"unroll": id.bounds.unroll, "recursion": id.bounds.recursion},
         "segments": segments,
@@ -226,9 +230,9 @@ fn merge_reports(a: &MergeArgs) -> Result<u8, String> {
             ("/split", "splits"),
         ] {
             let (x, y) = (first.v.pointer(ptr), r.v.pointer(ptr));
-            // The pre-pass's time is not part of the split.
+            // The pre-pass's cost is not part of the split.
             let same = if ptr == "/split" {
-                ["depth", "subtrees"]
+                ["depth", "subtrees", "plan"]
                     .iter()
                     .all(|k| x.and_then(|x| x.get(k)) == y.and_then(|y| y.get(k)))
             } else {
@@ -431,6 +435,10 @@ fn work(reports: &[Report], by_index: &[Option<&Report>], stats: bool) -> (Strin
         "count": per.len(),
         "split_depth": first["depth"],
         "subtrees": first["subtrees"],
+        "probe_depth": first["probe_depth"],
+        "probe_nodes": first["probe_nodes"],
+        "probe_s": by_index.iter().flatten()
+            .map(|r| r.v["split"]["probe_s"].as_f64().unwrap_or(0.0)).fold(0.0, f64::max),
         "per_shard": per.iter().enumerate()
             .map(|(i, (e, t))| json!({"index": i, "executions": e, "time_s": t}))
             .collect::<Vec<_>>(),
@@ -442,7 +450,7 @@ fn work(reports: &[Report], by_index: &[Option<&Report>], stats: bool) -> (Strin
     if stats {
         let _ = writeln!(
             o,
-            "Shards: {} (split depth {}, {} subtrees); largest over mean: executions {exec_ratio:.2}, time {time_ratio:.2}; time of all shards {total:.2}s",
+            "Shards: {} (deepest subtree at depth {}, {} subtrees); largest over mean: executions {exec_ratio:.2}, time {time_ratio:.2}; time of all shards {total:.2}s",
             per.len(),
             first["depth"],
             first["subtrees"]

@@ -202,6 +202,13 @@ fn merge_refuses_reports_of_different_runs() {
         "not a porf shard report",
     );
     refused(&[&a[0], "/nonexistent/report.json"], "cannot read");
+    // A report of the same run cut differently (its plan's fingerprint changed).
+    let mut v = json(&std::fs::read_to_string(&a[2]).unwrap());
+    assert!(v["split"]["plan"].is_string(), "no plan in {v}");
+    v["split"]["plan"] = Value::from("0000000000000000");
+    let recut = dir.join("recut.json");
+    std::fs::write(&recut, format!("{v}\n")).unwrap();
+    refused(&[&a[0], &a[1], recut.to_str().unwrap()], "different splits");
     // The three right ones do merge: nw1r N=3 has 4! = 24 executions (the writes in
     // any of 3! co orders, the read from any of the 3 writes or the initial value:
     // 6·4).

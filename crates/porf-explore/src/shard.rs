@@ -7,21 +7,35 @@
 //! another one does. The exploration is a deterministic depth-first walk.
 //!
 //! **Split.** The *depth* of a node is the number of real branches (points with at
-//! least two children) on its path from the root. A cheap pre-pass ([`probe`]) walks
-//! only the top of the tree to find the split depth `D`: the smallest depth with at
-//! least [`NODES_PER_SHARD`]`·N` nodes (or, if the tree is shallower, the depth with
-//! the most nodes; `D = 0` when the tree has no branch at all). The nodes at depth `D`
-//! (the *frontier*) are numbered `k = 0, 1, …` in depth-first order. Shard `i` of `N`
-//! walks the whole top of the tree and explores frontier node `k` iff [`owner`]`(k, N)
-//! == i`; it skips the others.
+//! least two children) on its path from the root; a node is named by the child taken
+//! at each real branch on that path, children counted in the order the explorer
+//! offers them. Every shard first runs the same deterministic pre-pass ([`plan`]): it
+//! walks the top of the tree one level deeper at a time, under a node budget
+//! ([`PROBE_NODES_PER_SHARD`]`·N`, counting every walk), each walk entering only the
+//! subtrees the previous one did not see whole. The deepest walk is then cut
+//! (`Plan::cut`): each subtree is weighed by the leaves the walk saw in it (a node
+//! the walk stopped at weighs as much as the walk saw per such node), and starting
+//! from the root's children the heaviest subtree is split into its children while it
+//! weighs more than `1/(`[`SPLIT_FACTOR`]`·N)` of the whole or there are fewer than
+//! [`NODES_PER_SHARD`]`·N` subtrees. The split nodes are *expanded*, the others are the
+//! *frontier*: an antichain at variable depths, numbered `k = 0, 1, …` in depth-first
+//! order, under which every maximal execution below a real branch lies (`K = 0` when
+//! the tree has no real branch). The frontier nodes are dealt heaviest first, each to
+//! the least loaded shard ([`Plan::owner`]). Shard `i` explores the frontier nodes it
+//! owns and skips the others; shard 0 walks every expanded node, the other shards only
+//! those with a node of theirs below. A branch point the plan does not foresee (the
+//! walks are deterministic, so it cannot happen) stops the shard with a panic rather
+//! than a wrong count. [`Plan::fingerprint`] identifies the plan, so that merging
+//! shards of different plans can be refused.
 //!
 //! **Segments.** The depth-first order of the run cut at the frontier nodes gives
 //! *segments* numbered by an ordinal: `2k` is the part of the top walked after frontier
 //! node `k-1` and before node `k` (after the last node: `2K`), `2k+1` is the inside of
 //! node `k`. Every leaf and every error of the unsharded run lies in exactly one
 //! segment. An inside segment is explored by its owner only; top segments are walked
-//! by every shard, but only shard 0 counts their leaves and its records of them are the
-//! authoritative ones (the other shards' top records are ignored by [`merge`]).
+//! by shard 0 (and in part by the others), only shard 0 counts their leaves and its
+//! records of them are the authoritative ones (the other shards' top records are
+//! ignored by [`merge`]).
 //!
 //! **Invariant**: the sum over shards of the counters of the segments each shard is
 //! authoritative for equals the unsharded run's counts, and each shard's list of
@@ -40,15 +54,26 @@ use crate::optimal;
 use crate::{Config, Stats, StopReason, Strategy};
 use porf_graph::{Program, SrcLoc};
 use porf_models::MemoryModel;
-use std::collections::HashMap;
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap};
 use std::time::{Duration, Instant};
 
-/// The pre-pass looks for a depth with at least this many nodes per shard: the more
-/// subtrees per shard, the closer each shard's share is to `1/N` of the work.
+/// The plan has at least this many subtrees per shard (if the pre-pass saw as many
+/// leaves): the more subtrees per shard, the closer each shard's share is to `1/N`.
 pub const NODES_PER_SHARD: u64 = 32;
 
-/// The deepest split depth the pre-pass tries.
-const MAX_DEPTH: u32 = 256;
+/// The plan splits every subtree estimated to weigh more than `1/(SPLIT_FACTOR·N)` of
+/// the whole (if the pre-pass saw below it).
+pub const SPLIT_FACTOR: u64 = 8;
+
+/// The pre-pass's walks enter at most this many nodes per shard each ...
+pub const PROBE_NODES_PER_SHARD: u64 = 2048;
+
+/// ... and at most this many in all, whatever the number of shards.
+pub const PROBE_NODES_MAX: u64 = 1 << 20;
+
+/// The deepest probe depth the pre-pass tries.
+const MAX_DEPTH: u32 = 1024;
 
 /// Shard `index` of `count` (`--shard index/count`, `index < count`).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -78,11 +103,6 @@ impl std::str::FromStr for Split {
         }
         Ok(Split { index, count })
     }
-}
-
-/// Which shard explores frontier node `k`: round robin.
-pub fn owner(k: u64, count: u32) -> u32 {
-    (k % u64::from(count)) as u32
 }
 
 /// Whether `strategy` can be sharded on `model` under `cfg`; the reason if not.
@@ -197,9 +217,11 @@ pub struct ShardRun {
     pub split: Split,
     /// The shard's own totals (its errors are the ones [`Segment::errors`] index).
     pub stats: Stats,
-    /// The split depth `D` and the number of frontier nodes `K` at it.
+    /// The deepest frontier node's depth and the number of frontier nodes `K`.
     pub depth: u32,
     pub frontier: u64,
+    /// The plan every shard computed ([`Plan::fingerprint`] identifies it).
+    pub plan: Plan,
     /// Time the pre-pass took.
     pub probe: Duration,
     /// Segments with something recorded, by increasing ordinal.
@@ -223,36 +245,326 @@ pub fn authoritative(ordinal: u64, index: u32) -> bool {
     ordinal % 2 == 1 || index == 0
 }
 
+/// One node of the top of the search tree, as a pre-pass walk saw it (nodes are
+/// numbered in depth-first preorder; the root, depth 0, is node 0).
+#[derive(Clone, Debug)]
+struct TopNode {
+    /// Real branches on the path from the root.
+    depth: u32,
+    /// The children of its branch point, in the order the explorer offers them (empty:
+    /// no real branch below it, or not walked into).
+    children: Vec<u32>,
+    /// The walk stopped at this node (at the probe depth) instead of entering it.
+    cut: bool,
+}
+
+/// What one pre-pass walk found: the top of the tree down to depth `cutoff`.
+#[derive(Debug)]
+struct Top {
+    nodes: Vec<TopNode>,
+    /// The nodes on the current path (indices into `nodes`), each with its node in
+    /// `prev` and the number of that node's children offered so far, if it has one.
+    path: Vec<(u32, Option<(u32, u32)>)>,
+    cutoff: u32,
+    /// Nodes entered so far.
+    walked: u64,
+    /// The previous walk (one level shallower): subtrees it saw whole (no node at its
+    /// probe depth below them) are copied from it instead of walked again.
+    prev: Option<Prev>,
+}
+
+#[derive(Debug)]
+struct Prev {
+    nodes: Vec<TopNode>,
+    /// Per node: the size of its subtree (in preorder, the subtree of `x` is
+    /// `x .. x + size[x]`) and whether a node at the probe depth lies in it.
+    size: Vec<u32>,
+    open: Vec<bool>,
+}
+
+impl Prev {
+    fn of(top: Top) -> Prev {
+        let n = top.nodes.len();
+        let (mut size, mut open) = (vec![1u32; n], vec![false; n]);
+        for x in (0..n).rev() {
+            let t = &top.nodes[x];
+            size[x] = 1 + t.children.iter().map(|&c| size[c as usize]).sum::<u32>();
+            open[x] = t.cut || t.children.iter().any(|&c| open[c as usize]);
+        }
+        Prev {
+            nodes: top.nodes,
+            size,
+            open,
+        }
+    }
+
+    /// The nodes a walk one level deeper enters: the open ones but the root.
+    fn next_cost(&self) -> u64 {
+        self.open.iter().skip(1).filter(|&&o| o).count() as u64
+    }
+}
+
+/// How the top of the tree is cut into subtrees and which shard explores each. Every
+/// shard computes the same plan (the pre-pass is deterministic): the *expanded* nodes
+/// are walked by the shards, each of their children is expanded too or is a *frontier*
+/// node, and the frontier nodes (numbered `k = 0, 1, …` in depth-first order) are an
+/// antichain that every maximal execution below a real branch lies under.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    nodes: Vec<PlanNode>,
+    /// The owner of each frontier node, by ordinal.
+    owners: Vec<u32>,
+    /// The probe depth of the pre-pass walk the plan was cut from, and the number of
+    /// nodes that walk entered (its cost).
+    pub probe_depth: u32,
+    pub probe_nodes: u64,
+    /// The estimated weight (leaves of the pre-pass walk below it) of each frontier
+    /// node, by ordinal.
+    weights: Vec<u64>,
+}
+
+#[derive(Clone, Debug)]
+struct PlanNode {
+    depth: u32,
+    /// Plan nodes of the children (expanded nodes only).
+    children: Vec<u32>,
+    /// The ordinal of a frontier node.
+    frontier: Option<u64>,
+    /// The ordinal of the first frontier node after this node's subtree.
+    end: u64,
+}
+
+impl Plan {
+    /// The plan of a tree without real branches: no frontier, everything is top.
+    fn flat() -> Plan {
+        Plan {
+            nodes: vec![PlanNode {
+                depth: 0,
+                children: Vec::new(),
+                frontier: None,
+                end: 0,
+            }],
+            owners: Vec::new(),
+            probe_depth: 0,
+            probe_nodes: 0,
+            weights: Vec::new(),
+        }
+    }
+
+    /// Cuts `top` for `count` shards: starting from the root's children, splits the
+    /// heaviest subtree (weight: the leaves of `top` below it) into its children while
+    /// it weighs more than `1/(`[`SPLIT_FACTOR`]`·count)` of the whole or there are
+    /// fewer than [`NODES_PER_SHARD`]`·count` subtrees, then deals the subtrees to the
+    /// shards, heaviest first, each to the least loaded shard (ties: the lower shard;
+    /// subtrees of equal weight in depth-first order).
+    fn cut(top: &Top, count: u32) -> Plan {
+        let t = &top.nodes;
+        if t[0].children.is_empty() {
+            return Plan::flat();
+        }
+        // Children come after their parent in preorder.
+        // A node the walk stopped at is assumed to hold as much below it as the walk
+        // saw per such node; a node without a branch below it holds one leaf.
+        let live = t.iter().filter(|n| n.cut).count() as u64;
+        let unknown = (top.walked.max(t.len() as u64) / live.max(1)).max(1);
+        let mut weight = vec![0u64; t.len()];
+        for x in (0..t.len()).rev() {
+            weight[x] = if t[x].cut {
+                unknown
+            } else if t[x].children.is_empty() {
+                1
+            } else {
+                t[x].children.iter().map(|&c| weight[c as usize]).sum()
+            };
+        }
+        let total = weight[0];
+        let n = u64::from(count);
+        let mut expanded = vec![false; t.len()];
+        expanded[0] = true;
+        // Max-heap on (weight, earlier in preorder first).
+        let mut open: BinaryHeap<(u64, Reverse<u32>)> = t[0]
+            .children
+            .iter()
+            .map(|&c| (weight[c as usize], Reverse(c)))
+            .collect();
+        let mut units: Vec<u32> = Vec::new();
+        while let Some(&(w, Reverse(x))) = open.peek() {
+            let heavy = w * SPLIT_FACTOR * n > total;
+            let few = ((open.len() + units.len()) as u64) < NODES_PER_SHARD * n;
+            if !heavy && !few {
+                break;
+            }
+            open.pop();
+            if t[x as usize].children.is_empty() {
+                units.push(x);
+            } else {
+                expanded[x as usize] = true;
+                for &c in &t[x as usize].children {
+                    open.push((weight[c as usize], Reverse(c)));
+                }
+            }
+        }
+        units.extend(open.into_iter().map(|(_, Reverse(x))| x));
+        // Deal, heaviest first.
+        let mut by_weight = units.clone();
+        by_weight.sort_by_key(|&x| (Reverse(weight[x as usize]), x));
+        let mut load = vec![0u64; count as usize];
+        let mut owner_of: HashMap<u32, u32> = HashMap::new();
+        for x in by_weight {
+            let i = (0..count)
+                .min_by_key(|&i| (load[i as usize], i))
+                .unwrap_or(0);
+            load[i as usize] += weight[x as usize];
+            owner_of.insert(x, i);
+        }
+        // The plan's nodes: the expanded ones and the frontier, in preorder.
+        units.sort_unstable();
+        let is_unit: std::collections::HashSet<u32> = units.iter().copied().collect();
+        let mut index = vec![u32::MAX; t.len()];
+        let mut nodes: Vec<PlanNode> = Vec::new();
+        let mut owners = Vec::new();
+        let mut weights = Vec::new();
+        for x in 0..t.len() {
+            if !expanded[x] && !is_unit.contains(&(x as u32)) {
+                continue;
+            }
+            index[x] = nodes.len() as u32;
+            let frontier = is_unit.contains(&(x as u32)).then(|| {
+                owners.push(owner_of[&(x as u32)]);
+                weights.push(weight[x]);
+                owners.len() as u64 - 1
+            });
+            nodes.push(PlanNode {
+                depth: t[x].depth,
+                children: Vec::new(),
+                frontier,
+                end: 0,
+            });
+        }
+        for x in 0..t.len() {
+            if expanded[x] {
+                let children = t[x]
+                    .children
+                    .iter()
+                    .map(|&c| index[c as usize])
+                    .collect::<Vec<u32>>();
+                debug_assert!(children.iter().all(|&c| c != u32::MAX));
+                nodes[index[x] as usize].children = children;
+            }
+        }
+        // `end`: in reverse preorder, a node's subtree ends where its last child's does.
+        for i in (0..nodes.len()).rev() {
+            nodes[i].end = match (nodes[i].frontier, nodes[i].children.last()) {
+                (Some(k), _) => k + 1,
+                (None, Some(&c)) => nodes[c as usize].end,
+                (None, None) => 0,
+            };
+        }
+        Plan {
+            nodes,
+            owners,
+            probe_depth: top.cutoff,
+            probe_nodes: top.walked,
+            weights,
+        }
+    }
+
+    /// The number of frontier nodes.
+    pub fn frontier(&self) -> u64 {
+        self.owners.len() as u64
+    }
+
+    /// The deepest frontier node's depth.
+    pub fn depth(&self) -> u32 {
+        self.nodes
+            .iter()
+            .filter(|n| n.frontier.is_some())
+            .map(|n| n.depth)
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// The shard that explores frontier node `k`.
+    pub fn owner(&self, k: u64) -> u32 {
+        self.owners[k as usize]
+    }
+
+    /// The estimated weight of frontier node `k` (see the module docs).
+    pub fn weight(&self, k: u64) -> u64 {
+        self.weights[k as usize]
+    }
+
+    /// FNV-1a of the plan's shape (each node's number of children and frontier
+    /// ordinal, in preorder) and owners: equal plans, equal fingerprints.
+    pub fn fingerprint(&self) -> u64 {
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        let mut eat = |x: u64| {
+            for b in x.to_le_bytes() {
+                h ^= u64::from(b);
+                h = h.wrapping_mul(0x0100_0000_01b3);
+            }
+        };
+        for n in &self.nodes {
+            eat(n.children.len() as u64);
+            eat(n.frontier.map_or(u64::MAX, |k| k));
+        }
+        for &o in &self.owners {
+            eat(u64::from(o));
+        }
+        h
+    }
+
+    /// Per plan node: whether its subtree holds a frontier node shard `index` owns.
+    fn holds(&self, index: u32) -> Vec<bool> {
+        let mut h = vec![false; self.nodes.len()];
+        for i in (0..self.nodes.len()).rev() {
+            let n = &self.nodes[i];
+            h[i] = match n.frontier {
+                Some(k) => self.owners[k as usize] == index,
+                None => n.children.iter().any(|&c| h[c as usize]),
+            };
+        }
+        h
+    }
+}
+
 /// What the optimal explorer asks at every branch. `All` lets everything through at
 /// the cost of one comparison.
 #[derive(Debug)]
 enum Mode {
     All,
-    /// Count the nodes at depth `cutoff` and explore nothing below them.
-    Probe {
-        cutoff: u32,
-        nodes: u64,
-    },
-    Shard {
-        split: Split,
-        depth: u32,
-    },
+    /// Walk the top of the tree down to a depth (the pre-pass).
+    Probe(Top),
+    Shard(Walk),
+}
+
+/// A shard's walk through the plan.
+#[derive(Debug)]
+struct Walk {
+    split: Split,
+    plan: Plan,
+    /// Per plan node: its subtree holds a frontier node this shard owns.
+    holds: Vec<bool>,
+    /// The expanded plan nodes on the current path, each with the number of its
+    /// children offered so far.
+    path: Vec<(u32, u32)>,
+    /// The ordinal of the next frontier node in depth-first order.
+    next: u64,
+    /// The depth of the owned frontier node the walk is inside, if it is.
+    inside: Option<u32>,
 }
 
 /// The optimal explorer's branch filter (see the module docs). Contract: the explorer
 /// calls [`Filter::enter`] before exploring a child of a branch point (`split`: the
-/// point has at least two children) and skips the child if it returns false; after
-/// exploring it, it calls [`Filter::leave`] with the same `split`. It counts a maximal
-/// execution only if [`Filter::counts_leaf`].
+/// point has at least two children; the children of one branch point are offered one
+/// after the other, each left before the next is offered) and skips the child if it
+/// returns false; after exploring it, it calls [`Filter::leave`] with the same
+/// `split`. It counts a maximal execution only if [`Filter::counts_leaf`].
 #[derive(Debug)]
 pub struct Filter {
     mode: Mode,
     /// Real branches on the current path.
     depth: u32,
-    /// Frontier nodes met so far.
-    frontier: u64,
-    /// Inside an owned frontier node.
-    inside: bool,
     /// Counters and number of errors at the last segment boundary.
     mark: Counters,
     mark_errors: usize,
@@ -264,8 +576,6 @@ impl Filter {
         Filter {
             mode,
             depth: 0,
-            frontier: 0,
-            inside: false,
             mark: Counters::default(),
             mark_errors: 0,
             segments: Vec::new(),
@@ -286,23 +596,91 @@ impl Filter {
         let d = self.depth + 1;
         match &mut self.mode {
             Mode::All => unreachable!(),
-            Mode::Probe { cutoff, nodes } => {
-                if d == *cutoff {
-                    *nodes += 1;
-                    return false;
-                }
-            }
-            Mode::Shard { split: sh, depth } => {
-                if d == *depth {
-                    let k = self.frontier;
-                    let sh = *sh;
-                    self.frontier += 1;
-                    // The top segment before node k ends here.
-                    self.close(2 * k, stats);
-                    if owner(k, sh.count) != sh.index {
+            Mode::Probe(top) => {
+                let id = top.nodes.len() as u32;
+                let (parent, at) = top.path.last_mut().expect("probe path");
+                let parent = *parent;
+                // This child's node in the previous walk.
+                let old = match (at.as_mut(), &top.prev) {
+                    (Some((p, offered)), Some(prev)) => {
+                        let c = *prev.nodes[*p as usize]
+                            .children
+                            .get(*offered as usize)
+                            .expect("pre-pass walks differ");
+                        *offered += 1;
+                        Some(c)
+                    }
+                    _ => None,
+                };
+                top.nodes[parent as usize].children.push(id);
+                if let (Some(c), Some(prev)) = (old, &top.prev) {
+                    if !prev.open[c as usize] {
+                        // Seen whole: copy it.
+                        let (c, n) = (c as usize, prev.size[c as usize] as usize);
+                        for y in c..c + n {
+                            let t = &prev.nodes[y];
+                            top.nodes.push(TopNode {
+                                depth: t.depth,
+                                children: t.children.iter().map(|&z| z - c as u32 + id).collect(),
+                                cut: false,
+                            });
+                        }
                         return false;
                     }
-                    self.inside = true;
+                }
+                let cut = d >= top.cutoff;
+                top.nodes.push(TopNode {
+                    depth: d,
+                    children: Vec::new(),
+                    cut,
+                });
+                if cut {
+                    return false;
+                }
+                top.walked += 1;
+                // Below a node the previous walk stopped at, it has nothing.
+                let old =
+                    old.filter(|&c| top.prev.as_ref().is_some_and(|p| !p.nodes[c as usize].cut));
+                top.path.push((id, old.map(|c| (c, 0))));
+            }
+            Mode::Shard(w) => {
+                if w.inside.is_none() {
+                    let (parent, offered) = w.path.last_mut().expect("shard path");
+                    let children = &w.plan.nodes[*parent as usize].children;
+                    let c = *children.get(*offered as usize).unwrap_or_else(|| {
+                        panic!(
+                            "shard plan mismatch: a branch point at depth {d} offers more than {} children",
+                            children.len()
+                        )
+                    });
+                    *offered += 1;
+                    let node = &w.plan.nodes[c as usize];
+                    debug_assert_eq!(node.depth, d, "shard plan mismatch");
+                    match node.frontier {
+                        Some(k) => {
+                            debug_assert_eq!(k, w.next, "shard plan mismatch");
+                            w.next = k + 1;
+                            let mine = w.plan.owners[k as usize] == w.split.index;
+                            // The top segment before node k ends here.
+                            self.close(2 * k, stats);
+                            if !mine {
+                                return false;
+                            }
+                            if let Mode::Shard(w) = &mut self.mode {
+                                w.inside = Some(d);
+                            }
+                        }
+                        None => {
+                            // Shard 0 walks the whole top (it records the top
+                            // segments); the others only what leads to their nodes.
+                            if w.split.index != 0 && !w.holds[c as usize] {
+                                debug_assert!(node.end >= w.next, "shard plan mismatch");
+                                w.next = node.end;
+                                return false;
+                            }
+                            w.path.push((c, 0));
+                        }
+                    }
                 }
             }
         }
@@ -316,12 +694,22 @@ impl Filter {
         if matches!(self.mode, Mode::All) || !split {
             return;
         }
-        if let Mode::Shard { depth, .. } = self.mode {
-            if self.depth == depth {
-                let k = self.frontier - 1;
-                self.close(2 * k + 1, stats);
-                self.inside = false;
+        match &mut self.mode {
+            Mode::All => unreachable!(),
+            Mode::Probe(top) => {
+                top.path.pop();
             }
+            Mode::Shard(w) => match w.inside {
+                Some(d) if d == self.depth => {
+                    w.inside = None;
+                    let k = w.next - 1;
+                    self.close(2 * k + 1, stats);
+                }
+                Some(_) => {}
+                None => {
+                    w.path.pop();
+                }
+            },
         }
         self.depth -= 1;
     }
@@ -331,8 +719,8 @@ impl Filter {
     pub fn counts_leaf(&self) -> bool {
         match &self.mode {
             Mode::All => true,
-            Mode::Probe { .. } => false,
-            Mode::Shard { split, .. } => self.inside || split.index == 0,
+            Mode::Probe(_) => false,
+            Mode::Shard(w) => w.inside.is_some() || w.split.index == 0,
         }
     }
 
@@ -356,56 +744,94 @@ impl Filter {
     /// After the exploration: closes the segment the run ended in (the last top
     /// segment, or the node it stopped in).
     pub(crate) fn finish(&mut self, stats: &Stats) {
-        if let Mode::Shard { .. } = self.mode {
-            let ordinal = if self.inside {
-                2 * (self.frontier - 1) + 1
-            } else {
-                2 * self.frontier
+        if let Mode::Shard(w) = &self.mode {
+            let ordinal = match w.inside {
+                Some(_) => 2 * (w.next - 1) + 1,
+                None => 2 * w.next,
             };
             self.close(ordinal, stats);
         }
     }
 }
 
-/// The number of nodes at depth `cutoff` (walking only the top of the tree, without
-/// limits and collecting every error, so that every shard finds the same number).
-pub fn probe<P: Program>(prog: &P, model: &dyn MemoryModel, cfg: &Config, cutoff: u32) -> u64 {
+/// Walks the top of the tree down to depth `cutoff`, copying what `prev` saw whole
+/// (without limits and collecting every error, so that every shard walks the same).
+fn probe<P: Program>(
+    prog: &P,
+    model: &dyn MemoryModel,
+    cfg: &Config,
+    cutoff: u32,
+    prev: Option<Prev>,
+) -> Top {
     let cfg = Config {
         keep_going: true,
         timeout: None,
         max_executions: None,
+        progress: None,
         ..cfg.clone()
     };
-    let filter = Filter::new(Mode::Probe { cutoff, nodes: 0 });
-    match optimal::explore_filtered(prog, model, &cfg, filter).1.mode {
-        Mode::Probe { nodes, .. } => nodes,
+    let top = Top {
+        nodes: vec![TopNode {
+            depth: 0,
+            children: Vec::new(),
+            cut: false,
+        }],
+        path: vec![(0, prev.as_ref().map(|_| (0, 0)))],
+        cutoff,
+        walked: 0,
+        prev,
+    };
+    match optimal::explore_filtered(prog, model, &cfg, Filter::new(Mode::Probe(top)))
+        .1
+        .mode
+    {
+        Mode::Probe(top) => top,
         _ => unreachable!(),
     }
 }
 
-/// The split depth for `count` shards and the number of frontier nodes there (see the
+/// The pre-pass's node budget for `count` shards: [`PROBE_NODES_PER_SHARD`]`·count`,
+/// at most [`PROBE_NODES_MAX`].
+pub fn budget(count: u32) -> u64 {
+    (PROBE_NODES_PER_SHARD * u64::from(count)).min(PROBE_NODES_MAX)
+}
+
+/// The pre-pass: walks the top of the tree one level deeper at a time (each walk
+/// enters only what the previous one did not see whole) while some node lies below
+/// the probe depth and the walks, the next one included, enter at most `budget` nodes
+/// in all; then cuts the deepest walk into the plan for `count` shards (see the
 /// module docs).
-pub fn split_depth<P: Program>(
+pub fn plan<P: Program>(
     prog: &P,
     model: &dyn MemoryModel,
     cfg: &Config,
     count: u32,
-) -> (u32, u64) {
-    let target = NODES_PER_SHARD * u64::from(count);
-    let mut best = (0, 0);
-    for d in 1..=MAX_DEPTH {
-        let n = probe(prog, model, cfg, d);
-        if n == 0 {
+    budget: u64,
+) -> Plan {
+    let mut best = probe(prog, model, cfg, 1, None);
+    let mut spent = best.walked;
+    for d in 2..=MAX_DEPTH {
+        if !best.nodes.iter().any(|n| n.cut) {
             break;
         }
-        if n > best.1 {
-            best = (d, n);
-        }
-        if n >= target {
+        let prev = Prev::of(best);
+        let next = prev.next_cost();
+        if spent + next > budget {
+            best = Top {
+                nodes: prev.nodes,
+                path: Vec::new(),
+                cutoff: d - 1,
+                walked: 0,
+                prev: None,
+            };
             break;
         }
+        best = probe(prog, model, cfg, d, Some(prev));
+        spent += best.walked;
     }
-    best
+    let mut p = Plan::cut(&best, count);
+    p.probe_nodes = spent;
+    p
 }
 
 /// Explores shard `split` of `prog` (see the module docs), on a thread with a large
@@ -416,12 +842,24 @@ pub fn explore_shard<P: Program + Sync>(
     cfg: &Config,
     split: Split,
 ) -> ShardRun {
+    explore_shard_with(prog, model, cfg, split, budget(split.count))
+}
+
+/// [`explore_shard`] with the pre-pass's node budget `budget` instead of
+/// [`budget`]`(N)` (every shard of one run must use the same).
+pub fn explore_shard_with<P: Program + Sync>(
+    prog: &P,
+    model: &dyn MemoryModel,
+    cfg: &Config,
+    split: Split,
+    budget: u64,
+) -> ShardRun {
     const STACK: usize = 1 << 30;
     std::thread::scope(|s| {
         std::thread::Builder::new()
             .name("porf-explore".into())
             .stack_size(STACK)
-            .spawn_scoped(s, || run_shard(prog, model, cfg, split))
+            .spawn_scoped(s, || run_shard(prog, model, cfg, split, budget))
             .expect("cannot start the exploration thread")
             .join()
             .unwrap_or_else(|e| std::panic::resume_unwind(e))
@@ -433,22 +871,32 @@ fn run_shard<P: Program>(
     model: &dyn MemoryModel,
     cfg: &Config,
     split: Split,
+    budget: u64,
 ) -> ShardRun {
     let start = Instant::now();
-    let (depth, frontier) = split_depth(prog, model, cfg, split.count);
+    let plan = plan(prog, model, cfg, split.count, budget);
     let probe = start.elapsed();
-    let filter = Filter::new(Mode::Shard { split, depth });
+    let walk = Walk {
+        split,
+        holds: plan.holds(split.index),
+        plan: plan.clone(),
+        path: vec![(0, 0)],
+        next: 0,
+        inside: None,
+    };
     if let Some(p) = &cfg.progress {
         // The filter skips subtrees the tree weights count.
         p.disable_estimate();
     }
-    let (mut stats, filter) = optimal::explore_filtered(prog, model, cfg, filter);
+    let (mut stats, filter) =
+        optimal::explore_filtered(prog, model, cfg, Filter::new(Mode::Shard(walk)));
     stats.elapsed = start.elapsed();
     ShardRun {
         split,
         stats,
-        depth,
-        frontier,
+        depth: plan.depth(),
+        frontier: plan.frontier(),
+        plan,
         probe,
         segments: filter.segments,
     }

@@ -63,13 +63,20 @@ fn check<P: Program + Sync>(
     };
     let whole = explore(Strategy::Optimal, prog, model, &cfg);
     let mut frontier = 0;
-    for n in [1, 2, 3, 5, 7] {
+    // The default pre-pass budget (small programs: the pre-pass sees the whole tree)
+    // and a tiny one (it stops part way, the plan guesses the weights).
+    for (n, budget) in [1, 2, 3, 5, 7]
+        .into_iter()
+        .flat_map(|n| [(n, shard::budget(n)), (n, 3 * u64::from(n))])
+    {
         let runs: Vec<ShardRun> = (0..n)
-            .map(|index| shard::explore_shard(prog, model, &cfg, Split { index, count: n }))
+            .map(|index| {
+                shard::explore_shard_with(prog, model, &cfg, Split { index, count: n }, budget)
+            })
             .collect();
         let m = merge(&runs.iter().map(part).collect::<Vec<_>>(), keep_going);
         let ctx = format!(
-            "{what} under {} with N = {n} (keep-going {keep_going}, depth {}, {} nodes)",
+            "{what} under {} with N = {n}, pre-pass budget {budget} (keep-going {keep_going}, depth {}, {} nodes)",
             model.name(),
             runs[0].depth,
             runs[0].frontier
@@ -98,11 +105,13 @@ fn check<P: Program + Sync>(
         }
         if runs
             .iter()
-            .any(|r| (r.depth, r.frontier) != (runs[0].depth, runs[0].frontier))
+            .any(|r| r.plan.fingerprint() != runs[0].plan.fingerprint())
         {
             return Err(format!("{ctx}: the shards disagree on the split"));
         }
-        frontier = runs[0].frontier;
+        if budget == shard::budget(n) {
+            frontier = runs[0].frontier;
+        }
     }
     Ok(frontier)
 }
@@ -194,4 +203,73 @@ fn unsupported_modes_are_rejected() {
         ..Config::default()
     };
     assert!(shard::supported(Strategy::Optimal, rc11.as_ref(), &max).is_err());
+}
+
+/// A spine-heavy program: a reader reads `depth` flags in turn and goes on to the next
+/// only if it saw the flag set; after the last one it reads `x` `reads` times, each
+/// read choosing among `writers` writes. Reading a flag unset ends the run at once, so
+/// along the reader's flags one subtree holds nearly all the work.
+fn spine(depth: u32, writers: u32, reads: u32) -> porf_toy::ToyProgram {
+    use porf_graph::MemOrder::Relaxed;
+    let mut p = porf_toy::builder::ProgramBuilder::new();
+    let flags: Vec<_> = (0..depth).map(|i| p.loc(&format!("f{i}"))).collect();
+    let x = p.loc("x");
+    for &f in &flags {
+        p.thread(|t| t.store(f, 1, Relaxed));
+    }
+    for i in 1..=writers {
+        p.thread(|t| t.store(x, i64::from(i), Relaxed));
+    }
+    p.thread(|t| {
+        fn rest(
+            t: &mut porf_toy::builder::ThreadBuilder,
+            flags: &[porf_graph::Loc],
+            x: porf_graph::Loc,
+            reads: u32,
+        ) {
+            match flags.split_first() {
+                Some((&f, more)) => {
+                    let r = t.load(f, Relaxed);
+                    t.if_eq(r, 1, |t| rest(t, more, x, reads), |_| {});
+                }
+                None => {
+                    for _ in 0..reads {
+                        t.load(x, Relaxed);
+                    }
+                }
+            }
+        }
+        rest(t, &flags, x, reads);
+    });
+    p.no_join();
+    p.build()
+}
+
+/// On a spine-heavy tree the plan splits the spine: for N = 2, 3, 7 the largest shard
+/// counts at most twice the mean number of executions (and the shards add up).
+#[test]
+fn spine_heavy_tree_is_balanced() {
+    let prog = spine(6, 4, 3);
+    let model = by_name("rc11").unwrap();
+    let cfg = Config {
+        keep_going: true,
+        ..Config::default()
+    };
+    check("spine", &prog, model.as_ref(), true).unwrap();
+    let whole = explore(Strategy::Optimal, &prog, model.as_ref(), &cfg);
+    let total = whole.complete + whole.blocked + whole.erroneous;
+    for n in [2u32, 3, 7] {
+        let per: Vec<u64> = (0..n)
+            .map(|index| {
+                shard::explore_shard(&prog, model.as_ref(), &cfg, Split { index, count: n })
+                    .executions()
+            })
+            .collect();
+        assert_eq!(per.iter().sum::<u64>(), total);
+        let max = *per.iter().max().unwrap();
+        assert!(
+            max * u64::from(n) <= 2 * total,
+            "N = {n}: executions per shard {per:?} (total {total}): the largest is more than twice the mean"
+        );
+    }
 }
