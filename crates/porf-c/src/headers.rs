@@ -1,11 +1,17 @@
 //! porf's bundled C headers (`crates/porf-c/headers/*.h`), embedded in the binary and
-//! materialised on first use into a per-process directory under the system temporary
-//! directory, which the preprocessor then searches (`-I`).
+//! materialised on first use into a directory under the system temporary directory,
+//! which the preprocessor then searches (`-I`).
 //!
-//! Invariants: the directory is written at most once per process and holds exactly
-//! [`HEADERS`]; it is named `porf-headers-<pid>`, and directories left behind by
-//! processes that no longer run are removed when a new one is created (on systems with
-//! `/proc`).
+//! Invariants: the directory a process uses holds exactly [`HEADERS`] (names and
+//! contents, checked or written by that process before use) and nothing else. It is
+//! either the shared `porf-headers-u<uid>-<hash>` (the user's, `hash` a digest of
+//! [`HEADERS`]; readable by its owner only), reused by every later process of the
+//! same user with the same headers, which saves writing the files per run; or, when
+//! that one cannot be used, a per-process `porf-headers-<pid>`. The shared directory
+//! only ever appears complete: a process fills its per-process directory and renames
+//! it to the shared name, which fails if another process published it first.
+//! Per-process directories left behind by processes that no longer run are removed
+//! when a new one is created (on systems with `/proc`).
 
 use std::fs;
 use std::io;
@@ -60,6 +66,12 @@ pub fn bundled_dir() -> Result<&'static Path, String> {
 }
 
 fn materialise(tmp: &Path) -> Result<PathBuf, String> {
+    let shared = shared_dir(tmp);
+    if let Some(shared) = &shared {
+        if holds_exactly(shared) {
+            return Ok(shared.clone());
+        }
+    }
     remove_stale(tmp);
     let dir = tmp.join(format!("{PREFIX}{}", std::process::id()));
     write_all(&dir).map_err(|e| {
@@ -68,11 +80,82 @@ fn materialise(tmp: &Path) -> Result<PathBuf, String> {
             dir.display()
         )
     })?;
+    if let Some(shared) = shared {
+        // A shared directory that is not ours or not intact is left alone (a broken
+        // one of ours, e.g. thinned by a temporary-file cleaner, is replaced).
+        if is_own_private_dir(&shared) && !holds_exactly(&shared) {
+            let _ = fs::remove_dir_all(&shared);
+        }
+        if holds_exactly(&dir) && fs::rename(&dir, &shared).is_ok() {
+            return Ok(shared);
+        }
+    }
     Ok(dir)
 }
 
+/// `porf-headers-u<uid>-<hash>` under `tmp`, where this process may use a shared
+/// directory: on systems with `/proc` (which gives the user id).
+fn shared_dir(tmp: &Path) -> Option<PathBuf> {
+    use std::os::unix::fs::MetadataExt;
+    let uid = fs::metadata("/proc/self").ok()?.uid();
+    // FNV-1a over the names and contents (with separators): stable across builds.
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for (name, text) in HEADERS {
+        for b in name.bytes().chain([0]).chain(text.bytes()).chain([0]) {
+            h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    Some(tmp.join(format!("{PREFIX}u{uid}-{h:016x}")))
+}
+
+/// Whether `dir` is a directory (not a link) owned by this process's user and
+/// accessible to nobody else.
+fn is_own_private_dir(dir: &Path) -> bool {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    let (Ok(m), Ok(me)) = (fs::symlink_metadata(dir), fs::metadata("/proc/self")) else {
+        return false;
+    };
+    m.is_dir() && m.uid() == me.uid() && m.permissions().mode() & 0o077 == 0
+}
+
+/// Whether `dir` is one of this user's private directories and holds exactly
+/// [`HEADERS`]: the same names, the same contents, no other entry.
+fn holds_exactly(dir: &Path) -> bool {
+    if !is_own_private_dir(dir) {
+        return false;
+    }
+    let Ok(entries) = fs::read_dir(dir) else {
+        return false;
+    };
+    let mut n = 0;
+    for entry in entries {
+        let Ok(entry) = entry else {
+            return false;
+        };
+        let name = entry.file_name();
+        let Some(text) = HEADERS
+            .iter()
+            .find(|(h, _)| name.to_str() == Some(*h))
+            .map(|(_, t)| *t)
+        else {
+            return false;
+        };
+        let ok = entry.file_type().is_ok_and(|t| t.is_file())
+            && fs::read(entry.path()).is_ok_and(|b| b == text.as_bytes());
+        if !ok {
+            return false;
+        }
+        n += 1;
+    }
+    n == HEADERS.len()
+}
+
+/// Writes [`HEADERS`] to `dir` (created if missing; its mode set to owner-only, so that
+/// it may become the shared directory).
 fn write_all(dir: &Path) -> io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
     fs::create_dir_all(dir)?;
+    fs::set_permissions(dir, fs::Permissions::from_mode(0o700))?;
     for (name, text) in HEADERS {
         let path = dir.join(name);
         // An earlier process with the same pid may have left the file: rewrite it
@@ -130,6 +213,40 @@ mod tests {
         assert!(!is_bundled(&path("mine.h")));
         assert!(!is_bundled("pthread.h"));
         assert!(!is_bundled("/usr/include/pthread.h"));
+    }
+
+    #[test]
+    fn the_shared_directory_is_reused_and_repaired() {
+        use std::os::unix::fs::PermissionsExt;
+        let tmp = std::env::temp_dir().join(format!("porf-shared-test-{}", std::process::id()));
+        fs::create_dir_all(&tmp).unwrap();
+        let first = materialise(&tmp).unwrap();
+        let Some(shared) = shared_dir(&tmp) else {
+            // No `/proc`: every process writes its own directory.
+            fs::remove_dir_all(&tmp).unwrap();
+            return;
+        };
+        assert_eq!(first, shared);
+        assert!(holds_exactly(&shared));
+        assert_eq!(materialise(&tmp).unwrap(), shared);
+        // A missing header, an extra file, a changed header: replaced.
+        for damage in 0..3 {
+            match damage {
+                0 => fs::remove_file(shared.join("stdio.h")).unwrap(),
+                1 => fs::write(shared.join("extra.h"), "int x;").unwrap(),
+                _ => fs::write(shared.join("stdlib.h"), "int y;").unwrap(),
+            }
+            assert!(!holds_exactly(&shared));
+            assert_eq!(materialise(&tmp).unwrap(), shared);
+            assert!(holds_exactly(&shared));
+        }
+        // Accessible to others: not used (and not removed).
+        fs::set_permissions(&shared, fs::Permissions::from_mode(0o755)).unwrap();
+        let own = materialise(&tmp).unwrap();
+        assert_ne!(own, shared);
+        assert!(holds_exactly(&own));
+        assert!(shared.join("stdio.h").exists());
+        fs::remove_dir_all(&tmp).unwrap();
     }
 
     #[test]

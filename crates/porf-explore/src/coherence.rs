@@ -173,13 +173,14 @@ impl<'m> Coherence<'m> {
     /// the initialisation, then the location's writes (in co order in co mode, in
     /// insertion order in rf mode, where co means nothing yet).
     pub fn read_sources(&self, g: &Graph, loc: Loc) -> Vec<Option<EventId>> {
-        let mut ws: Vec<EventId> = g.co(loc).to_vec();
+        let co = g.co(loc);
+        let mut out = Vec::with_capacity(co.len() + 1);
+        out.push(None);
+        out.extend(co.iter().copied().map(Some));
         if !self.tracked() {
-            ws.sort_by_key(|&w| g.label(w).stamp);
+            out[1..].sort_by_key(|w| w.map(|w| g.label(w).stamp));
         }
-        std::iter::once(None)
-            .chain(ws.into_iter().map(Some))
-            .collect()
+        out
     }
 }
 

@@ -22,10 +22,11 @@
 //!   that [`Graph::joins_of`] is O(1) for the models' incremental checks).
 
 use crate::action::{Loc, Tid, Val};
+use crate::hash::FastMap;
 use crate::label::{EventId, Label, LabelKind};
 use crate::view::View;
 use crate::SrcLoc;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
 use std::sync::Arc;
 
 /// Per-location bookkeeping.
@@ -76,8 +77,8 @@ pub struct BlockInfo {
 #[derive(Clone, Debug, Default)]
 pub struct Graph {
     threads: Vec<Vec<Label>>,
-    locs: HashMap<Loc, LocInfo>,
-    blocks: HashMap<Loc, BlockInfo>,
+    locs: FastMap<Loc, LocInfo>,
+    blocks: FastMap<Loc, BlockInfo>,
     /// Shared between a graph and its copies ([`Graph::restricted`], `clone`):
     /// locations are registered rarely, copies are made per backward revisit.
     loc_order: Arc<BTreeSet<Loc>>,
@@ -221,7 +222,16 @@ impl Graph {
     }
     /// The immediate co-successor of `w` (`None` = initialisation) at `loc`.
     pub fn co_next(&self, loc: Loc, w: Option<EventId>) -> Option<EventId> {
-        self.co(loc).get(self.co_pos(w)).copied()
+        let co = self.co(loc);
+        let pos = match w {
+            None => 0,
+            Some(w) => {
+                let i = self.label(w).co_idx as usize;
+                assert!(co.get(i) == Some(&w), "write {w} not in co of {loc}");
+                i + 1
+            }
+        };
+        co.get(pos).copied()
     }
     /// The value written by `w` (`None` = initialisation of `loc`).
     pub fn write_val(&self, loc: Loc, w: Option<EventId>) -> Val {
@@ -469,8 +479,8 @@ impl Graph {
     pub fn restricted(&self, keep: &View) -> Graph {
         let mut g = Graph {
             threads: Vec::with_capacity(self.threads.len()),
-            locs: HashMap::with_capacity(self.locs.len()),
-            blocks: HashMap::with_capacity(self.blocks.len()),
+            locs: FastMap::default(),
+            blocks: FastMap::default(),
             loc_order: Arc::clone(&self.loc_order),
             order: Vec::with_capacity(self.order.len()),
             sc_fences: 0,
@@ -511,63 +521,37 @@ impl Graph {
                 }
             }
         }
-        for (loc, info) in &self.locs {
-            let accesses: Vec<EventId> = info
-                .accesses
-                .iter()
-                .copied()
-                .filter(|r| keep.contains(*r))
-                .collect();
-            let mut widths = accesses
-                .iter()
-                .map(|&e| g.label(e).bytes().unwrap_or(0))
-                .filter(|&b| b > 0);
-            let width = widths.next().unwrap_or(0);
-            let sized = u32::from(width > 0) + widths.count() as u32;
-            g.locs.insert(
-                *loc,
-                LocInfo {
-                    co: info
-                        .co
-                        .iter()
-                        .copied()
-                        .filter(|w| keep.contains(*w))
-                        .collect(),
-                    init_readers: info
-                        .init_readers
-                        .iter()
-                        .copied()
-                        .filter(|r| keep.contains(*r))
-                        .collect(),
-                    init_val: info.init_val,
-                    accesses,
-                    block: info.block,
-                    sized,
-                    width,
-                },
-            );
+        // Copies of the maps (no rehashing), then filtered in place: a location or
+        // block none of whose events was dropped keeps its lists as they are.
+        let mut locs = self.locs.clone();
+        for info in locs.values_mut() {
+            let before = (info.co.len(), info.accesses.len());
+            info.co.retain(|w| keep.contains(*w));
+            info.init_readers.retain(|r| keep.contains(*r));
+            info.accesses.retain(|r| keep.contains(*r));
+            if info.accesses.len() != before.1 {
+                let mut widths = info
+                    .accesses
+                    .iter()
+                    .map(|&e| g.label(e).bytes().unwrap_or(0))
+                    .filter(|&b| b > 0);
+                info.width = widths.next().unwrap_or(0);
+                info.sized = u32::from(info.width > 0) + widths.count() as u32;
+            }
+            if info.co.len() != before.0 {
+                Self::renumber_co(&mut g.threads, &info.co, 0);
+            }
         }
         for (loc, r) in dangling {
-            g.locs.get_mut(&loc).unwrap().init_readers.push(r);
+            locs.get_mut(&loc).unwrap().init_readers.push(r);
         }
-        for info in g.locs.values() {
-            Self::renumber_co(&mut g.threads, &info.co, 0);
+        g.locs = locs;
+        let mut blocks = self.blocks.clone();
+        for b in blocks.values_mut() {
+            b.malloc = b.malloc.filter(|(e, _)| keep.contains(*e));
+            b.frees.retain(|f| keep.contains(*f));
         }
-        for (base, b) in &self.blocks {
-            g.blocks.insert(
-                *base,
-                BlockInfo {
-                    malloc: b.malloc.filter(|(e, _)| keep.contains(*e)),
-                    frees: b
-                        .frees
-                        .iter()
-                        .copied()
-                        .filter(|f| keep.contains(*f))
-                        .collect(),
-                    locs: b.locs.clone(),
-                },
-            );
-        }
+        g.blocks = blocks;
         g
     }
 }

@@ -15,12 +15,15 @@
 //! * [`label`]: the events of a graph ([`Label`], [`LabelKind`]).
 //! * [`graph`]: the execution graph itself: events per thread, rf, co per location,
 //!   insertion stamps, restriction to prefixes.
+//! * [`hash`]: [`hash::FastMap`], a map with a fast deterministic hasher for integer
+//!   keys (the graph's per-location maps).
 //! * [`release_acquire`]: [`AllReleaseAcquire`], a program wrapper making every
 //!   memory access release/acquire (how Lahav and Boker's causal models read a
 //!   program), for any front end.
 
 pub mod action;
 pub mod graph;
+pub mod hash;
 pub mod label;
 pub mod release_acquire;
 pub mod view;

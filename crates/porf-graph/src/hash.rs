@@ -1,0 +1,109 @@
+//! A fast, deterministic hasher for small integer keys (locations, block bases, event
+//! ids), for the graph's per-location maps, which are read on every event.
+//!
+//! Invariants: hashing is a pure function of the key's bytes (no per-process seed), so
+//! iteration order of a map is a function of its insertion history; the hash mixes
+//! every input bit into the high bits (hashbrown's control tags) and the low bits (its
+//! bucket index), so keys differing only in their alignment bits (addresses that are
+//! multiples of 8) still spread over all buckets. Not resistant to adversarial keys:
+//! keys come from the program under test, never from an untrusted network peer.
+
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// `HashMap<K, V, FastBuild>`: a map with [`FastHasher`].
+pub type FastBuild = BuildHasherDefault<FastHasher>;
+
+/// A `std::collections::HashMap` hashing with [`FastHasher`].
+pub type FastMap<K, V> = std::collections::HashMap<K, V, FastBuild>;
+
+/// A multiply-and-fold hasher (in the style of rustc's FxHasher, with a final fold).
+#[derive(Default, Clone, Copy)]
+pub struct FastHasher {
+    hash: u64,
+}
+
+const K: u64 = 0xf135_7aea_2e62_a9c5;
+
+impl FastHasher {
+    #[inline]
+    fn add(&mut self, word: u64) {
+        self.hash = (self.hash.rotate_left(5) ^ word).wrapping_mul(K);
+    }
+}
+
+impl Hasher for FastHasher {
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            self.add(u64::from_le_bytes(c.try_into().expect("8 bytes")));
+        }
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
+            let mut w = [0u8; 8];
+            w[..rest.len()].copy_from_slice(rest);
+            self.add(u64::from_le_bytes(w));
+        }
+    }
+    #[inline]
+    fn write_u8(&mut self, i: u8) {
+        self.add(u64::from(i));
+    }
+    #[inline]
+    fn write_u16(&mut self, i: u16) {
+        self.add(u64::from(i));
+    }
+    #[inline]
+    fn write_u32(&mut self, i: u32) {
+        self.add(u64::from(i));
+    }
+    #[inline]
+    fn write_u64(&mut self, i: u64) {
+        self.add(i);
+    }
+    #[inline]
+    fn write_usize(&mut self, i: usize) {
+        self.add(i as u64);
+    }
+    #[inline]
+    fn finish(&self) -> u64 {
+        // The product's high bits depend on every input bit, its low bits only on the
+        // input's low bits: fold the high half down.
+        self.hash ^ (self.hash >> 32)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::hash::{BuildHasher, Hash};
+
+    fn h<T: Hash>(x: T) -> u64 {
+        FastBuild::default().hash_one(x)
+    }
+
+    #[test]
+    fn deterministic_and_spread() {
+        assert_eq!(h(12345u64), h(12345u64));
+        // Aligned addresses land in distinct low-bit buckets and distinct high tags.
+        let mut low = std::collections::HashSet::new();
+        let mut high = std::collections::HashSet::new();
+        for i in 0..64u64 {
+            let x = h(0x1000_0000 + 8 * i);
+            low.insert(x & 63);
+            high.insert(x >> 57);
+        }
+        assert!(low.len() > 32, "{} low buckets", low.len());
+        assert!(high.len() > 32, "{} high tags", high.len());
+    }
+
+    #[test]
+    fn byte_writes_match_lengths() {
+        assert_ne!(h([1u8, 2, 3].as_slice()), h([1u8, 2, 3, 0].as_slice()));
+        let mut m: FastMap<u64, u32> = FastMap::default();
+        for i in 0..1000 {
+            m.insert(i * 16, i as u32);
+        }
+        assert!((0..1000).all(|i| m[&(i * 16)] == i as u32));
+    }
+}
