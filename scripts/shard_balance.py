@@ -36,6 +36,8 @@ def main():
     ap.add_argument("--case", action="append", required=True,
                     help="FILE:DEFINES:MODEL, defines separated by commas (may be empty)")
     ap.add_argument("--shards", default="1,2,3,7")
+    ap.add_argument("--shard-probe", type=int, default=None,
+                    help="pass --shard-probe NODES to every shard (the pre-pass budget)")
     args = ap.parse_args()
     bad = 0
     for case in args.case:
@@ -51,7 +53,9 @@ def main():
                 for i in range(n):
                     p = os.path.join(tmp, f"shard{i}.json")
                     with open(p, "w") as f:
-                        subprocess.run([args.porf, "verify", "--shard", f"{i}/{n}", *flags],
+                        probe = ([] if args.shard_probe is None
+                                 else ["--shard-probe", str(args.shard_probe)])
+                        subprocess.run([args.porf, "verify", "--shard", f"{i}/{n}", *probe, *flags],
                                        stdout=f, check=True)
                     paths.append(p)
                 out = subprocess.run([args.porf, "merge", "--json", *paths],

@@ -58,6 +58,7 @@ pub fn run<P: Program + Sync>(
     cfg: &Config,
     loops: &[(SrcLoc, String)],
     split: Split,
+    budget: u64,
 ) -> u8 {
     let hash = match std::fs::read(id.file) {
         Ok(b) => fnv1a(&b),
@@ -66,7 +67,7 @@ pub fn run<P: Program + Sync>(
             return 2;
         }
     };
-    let r: ShardRun = shard::explore_shard(prog, model, cfg, split);
+    let r: ShardRun = shard::explore_shard_with(prog, model, cfg, split, budget);
     let loc = |s: SrcLoc| report::trace::location(prog, s);
     let errors: Vec<Value> = r
         .stats

@@ -77,6 +77,13 @@ pub struct VerifyArgs {
     /// system (see the README).
     #[arg(long, value_name = "I/N")]
     shard: Option<porf_explore::shard::Split>,
+    /// With --shard: the most search-tree nodes the pre-pass that cuts the tree into
+    /// subtrees may walk (every shard walks them; default 2048 per shard). A larger
+    /// budget balances trees whose heavy subtrees show only deep down (README,
+    /// "Sharding"), at that cost in every shard.
+    #[arg(long, value_name = "NODES", requires = "shard",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    shard_probe: Option<u64>,
 }
 
 impl VerifyArgs {
@@ -99,6 +106,7 @@ impl VerifyArgs {
             "check_liveness": self.check_liveness,
             "disable_race_detection": self.disable_race_detection,
             "explore_stale_blocks": self.explore_stale_blocks,
+            "shard_probe": self.shard_probe,
             "nondet_range": self.nondet_range.map(|(lo, hi)| [lo, hi]),
         })
     }
@@ -277,7 +285,10 @@ fn explore_and_report<P: Program + Sync>(
             config: a.identity(),
             bounds,
         };
-        return crate::shard::run(&id, prog, model, cfg, loops, split);
+        let budget = a
+            .shard_probe
+            .unwrap_or_else(|| porf_explore::shard::budget(split.count));
+        return crate::shard::run(&id, prog, model, cfg, loops, split, budget);
     }
     let result = crate::progress::explore(a.explore.strategy(), prog, model, cfg);
     for e in result

@@ -240,3 +240,34 @@ fn shard_rejects_what_it_cannot_split() {
         assert_eq!(code, 2, "--shard {bad}: {err}");
     }
 }
+
+/// `--shard-probe NODES` changes how the tree is cut, not the merged result; shards cut
+/// with different budgets do not merge.
+#[test]
+fn the_probe_budget_changes_only_the_cut() {
+    let dir = scratch("probe");
+    let prog = conformance("lastzero.c");
+    let args = ["--json", "-DN=6", &prog];
+    let mut a = vec!["verify"];
+    a.extend_from_slice(&args);
+    let (_, out, _) = porf(&a);
+    let whole = comparable(json(&out));
+    let mut plans = Vec::new();
+    for budget in ["1", "64", "100000"] {
+        let mut sharded = vec!["--shard-probe", budget];
+        sharded.extend_from_slice(&args[1..]);
+        let reports = shards(&dir, &format!("b{budget}"), &sharded, 3);
+        let mut m = vec!["merge", "--json"];
+        m.extend(reports.iter().map(String::as_str));
+        let (code, mout, merr) = porf(&m);
+        assert_eq!(code, 0, "budget {budget}: {merr}");
+        assert_eq!(comparable(json(&mout)), whole, "budget {budget}");
+        plans.push(reports);
+    }
+    let (code, _, err) = porf(&["merge", &plans[0][0], &plans[2][1], &plans[2][2]]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("different flags"), "{err}");
+    let (code, _, err) = porf(&["verify", "--shard-probe", "10", &prog]);
+    assert_eq!(code, 2, "--shard-probe without --shard: {err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
