@@ -163,6 +163,23 @@ pub fn supported(
     Ok(())
 }
 
+/// The stack of every exploration thread: the explorers recurse once per event.
+pub(crate) const STACK: usize = 1 << 30;
+
+/// Runs `f` on a thread with a [`STACK`]-sized stack and returns its result (a panic
+/// in `f` is resumed here).
+pub(crate) fn on_large_stack<R: Send>(f: impl FnOnce() -> R + Send) -> R {
+    std::thread::scope(|s| {
+        std::thread::Builder::new()
+            .name("porf-explore".into())
+            .stack_size(STACK)
+            .spawn_scoped(s, f)
+            .expect("cannot start the exploration thread")
+            .join()
+            .unwrap_or_else(|e| std::panic::resume_unwind(e))
+    })
+}
+
 /// Runs `strategy` on `prog` under `model`, on a thread with a large stack (the
 /// explorers recurse once per event). Panics on a combination [`supported`] rejects
 /// (front ends ask it first).
@@ -172,24 +189,15 @@ pub fn explore<P: porf_graph::Program + Sync>(
     model: &dyn porf_models::MemoryModel,
     cfg: &Config,
 ) -> Stats {
-    const STACK: usize = 1 << 30;
     if let Err(msg) = supported(strategy, model, cfg.equiv) {
         panic!("{msg}");
     }
-    let mut stats = std::thread::scope(|s| {
-        std::thread::Builder::new()
-            .name("porf-explore".into())
-            .stack_size(STACK)
-            .spawn_scoped(s, || match strategy {
-                Strategy::Optimal if cfg.equiv == Equiv::Rvf => rvf_smc::explore(prog, model, cfg),
-                Strategy::Optimal => optimal::explore(prog, model, cfg),
-                Strategy::Reference => reference::explore(prog, model, cfg),
-                Strategy::RfSmc => rf_smc::explore(prog, model, cfg),
-                Strategy::RfPartSmc => rf_smc::part::explore(prog, model, cfg),
-            })
-            .expect("cannot start the exploration thread")
-            .join()
-            .unwrap_or_else(|e| std::panic::resume_unwind(e))
+    let mut stats = on_large_stack(|| match strategy {
+        Strategy::Optimal if cfg.equiv == Equiv::Rvf => rvf_smc::explore(prog, model, cfg),
+        Strategy::Optimal => optimal::explore(prog, model, cfg),
+        Strategy::Reference => reference::explore(prog, model, cfg),
+        Strategy::RfSmc => rf_smc::explore(prog, model, cfg),
+        Strategy::RfPartSmc => rf_smc::part::explore(prog, model, cfg),
     });
     if stats.parallel.workers == 0 {
         // A sequential explorer (RVF, reference, RF-SMC).

@@ -42,11 +42,17 @@ use porf_graph::{
 use porf_models::{atomicity, MemoryModel};
 use std::collections::HashSet;
 
+/// Whether TruSt's maximality rule decides the backward revisits: in co mode, for
+/// models whose maximal extensions stay consistent
+/// ([`MemoryModel::maximal_extensions_consistent`]).
+fn maximality_rule(model: &dyn MemoryModel, cfg: &Config) -> bool {
+    cfg.equiv != Equiv::Rf && model.maximal_extensions_consistent()
+}
+
 /// Explores `prog` on [`Config::threads`] worker threads ([`crate::parallel`]), or on
 /// this one.
 pub fn explore<P: Program + Sync>(prog: &P, model: &dyn MemoryModel, cfg: &Config) -> Stats {
-    let maximality = cfg.equiv != Equiv::Rf && model.maximal_extensions_consistent();
-    let reason = parallel::one_thread_reason(cfg, maximality);
+    let reason = parallel::one_thread_reason(cfg, maximality_rule(model, cfg));
     if cfg.threads > 1 && reason.is_none() {
         return parallel::explore(prog, model, cfg);
     }
@@ -131,6 +137,7 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
         cfg: &'c Config,
         par: Option<Worker<'a, P>>,
     ) -> Self {
+        let maximality = maximality_rule(model, cfg);
         Optimal {
             prog,
             model,
@@ -138,10 +145,8 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
             rec: Recorder::new(cfg, model),
             tids: TidRegistry::default(),
             par,
-            maximality: cfg.equiv != Equiv::Rf && model.maximal_extensions_consistent(),
-            prune_stale: cfg.equiv != Equiv::Rf
-                && model.maximal_extensions_consistent()
-                && !cfg.explore_stale_blocks,
+            maximality,
+            prune_stale: maximality && !cfg.explore_stale_blocks,
             revisited: HashSet::new(),
             shard: Filter::all(),
         }

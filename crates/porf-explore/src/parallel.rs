@@ -250,7 +250,6 @@ impl<P: Program> Worker<'_, P> {
 
 /// Explores `prog` on `cfg.threads` workers; the result is the sequential one.
 pub fn explore<P: Program + Sync>(prog: &P, model: &dyn MemoryModel, cfg: &Config) -> Stats {
-    const STACK: usize = 1 << 30;
     let start = Instant::now();
     if let Some(p) = &cfg.progress {
         // A handed-over subtree's recorder does not know its weight in the tree.
@@ -286,7 +285,7 @@ pub fn explore<P: Program + Sync>(prog: &P, model: &dyn MemoryModel, cfg: &Confi
                 let pool = &pool;
                 std::thread::Builder::new()
                     .name(format!("porf-worker-{k}"))
-                    .stack_size(STACK)
+                    .stack_size(crate::STACK)
                     .spawn_scoped(s, move || work(pool, prog, model, cfg))
                     .expect("cannot start an exploration thread")
             })

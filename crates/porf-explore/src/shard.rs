@@ -854,16 +854,7 @@ pub fn explore_shard_with<P: Program + Sync>(
     split: Split,
     budget: u64,
 ) -> ShardRun {
-    const STACK: usize = 1 << 30;
-    std::thread::scope(|s| {
-        std::thread::Builder::new()
-            .name("porf-explore".into())
-            .stack_size(STACK)
-            .spawn_scoped(s, || run_shard(prog, model, cfg, split, budget))
-            .expect("cannot start the exploration thread")
-            .join()
-            .unwrap_or_else(|e| std::panic::resume_unwind(e))
-    })
+    crate::on_large_stack(|| run_shard(prog, model, cfg, split, budget))
 }
 
 fn run_shard<P: Program>(
