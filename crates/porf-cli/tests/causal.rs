@@ -5,6 +5,7 @@
 //! allowed final states of every test.
 
 mod common;
+use common::example;
 use common::porf;
 
 use serde_json::Value;
@@ -14,15 +15,6 @@ use std::path::PathBuf;
 fn c_file(name: &str) -> String {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("tests/c")
-        .join(name)
-        .display()
-        .to_string()
-}
-
-/// The bundled example `name` (`examples/` at the repository's root).
-fn example(name: &str) -> String {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../examples")
         .join(name)
         .display()
         .to_string()

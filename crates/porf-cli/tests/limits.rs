@@ -3,6 +3,7 @@
 //! `--timeout` stops on time; a run in which no execution completes says so.
 
 mod common;
+use common::conformance;
 use common::porf;
 
 use serde_json::Value;
@@ -22,14 +23,6 @@ fn file(rel: &str) -> String {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../..")
         .join(rel)
-        .display()
-        .to_string()
-}
-
-fn conformance(name: &str) -> String {
-    common::shared("conformance/expected.tsv")
-        .join("conformance")
-        .join(name)
         .display()
         .to_string()
 }

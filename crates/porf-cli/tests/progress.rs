@@ -3,17 +3,8 @@
 //! verdict and stderr are the same either way.
 
 mod common;
+use common::example;
 use common::porf;
-
-use std::path::PathBuf;
-
-fn example(name: &str) -> String {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../examples")
-        .join(name)
-        .display()
-        .to_string()
-}
 
 #[test]
 fn no_progress_line_when_stderr_is_not_a_terminal() {

@@ -7,18 +7,11 @@
 //! not make up one run.
 
 mod common;
+use common::conformance;
 use common::porf;
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-
-fn conformance(name: &str) -> String {
-    common::shared("conformance/expected.tsv")
-        .join("conformance")
-        .join(name)
-        .display()
-        .to_string()
-}
 
 fn own(name: &str) -> String {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

@@ -4,6 +4,7 @@
 //! spawns that depend on values read (`tests/c/threads/`), and conformance programs.
 
 mod common;
+use common::conformance;
 use common::porf;
 
 use std::path::PathBuf;
@@ -11,14 +12,6 @@ use std::path::PathBuf;
 fn own(name: &str) -> String {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("tests/c/threads")
-        .join(name)
-        .display()
-        .to_string()
-}
-
-fn conformance(name: &str) -> String {
-    common::shared("tools/conformance.py")
-        .join("conformance")
         .join(name)
         .display()
         .to_string()

@@ -5,16 +5,8 @@
 //! examples per model is `crates/porf-toylang/tests/seed_examples.rs`.
 
 mod common;
+use common::example;
 use common::porf;
-use std::path::PathBuf;
-
-fn example(rel: &str) -> String {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../examples")
-        .join(rel)
-        .display()
-        .to_string()
-}
 
 /// Writes `src` to a fresh `.toy` file and returns its path.
 fn toy_file(name: &str, src: &str) -> String {

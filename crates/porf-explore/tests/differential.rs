@@ -6,7 +6,7 @@
 //! ([`Config::explore_stale_blocks`]); its default run, which skips them
 //! (`porf_explore::stale`: e.g. a lock acquire's non-maximal choices that read a taken
 //! lock), must then find the same complete executions, final states and errors, and at
-//! most as many blocked and erroneous executions ([`pruned_stale`]).
+//! most as many blocked and erroneous executions ([`common::stale_diffs`]).
 //!
 //! `PORF_DIFF_PROGRAMS` overrides the number of programs per model (default 2000).
 //!
@@ -20,6 +20,8 @@
 //! event bound and the number of ordinary locations. They print how many programs had
 //! each kind of error and, from 100 programs on, check that every kind of lifetime error
 //! and invalid unlocks occurred.
+
+mod common;
 
 use std::collections::BTreeMap;
 
@@ -81,47 +83,9 @@ fn compare(model: &str, seed: u64, opt: &Stats, reff: &Stats) -> Result<(), Stri
     }
 }
 
-/// The optimal explorer's default run (stale blocks skipped) against its run with them
-/// explored (`full`): the same complete executions, final states and errors; the
-/// skipped subtrees hold executions in which a thread is blocked for good, which are
-/// blocked (or, with keep-going, erroneous when another thread failed), so those two
-/// counts may only drop.
-fn pruned_stale(model: &str, seed: u64, pruned: &Stats, full: &Stats) -> Result<(), String> {
-    let mut diffs = Vec::new();
-    if pruned.complete != full.complete {
-        diffs.push(format!(
-            "complete: pruned {} vs full {}",
-            pruned.complete, full.complete
-        ));
-    }
-    if pruned.blocked > full.blocked || pruned.erroneous > full.erroneous {
-        diffs.push(format!(
-            "blocked / erroneous: pruned {} / {} vs full {} / {}",
-            pruned.blocked, pruned.erroneous, full.blocked, full.erroneous
-        ));
-    }
-    if pruned.final_states != full.final_states {
-        diffs.push("final states differ".into());
-    }
-    if pruned.error_keys() != full.error_keys() {
-        diffs.push(format!(
-            "errors differ: pruned {:?} vs full {:?}",
-            pruned.error_keys(),
-            full.error_keys()
-        ));
-    }
-    if diffs.is_empty() {
-        Ok(())
-    } else {
-        Err(format!(
-            "model {model}, seed {seed}, stale blocks skipped:\n  {}",
-            diffs.join("\n  ")
-        ))
-    }
-}
-
 /// Runs the optimal explorer with its stale blocks explored (the run compared with the
-/// reference explorer) and by default (checked against it with [`pruned_stale`]);
+/// reference explorer) and by default (checked against it with
+/// [`common::stale_diffs`]);
 /// returns the first, and whether pruning dropped any execution.
 fn optimal_runs(
     model_name: &str,
@@ -138,8 +102,12 @@ fn optimal_runs(
     let full = explore(Strategy::Optimal, prog, model, &full_cfg);
     let pruned = explore(Strategy::Optimal, prog, model, cfg);
     let fewer = pruned.blocked + pruned.erroneous < full.blocked + full.erroneous;
-    if let Err(e) = pruned_stale(model_name, seed, &pruned, &full) {
-        failures.push(format!("{e}\nprogram:\n{prog}"));
+    let d = common::stale_diffs(&pruned, &full);
+    if !d.is_empty() {
+        failures.push(format!(
+            "model {model_name}, seed {seed}:\n  {}\nprogram:\n{prog}",
+            d.join("\n  ")
+        ));
     }
     (full, fewer)
 }

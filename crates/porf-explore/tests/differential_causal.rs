@@ -25,6 +25,8 @@
 //! the others have porf-toy's default 8: under WRA every rf class counts once per co
 //! order, so co-mode explorations grow much faster with the number of writes).
 
+mod common;
+
 use porf_explore::{explore, Config, Equiv, ErrorClass, FinalState, Stats, Strategy};
 use porf_graph::{AllReleaseAcquire, EventId, Graph, View};
 use porf_models::causal::op::{self, System};
@@ -178,32 +180,6 @@ fn rf_diffs(co: &Stats, opt: &Stats, reff: &Stats) -> Vec<String> {
     d
 }
 
-/// The default run (stale blocks skipped) against the run with
-/// every choice explored: the same complete executions, final states and errors, at
-/// most as many blocked and erroneous ones.
-fn pruned_diffs(pruned: &Stats, full: &Stats) -> Vec<String> {
-    let mut d = Vec::new();
-    if pruned.complete != full.complete
-        || pruned.blocked > full.blocked
-        || pruned.erroneous > full.erroneous
-        || pruned.final_states != full.final_states
-        || pruned.error_keys() != full.error_keys()
-    {
-        d.push(format!(
-            "stale blocks skipped: complete {} / blocked {} / erroneous {} / errors {:?} vs every choice: {} / {} / {} / {:?}",
-            pruned.complete,
-            pruned.blocked,
-            pruned.erroneous,
-            pruned.error_keys(),
-            full.complete,
-            full.blocked,
-            full.erroneous,
-            full.error_keys()
-        ));
-    }
-    d
-}
-
 fn differential(model_name: &str, sys: System, gen: &GenConfig) {
     let model = by_name(model_name).unwrap();
     let checked = CrossCheck {
@@ -213,7 +189,7 @@ fn differential(model_name: &str, sys: System, gen: &GenConfig) {
     };
     // Stale blocks explored (`porf_explore::stale`), so that blocked counts compare
     // with the reference explorer's; the default run (stale blocks skipped) is checked
-    // against it separately ([`pruned_diffs`]).
+    // against it separately ([`common::stale_diffs`]).
     let base = Config {
         keep_going: true,
         collect_final_states: true,
@@ -247,7 +223,7 @@ fn differential(model_name: &str, sys: System, gen: &GenConfig) {
         blocked += co_ref.blocked;
         let pruned = explore(Strategy::Optimal, &prog, model.as_ref(), &pruned_cfg);
         let mut d = co_diffs(&co, &co_ref);
-        d.extend(pruned_diffs(&pruned, &co));
+        d.extend(common::stale_diffs(&pruned, &co));
         d.extend(rf_diffs(&co, &rf, &rf_ref));
         if co.errors.iter().any(|e| e.class == ErrorClass::Race) {
             d.push("a data race was reported".into());

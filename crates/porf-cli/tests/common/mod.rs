@@ -31,6 +31,24 @@ pub fn shared(tool: &str) -> PathBuf {
     dir
 }
 
+/// The shared conformance program `name` (`../shared/conformance/`).
+pub fn conformance(name: &str) -> String {
+    shared("conformance/expected.tsv")
+        .join("conformance")
+        .join(name)
+        .display()
+        .to_string()
+}
+
+/// The bundled example `rel` (`examples/` at the repository's root).
+pub fn example(rel: &str) -> String {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../examples")
+        .join(rel)
+        .display()
+        .to_string()
+}
+
 /// The thread counts the shared suites run at: `PORF_TEST_THREADS` (comma-separated,
 /// e.g. `1,2,4`), by default 1 and 2 — the results must not depend on it.
 pub fn test_threads() -> Vec<usize> {
