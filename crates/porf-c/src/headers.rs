@@ -99,13 +99,14 @@ fn shared_dir(tmp: &Path) -> Option<PathBuf> {
     use std::os::unix::fs::MetadataExt;
     let uid = fs::metadata("/proc/self").ok()?.uid();
     // FNV-1a over the names and contents (with separators): stable across builds.
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut h = porf_graph::hash::Fnv1a::default();
     for (name, text) in HEADERS {
-        for b in name.bytes().chain([0]).chain(text.bytes()).chain([0]) {
-            h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        for part in [name.as_bytes(), text.as_bytes()] {
+            h.write(part);
+            h.write(&[0]);
         }
     }
-    Some(tmp.join(format!("{PREFIX}u{uid}-{h:016x}")))
+    Some(tmp.join(format!("{PREFIX}u{uid}-{:016x}", h.finish())))
 }
 
 /// Whether `dir` is a directory (not a link) owned by this process's user and

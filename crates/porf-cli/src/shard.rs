@@ -37,12 +37,9 @@ pub struct Identity<'a> {
 
 /// FNV-1a, 64 bits.
 fn fnv1a(bytes: &[u8]) -> String {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in bytes {
-        h ^= u64::from(*b);
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    format!("{h:016x}")
+    let mut h = porf_graph::hash::Fnv1a::default();
+    h.write(bytes);
+    format!("{:016x}", h.finish())
 }
 
 fn src(s: SrcLoc) -> Value {

@@ -497,13 +497,8 @@ impl Plan {
     /// FNV-1a of the plan's shape (each node's number of children and frontier
     /// ordinal, in preorder) and owners: equal plans, equal fingerprints.
     pub fn fingerprint(&self) -> u64 {
-        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-        let mut eat = |x: u64| {
-            for b in x.to_le_bytes() {
-                h ^= u64::from(b);
-                h = h.wrapping_mul(0x0100_0000_01b3);
-            }
-        };
+        let mut h = porf_graph::hash::Fnv1a::default();
+        let mut eat = |x: u64| h.write(&x.to_le_bytes());
         for n in &self.nodes {
             eat(n.children.len() as u64);
             eat(n.frontier.map_or(u64::MAX, |k| k));
@@ -511,7 +506,7 @@ impl Plan {
         for &o in &self.owners {
             eat(u64::from(o));
         }
-        h
+        h.finish()
     }
 
     /// Per plan node: whether its subtree holds a frontier node shard `index` owns.

@@ -73,9 +73,51 @@ impl Hasher for FastHasher {
     }
 }
 
+/// FNV-1a, 64 bits: a stable digest (the same on every build and machine) for
+/// fingerprints that are written out and compared later (shard reports and plans, the
+/// bundled headers' directory name). Feed it bytes with [`Fnv1a::write`].
+#[derive(Clone, Copy, Debug)]
+pub struct Fnv1a(u64);
+
+impl Default for Fnv1a {
+    fn default() -> Fnv1a {
+        Fnv1a(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl Fnv1a {
+    /// Adds `bytes`.
+    pub fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+
+    /// The digest of everything written so far.
+    pub fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The published FNV-1a 64-bit test vectors ("" and "a" and "foobar").
+    #[test]
+    fn fnv1a_matches_the_reference_vectors() {
+        let digest = |parts: &[&[u8]]| {
+            let mut h = Fnv1a::default();
+            for p in parts {
+                h.write(p);
+            }
+            h.finish()
+        };
+        assert_eq!(digest(&[]), 0xcbf2_9ce4_8422_2325);
+        assert_eq!(digest(&[b"a"]), 0xaf63_dc4c_8601_ec8c);
+        assert_eq!(digest(&[b"foobar"]), 0x8594_4171_f739_67e8);
+        assert_eq!(digest(&[b"foo", b"bar"]), digest(&[b"foobar"]));
+    }
     use std::hash::{BuildHasher, Hash};
 
     fn h<T: Hash>(x: T) -> u64 {
