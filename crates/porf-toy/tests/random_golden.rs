@@ -4,22 +4,15 @@
 //! seeds 0..400 are hashed (FNV-1a, stable across toolchains) and compared with the
 //! digests recorded when the heap and lock-misuse switches were introduced.
 
+use porf_graph::hash::Fnv1a;
 use porf_toy::{random_program, GenConfig};
 
-fn fnv1a(data: &[u8], mut h: u64) -> u64 {
-    for &b in data {
-        h ^= b as u64;
-        h = h.wrapping_mul(0x100_0000_01b3);
-    }
-    h
-}
-
 fn digest(cfg: &GenConfig) -> u64 {
-    let mut h = 0xcbf2_9ce4_8422_2325;
+    let mut h = Fnv1a::default();
     for seed in 0..400 {
-        h = fnv1a(random_program(seed, cfg).to_string().as_bytes(), h);
+        h.write(random_program(seed, cfg).to_string().as_bytes());
     }
-    h
+    h.finish()
 }
 
 fn configs() -> Vec<(&'static str, GenConfig)> {
