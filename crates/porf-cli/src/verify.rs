@@ -47,8 +47,9 @@ pub struct VerifyArgs {
     #[arg(long)]
     check_liveness: bool,
     /// Also explore and count the blocked executions GenMC drops as "moot": below a lock
-    /// acquire that reads a taken lock non-maximally, or a spin-assume block whose last
-    /// read was not the co-latest write when added, every execution is blocked
+    /// acquire that reads a taken lock non-maximally, or a spin-assume block, failed
+    /// assume or library wait whose last read was not the co-latest write when added,
+    /// every execution is blocked
     /// (complete executions and errors are the same either way; see the README).
     #[arg(long)]
     explore_stale_blocks: bool,

@@ -1,6 +1,6 @@
 //! Skipping stale blocks (`porf_explore::stale`, on by default; `--explore-stale-blocks`
 //! turns it off) changes nothing but the number of blocked executions: on every C test
-//! program of the repository and the shared conformance programs that block (locks,
+//! program of the repository and the shared conformance programs that block (locks, assumes,
 //! spin loops), under rc11 and tso, with `--keep-going`, both runs give the same
 //! verdict, the same complete executions and the same set of errors, and the default
 //! run counts at most as many blocked executions. Where a program sets flags in its

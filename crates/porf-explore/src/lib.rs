@@ -109,8 +109,8 @@ pub struct Config {
     pub disable_race_detection: bool,
     /// Optimal explorer, co mode under TruSt's maximality rule: also explore the
     /// subtrees that hold blocked executions only ([`stale`]: a lock acquire's
-    /// non-maximal choices that read a taken lock, spin-assume blocks decided by a
-    /// non-maximal read). By default they are skipped: complete executions, errors
+    /// non-maximal choices that read a taken lock, spin-assume blocks, failed assumes
+    /// and library waits decided by a non-maximal read). By default they are skipped: complete executions, errors
     /// and deadlocks are the same either way, and only the blocked (and, with
     /// keep-going, erroneous) counts differ. Tests that compare blocked counts with an
     /// explorer that enumerates every execution set it.

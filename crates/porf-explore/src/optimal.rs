@@ -232,7 +232,7 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
             }
             match step::perform(st, self.prog, self.model, &mut self.tids, t, action) {
                 Step::Done(e) => {
-                    if self.prune_stale && stale::stale_spin_block(&st.g, e) {
+                    if self.prune_stale && stale::stale_block(&st.g, e) {
                         return;
                     }
                     let kind = &st.g.label(e).kind;

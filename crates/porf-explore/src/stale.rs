@@ -16,10 +16,12 @@
 //!
 //! * a lock acquire that reads a taken lock ([`prune_blocked_acquires`]): the lock has a
 //!   co-later write (its maximal source), so the acquire waits on a stale value;
-//! * the read just before a spin-assume block, fences aside ([`stale_spin_block`]):
-//!   the thread's events up to it stay, and the thread, a function of the values it
-//!   read, blocks again at the same back edge whatever happens below. GenMC drops the
-//!   same blocked executions ("moot" executions).
+//! * the read just before a block of its thread, fences aside ([`stale_block`]): a
+//!   spin-assume block, a failed `assume`, or a library wait (condition variable,
+//!   read-write lock). The thread's events up to the read stay, and the thread, a
+//!   function of the values it read, blocks again at the same point whatever happens
+//!   below. GenMC drops the same blocked executions ("moot" executions: a block whose
+//!   thread's previous access is a read not added maximally).
 //!
 //! [`Config::explore_stale_blocks`](crate::Config::explore_stale_blocks) turns both
 //! off, for tests that compare blocked counts with an explorer that enumerates every
@@ -43,19 +45,22 @@ pub fn prune_blocked_acquires<T>(g: &Graph, loc: Loc, sources: &mut Vec<(Option<
     });
 }
 
-/// Whether `e`, an event just added, is a spin-assume block whose thread's last event
-/// before it, fences aside, is a read added non-maximally (GenMC's test on the previous
-/// access). Below it the thread stays blocked there (see the module docs): that read and
-/// everything before it stay, and the fences after it are re-added the same way if a
-/// revisit deletes them. Anything else in between (a write, a nondeterministic choice)
-/// could be deleted and redone differently, so then the block is not stale. Only under
-/// the maximality rule.
-pub fn stale_spin_block(g: &Graph, e: EventId) -> bool {
+/// Whether `e`, an event just added, is a block for good (a spin-assume block, a failed
+/// `assume`, a library wait) whose thread's last event before it, fences aside, is a
+/// read added non-maximally (GenMC's test on the previous access). Below it the thread
+/// stays blocked there (see the module docs): that read and everything before it stay,
+/// and the fences after it are re-added the same way if a revisit deletes them.
+/// Anything else in between (a write, a nondeterministic choice) could be deleted and
+/// redone differently, so then the block is not stale. A loop-bound block is not a
+/// block for good (it marks an execution `--unroll` cut) and is never stale; a lock
+/// acquire's block is [`prune_blocked_acquires`]'s. Only under the maximality rule.
+pub fn stale_block(g: &Graph, e: EventId) -> bool {
+    let LabelKind::Block { reason } = &g.label(e).kind else {
+        return false;
+    };
     if !matches!(
-        g.label(e).kind,
-        LabelKind::Block {
-            reason: BlockReason::SpinLoop { .. }
-        }
+        reason,
+        BlockReason::SpinLoop { .. } | BlockReason::Assume | BlockReason::Wait
     ) {
         return false;
     }
@@ -113,7 +118,7 @@ mod tests {
     }
 
     #[test]
-    fn a_spin_block_right_after_a_non_maximal_read_is_stale() {
+    fn a_block_right_after_a_non_maximal_read_is_stale() {
         let mut g = graph();
         read(&mut g, false);
         let fence = LabelKind::Fence {
@@ -121,12 +126,12 @@ mod tests {
         };
         add(&mut g, fence);
         let b = spin_block(&mut g);
-        assert!(stale_spin_block(&g, b), "fences aside");
+        assert!(stale_block(&g, b), "fences aside");
 
         let mut g = graph();
         read(&mut g, true);
         let b = spin_block(&mut g);
-        assert!(!stale_spin_block(&g, b), "a maximal read may be revisited");
+        assert!(!stale_block(&g, b), "a maximal read may be revisited");
 
         let mut g = graph();
         read(&mut g, false);
@@ -141,7 +146,7 @@ mod tests {
             },
         );
         let b = spin_block(&mut g);
-        assert!(!stale_spin_block(&g, b), "a write in between may be redone");
+        assert!(!stale_block(&g, b), "a write in between may be redone");
 
         let mut g = graph();
         read(&mut g, false);
@@ -151,7 +156,18 @@ mod tests {
                 reason: BlockReason::LoopBound,
             },
         );
-        assert!(!stale_spin_block(&g, b), "only spin-assume blocks");
+        assert!(!stale_block(&g, b), "a loop-bound block is not stale");
+
+        for reason in [BlockReason::Assume, BlockReason::Wait] {
+            let mut g = graph();
+            read(&mut g, false);
+            let b = add(&mut g, LabelKind::Block { reason });
+            assert!(stale_block(&g, b), "{reason:?} after a non-maximal read");
+            let mut g = graph();
+            read(&mut g, true);
+            let b = add(&mut g, LabelKind::Block { reason });
+            assert!(!stale_block(&g, b), "{reason:?} after a maximal read");
+        }
     }
 
     #[test]
