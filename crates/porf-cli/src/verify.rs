@@ -79,7 +79,7 @@ pub struct VerifyArgs {
     #[arg(long, value_name = "I/N")]
     shard: Option<porf_explore::shard::Split>,
     /// With --shard: the most search-tree nodes the pre-pass that cuts the tree into
-    /// subtrees may walk (every shard walks them; default 2048 per shard). A larger
+    /// subtrees may walk (every shard walks them; default 4096 per shard). A larger
     /// budget balances trees whose heavy subtrees show only deep down (README,
     /// "Sharding"), at that cost in every shard.
     #[arg(long, value_name = "NODES", requires = "shard",

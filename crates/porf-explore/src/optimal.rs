@@ -30,7 +30,7 @@ use crate::key::execution_key;
 use crate::parallel::{self, Worker};
 use crate::progress;
 use crate::record::Recorder;
-use crate::shard::Filter;
+use crate::shard::{Child, Filter};
 use crate::stale;
 use crate::state::{State, TidRegistry};
 use crate::step::{self, Access, AfterRead, Step};
@@ -201,7 +201,9 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
     /// then the state extended.
     fn placed(&mut self, st: &mut State<P>, w: EventId) {
         let (revisits, b) = self.backward_revisits(st, w);
-        if !self.stop_before(AFTER_REVISITS) && self.shard.enter(revisits, &self.rec.stats) {
+        if !self.stop_before(AFTER_REVISITS)
+            && self.shard.enter(revisits, last_child(&b), &self.rec.stats)
+        {
             self.rec.child(&b, b.last());
             self.branch(st, AFTER_REVISITS, Branch::Visit);
             self.shard.leave(revisits, &self.rec.stats);
@@ -280,7 +282,11 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
                 break;
             }
             self.rec.child(&b, i);
-            if !self.shard.enter(hi > lo, &self.rec.stats) {
+            let child = Child {
+                i: i as u32,
+                n: (hi - lo + 1).try_into().unwrap_or(u32::MAX),
+            };
+            if !self.shard.enter(hi > lo, child, &self.rec.stats) {
                 continue;
             }
             let e = step::add_choice(st, self.model, t, val, src);
@@ -347,7 +353,11 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
                 break;
             }
             self.rec.child(&b, i);
-            if !self.shard.enter(split, &self.rec.stats) {
+            let child = Child {
+                i: i as u32,
+                n: ok.len() as u32,
+            };
+            if !self.shard.enter(split, child, &self.rec.stats) {
                 continue;
             }
             step::set_source(self.model, &mut st.g, r, *w, ord);
@@ -393,7 +403,7 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
                 let (revisits, b) = self.backward_revisits(st, w);
                 if atomic
                     && !self.stop_before(AFTER_REVISITS)
-                    && self.shard.enter(revisits, &self.rec.stats)
+                    && self.shard.enter(revisits, last_child(&b), &self.rec.stats)
                 {
                     self.rec.child(&b, b.last());
                     self.branch(st, AFTER_REVISITS, Branch::Visit);
@@ -463,7 +473,11 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
                 break;
             }
             self.rec.child(&places, i);
-            if !self.shard.enter(split, &self.rec.stats) {
+            let child = Child {
+                i: i as u32,
+                n: ok.len() as u32,
+            };
+            if !self.shard.enter(split, child, &self.rec.stats) {
                 continue;
             }
             st.g.co_insert(w, pos);
@@ -532,13 +546,26 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
                 continue;
             }
             any = true;
-            if !self.shard.enter(true, &self.rec.stats) {
+            let child = Child {
+                i: j as u32,
+                n: b.last() as u32 + 1,
+            };
+            if !self.shard.enter(true, child, &self.rec.stats) {
                 continue;
             }
             self.branch(&mut st2, j as u32, Branch::Revisit { r, w });
             self.shard.leave(true, &self.rec.stats);
         }
         (any, b)
+    }
+}
+
+/// The last child of `b` (the forward exploration after a write's backward revisits),
+/// for [`Filter::enter`].
+fn last_child(b: &progress::Branch) -> Child {
+    Child {
+        i: b.last() as u32,
+        n: b.last() as u32 + 1,
     }
 }
 

@@ -9,20 +9,25 @@
 //! **Split.** The *depth* of a node is the number of real branches (points with at
 //! least two children) on its path from the root; a node is named by the child taken
 //! at each real branch on that path, children counted in the order the explorer
-//! offers them. Every shard first runs the same deterministic pre-pass ([`plan`]): it
-//! walks the top of the tree one level deeper at a time, under a node budget
-//! ([`PROBE_NODES_PER_SHARD`]`·N`, counting every walk), each walk entering only the
-//! subtrees the previous one did not see whole. The deepest walk is then cut
-//! (`Plan::cut`): each subtree is weighed by the leaves the walk saw in it (a node
-//! the walk stopped at weighs as much as the walk saw per such node), and starting
-//! from the root's children the heaviest subtree is split into its children while it
-//! weighs more than `1/(`[`SPLIT_FACTOR`]`·N)` of the whole or there are fewer than
-//! [`NODES_PER_SHARD`]`·N` subtrees. The split nodes are *expanded*, the others are the
-//! *frontier*: an antichain at variable depths, numbered `k = 0, 1, …` in depth-first
-//! order, under which every maximal execution below a real branch lies (`K = 0` when
-//! the tree has no real branch). The frontier nodes are dealt heaviest first, each to
-//! the least loaded shard ([`Plan::owner`]). Shard `i` explores the frontier nodes it
-//! owns and skips the others; shard 0 walks every expanded node, the other shards only
+//! offers them. Every shard first runs the same deterministic pre-pass ([`plan`]),
+//! under a node budget ([`PROBE_NODES_PER_SHARD`]`·N`, counting every walk and probe):
+//! it walks the top of the tree in a growing `Reach` — limited discrepancy search:
+//! first the paths that always take the first child offered, then those with one
+//! other choice, and so on, each deeper and deeper, because under TruSt's maximality
+//! rule the heavy subtrees hang below the maximal choices — each walk entering only
+//! the subtrees the previous one did not see whole. The last walk probes below every
+//! node it stops at with random descents (Knuth's estimator, [`PROBES_PER_NODE`]
+//! each, from a fixed-seed generator). That walk is then cut (`Plan::cut`): each
+//! subtree is weighed by the leaves the walk saw in it plus the probes' estimates of
+//! the nodes it stopped at, and starting from the root's children the heaviest
+//! subtree is split into its children while it weighs more than `1/(`[`SPLIT_FACTOR`]`·N)`
+//! of the whole or there are fewer than [`NODES_PER_SHARD`]`·N` subtrees. The split
+//! nodes are *expanded*, the others are the *frontier*: an antichain at variable
+//! depths, numbered `k = 0, 1, …` in depth-first order, under which every maximal
+//! execution below a real branch lies (`K = 0` when the tree has no real branch). The
+//! frontier nodes are dealt heaviest first, each to the least loaded shard
+//! ([`Plan::owner`]). Shard `i` explores the frontier nodes it owns and skips the
+//! others; shard 0 walks every expanded node, the other shards only
 //! those with a node of theirs below. A branch point the plan does not foresee (the
 //! walks are deterministic, so it cannot happen) stops the shard with a panic rather
 //! than a wrong count. [`Plan::fingerprint`] identifies the plan, so that merging
@@ -52,6 +57,7 @@
 use crate::coherence::Equiv;
 use crate::optimal;
 use crate::{Config, Stats, StopReason, Strategy};
+use porf_graph::hash::SplitMix64;
 use porf_graph::{Program, SrcLoc};
 use porf_models::MemoryModel;
 use std::cmp::Reverse;
@@ -66,14 +72,17 @@ pub const NODES_PER_SHARD: u64 = 32;
 /// the whole (if the pre-pass saw below it).
 pub const SPLIT_FACTOR: u64 = 8;
 
-/// The pre-pass's walks enter at most this many nodes per shard each ...
-pub const PROBE_NODES_PER_SHARD: u64 = 2048;
+/// The pre-pass's walks and probes enter at most this many nodes per shard ...
+pub const PROBE_NODES_PER_SHARD: u64 = 4096;
 
 /// ... and at most this many in all, whatever the number of shards.
 pub const PROBE_NODES_MAX: u64 = 1 << 20;
 
-/// The deepest probe depth the pre-pass tries.
-const MAX_DEPTH: u32 = 1024;
+/// Random probes (Knuth's estimator) below each node the last walk stopped at.
+pub const PROBES_PER_NODE: u32 = 4;
+
+/// The most walks the pre-pass makes.
+const MAX_WALKS: u32 = 4096;
 
 /// Shard `index` of `count` (`--shard index/count`, `index < count`).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -254,23 +263,315 @@ struct TopNode {
     /// The children of its branch point, in the order the explorer offers them (empty:
     /// no real branch below it, or not walked into).
     children: Vec<u32>,
-    /// The walk stopped at this node (at the probe depth) instead of entering it.
+    /// The walk stopped at this node (beyond its [`Reach`]) instead of walking it.
     cut: bool,
+    /// A node the walk stopped at: the mean of the random probes below it (Knuth's
+    /// estimate of its leaves), if it was probed.
+    est: Option<f64>,
 }
 
-/// What one pre-pass walk found: the top of the tree down to depth `cutoff`.
+/// Which nodes a pre-pass walk enters. A node's *discrepancies* are the children on its
+/// path taken other than the first one offered (Harvey and Ginsberg, "Limited
+/// Discrepancy Search", 1995): under TruSt's maximality rule the first child (the
+/// maximal choice, the newest revisit) is the one with revisits still to come below it,
+/// and the heavy part of a tree lies along paths with few discrepancies. A walk enters a
+/// node with `disc` discrepancies at depth `depth` iff `disc < k`, or `disc == k` and
+/// `depth <= d`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Reach {
+    k: u32,
+    d: u32,
+}
+
+impl Reach {
+    fn enters(self, disc: u32, depth: u32) -> bool {
+        disc < self.k || (disc == self.k && depth <= self.d)
+    }
+
+    /// The next, larger reach: twice as deep at `k` if the walk stopped some node with
+    /// `k` discrepancies for its depth, else one discrepancy more.
+    fn next(self, depth_cut: bool) -> Reach {
+        if depth_cut {
+            Reach {
+                k: self.k,
+                d: self.d.saturating_mul(2),
+            }
+        } else {
+            Reach {
+                k: self.k + 1,
+                d: 1,
+            }
+        }
+    }
+}
+
+/// Child `i` of the `n` candidates of a branch point (candidates the explorer then finds
+/// inconsistent or redundant are never offered; `i < n`).
+#[derive(Clone, Copy, Debug)]
+pub struct Child {
+    pub i: u32,
+    pub n: u32,
+}
+
+/// Random probes below the nodes a walk stops at (Knuth, "Estimating the efficiency of
+/// backtrack programs", 1975): each probe descends taking one child at random at every
+/// branch point, and the product of the inverse probabilities of its choices is an
+/// unbiased estimate of the leaves below where it started. At a branch point with `n`
+/// candidates a probe draws `x` uniformly below `n` and takes the first child offered
+/// whose candidate index is at least `x`: a child offered at index `i` after one at
+/// index `j` (or first, `j = -1`) is taken with probability `(i - j)/n`, so candidates
+/// the explorer does not offer (revisits it finds redundant) do not kill probes; where
+/// every candidate is offered this is Knuth's uniform choice. The `c` probes at a node
+/// draw together and those that take the same child share its walk. The draws come
+/// from one [`SplitMix64`] sequence consumed in depth-first order, so every shard draws
+/// alike.
+#[derive(Debug)]
+struct Dive {
+    per_node: u32,
+    /// Nodes the probes may still enter; once it is spent no new node is probed.
+    budget: u64,
+    /// The nodes the walk will stop at (the previous walk's), those offered to
+    /// [`Dive::start`] so far, and those probed: the first ones are probed until an
+    /// eighth of the budget is spent, then one in `stride`, spread so that the budget
+    /// lasts to the end of the walk.
+    cuts: u64,
+    offered: u64,
+    probed: u64,
+    calibration: u64,
+    /// Once striding: one in `stride` of the nodes from the `from`-th on is probed.
+    stride: u64,
+    from: u64,
+    rng: SplitMix64,
+    /// The probes' path below the probed node: per node, the probes through it, the
+    /// product of the inverse probabilities of the choices above it, and, once drawn,
+    /// the probes' draws at its branch point (ascending) with the candidate index of the
+    /// last child offered there.
+    frames: Vec<Frame>,
+    node: u32,
+    /// The sum of the probes' estimates.
+    sum: f64,
+    /// Nodes the probes entered.
+    entered: u64,
+}
+
+#[derive(Debug)]
+struct Frame {
+    c: u32,
+    p: f64,
+    draws: Option<Vec<u32>>,
+    last: Option<u32>,
+}
+
+impl Dive {
+    fn new(per_node: u32, budget: u64, cuts: u64) -> Dive {
+        Dive {
+            per_node,
+            budget,
+            cuts,
+            offered: 0,
+            probed: 0,
+            calibration: budget / 8,
+            stride: 0,
+            from: 0,
+            rng: SplitMix64(0x5ba2_d0c5_7f1e_0001),
+            frames: Vec::new(),
+            node: 0,
+            sum: 0.0,
+            entered: 0,
+        }
+    }
+
+    fn active(&self) -> bool {
+        !self.frames.is_empty()
+    }
+
+    /// Starts the probes below `node`, if it is one to probe and there is budget left.
+    fn start(&mut self, node: u32) -> bool {
+        if self.per_node == 0 || self.budget == 0 {
+            return false;
+        }
+        let k = self.offered;
+        self.offered += 1;
+        if self.entered >= self.calibration {
+            if self.stride == 0 {
+                // Nodes entered per probed node so far, for the nodes still to come.
+                let per = self.entered.div_ceil(self.probed.max(1)).max(1);
+                let rest = self.cuts.saturating_sub(k).max(1);
+                self.stride = (rest * per).div_ceil(self.budget).max(1);
+                self.from = k;
+            }
+            if !(k - self.from).is_multiple_of(self.stride) {
+                return false;
+            }
+        }
+        self.probed += 1;
+        self.node = node;
+        self.sum = 0.0;
+        self.frames.push(Frame {
+            c: self.per_node,
+            p: 1.0,
+            draws: None,
+            last: None,
+        });
+        true
+    }
+
+    /// Whether some probe takes `child` of the current node's branch point.
+    fn enter(&mut self, child: Child) -> bool {
+        let f = self.frames.last_mut().expect("a probe");
+        let n = child.n.max(child.i.saturating_add(1));
+        let draws = f.draws.get_or_insert_with(|| {
+            let mut d: Vec<u32> = (0..f.c)
+                .map(|_| self.rng.below(u64::from(n)) as u32)
+                .collect();
+            d.sort_unstable();
+            d
+        });
+        // The draws in (last, i] take this child.
+        let lo = f.last.map_or(0, |j| j + 1);
+        if child.i < lo {
+            return false;
+        }
+        let c = draws.iter().filter(|&&x| lo <= x && x <= child.i).count() as u32;
+        f.last = Some(child.i);
+        if c == 0 {
+            return false;
+        }
+        let p = f.p * f64::from(n) / f64::from(child.i - lo + 1);
+        self.budget = self.budget.saturating_sub(1);
+        self.entered += 1;
+        self.frames.push(Frame {
+            c,
+            p,
+            draws: None,
+            last: None,
+        });
+        true
+    }
+
+    /// Leaves the current node; returns the probed node and its estimate when the
+    /// probes are done.
+    fn leave(&mut self) -> Option<(u32, f64)> {
+        self.frames.pop();
+        (!self.active()).then(|| (self.node, self.estimate()))
+    }
+
+    /// The probed node's estimate: the mean of its probes' (a probe that reached no
+    /// leaf estimates 0).
+    fn estimate(&self) -> f64 {
+        self.sum / f64::from(self.per_node)
+    }
+
+    /// A maximal execution the probes reached.
+    fn leaf(&mut self) {
+        if let Some(f) = self.frames.last() {
+            self.sum += f64::from(f.c) * f.p;
+        }
+    }
+}
+
+/// What one pre-pass walk found: the top of the tree within `reach`.
 #[derive(Debug)]
 struct Top {
     nodes: Vec<TopNode>,
-    /// The nodes on the current path (indices into `nodes`), each with its node in
-    /// `prev` and the number of that node's children offered so far, if it has one.
-    path: Vec<(u32, Option<(u32, u32)>)>,
-    cutoff: u32,
-    /// Nodes entered so far.
+    path: Vec<Step>,
+    reach: Reach,
+    /// The walk stopped some node with `reach.k` discrepancies for its depth.
+    depth_cut: bool,
+    /// Nodes entered so far (probes aside).
     walked: u64,
-    /// The previous walk (one level shallower): subtrees it saw whole (no node at its
-    /// probe depth below them) are copied from it instead of walked again.
+    /// The previous walk (a smaller reach): subtrees it saw whole (no node it stopped
+    /// at below them) are copied from it instead of walked again.
     prev: Option<Prev>,
+    dive: Dive,
+}
+
+/// A node on the walk's current path.
+#[derive(Debug)]
+struct Step {
+    /// Its index in `nodes`.
+    node: u32,
+    /// Its node in `prev` and the number of that node's children offered so far, if it
+    /// has one.
+    old: Option<(u32, u32)>,
+    disc: u32,
+    /// Its children offered so far.
+    offered: u32,
+}
+
+impl Top {
+    /// The walk's answer to [`Filter::enter`] at depth `d`.
+    fn enter(&mut self, d: u32, child: Child) -> bool {
+        if self.dive.active() {
+            return self.dive.enter(child);
+        }
+        let id = self.nodes.len() as u32;
+        let step = self.path.last_mut().expect("probe path");
+        let parent = step.node;
+        let disc = step.disc + u32::from(step.offered > 0);
+        step.offered += 1;
+        // This child's node in the previous walk.
+        let old = match (step.old.as_mut(), &self.prev) {
+            (Some((p, offered)), Some(prev)) => {
+                let c = *prev.nodes[*p as usize]
+                    .children
+                    .get(*offered as usize)
+                    .expect("pre-pass walks differ");
+                *offered += 1;
+                Some(c)
+            }
+            _ => None,
+        };
+        self.nodes[parent as usize].children.push(id);
+        if let (Some(c), Some(prev)) = (old, &self.prev) {
+            if !prev.open[c as usize] {
+                // Seen whole: copy it.
+                let (c, n) = (c as usize, prev.size[c as usize] as usize);
+                for y in c..c + n {
+                    let t = &prev.nodes[y];
+                    self.nodes.push(TopNode {
+                        depth: t.depth,
+                        children: t.children.iter().map(|&z| z - c as u32 + id).collect(),
+                        cut: false,
+                        est: None,
+                    });
+                }
+                return false;
+            }
+        }
+        let cut = !self.reach.enters(disc, d);
+        self.nodes.push(TopNode {
+            depth: d,
+            children: Vec::new(),
+            cut,
+            est: None,
+        });
+        if cut {
+            self.depth_cut |= disc == self.reach.k;
+            return self.dive.start(id);
+        }
+        self.walked += 1;
+        // Below a node the previous walk stopped at, it has nothing.
+        let old = old.filter(|&c| self.prev.as_ref().is_some_and(|p| !p.nodes[c as usize].cut));
+        self.path.push(Step {
+            node: id,
+            old: old.map(|c| (c, 0)),
+            disc,
+            offered: 0,
+        });
+        true
+    }
+
+    /// After a child [`Top::enter`] let through.
+    fn leave(&mut self) {
+        if self.dive.active() {
+            if let Some((node, est)) = self.dive.leave() {
+                self.nodes[node as usize].est = Some(est);
+            }
+            return;
+        }
+        self.path.pop();
+    }
 }
 
 #[derive(Debug)]
@@ -298,7 +599,7 @@ impl Prev {
         }
     }
 
-    /// The nodes a walk one level deeper enters: the open ones but the root.
+    /// The nodes a walk of a larger reach enters again: the open ones but the root.
     fn next_cost(&self) -> u64 {
         self.open.iter().skip(1).filter(|&&o| o).count() as u64
     }
@@ -314,12 +615,11 @@ pub struct Plan {
     nodes: Vec<PlanNode>,
     /// The owner of each frontier node, by ordinal.
     owners: Vec<u32>,
-    /// The probe depth of the pre-pass walk the plan was cut from, and the number of
-    /// nodes that walk entered (its cost).
+    /// The depth of the deepest node the pre-pass walked, and the number of nodes its
+    /// walks and probes entered (its cost).
     pub probe_depth: u32,
     pub probe_nodes: u64,
-    /// The estimated weight (leaves of the pre-pass walk below it) of each frontier
-    /// node, by ordinal.
+    /// The estimated weight (see [`Plan::cut`]) of each frontier node, by ordinal.
     weights: Vec<u64>,
 }
 
@@ -352,31 +652,72 @@ impl Plan {
     }
 
     /// Cuts `top` for `count` shards: starting from the root's children, splits the
-    /// heaviest subtree (weight: the leaves of `top` below it) into its children while
-    /// it weighs more than `1/(`[`SPLIT_FACTOR`]`·count)` of the whole or there are
-    /// fewer than [`NODES_PER_SHARD`]`·count` subtrees, then deals the subtrees to the
-    /// shards, heaviest first, each to the least loaded shard (ties: the lower shard;
-    /// subtrees of equal weight in depth-first order).
+    /// heaviest subtree into its children while it weighs more than
+    /// `1/(`[`SPLIT_FACTOR`]`·count)` of the whole or there are fewer than
+    /// [`NODES_PER_SHARD`]`·count` subtrees, then deals the subtrees to the shards,
+    /// heaviest first, each to the least loaded shard (ties: the lower shard; subtrees
+    /// of equal weight in depth-first order). A subtree's weight is the sum of its
+    /// leaves' and stopped nodes' weights: a leaf of the walk (a node without a branch
+    /// below it) weighs 1, a node the walk stopped at its probes' estimate, or, if it
+    /// was not probed, the estimate of the probed node of its depth nearest to it in
+    /// preorder (without one, the mean estimate; without any probe, as much as the walk
+    /// saw per stopped node).
     fn cut(top: &Top, count: u32) -> Plan {
         let t = &top.nodes;
         if t[0].children.is_empty() {
             return Plan::flat();
         }
-        // Children come after their parent in preorder.
-        // A node the walk stopped at is assumed to hold as much below it as the walk
-        // saw per such node; a node without a branch below it holds one leaf.
-        let live = t.iter().filter(|n| n.cut).count() as u64;
-        let unknown = (top.walked.max(t.len() as u64) / live.max(1)).max(1);
-        let mut weight = vec![0u64; t.len()];
-        for x in (0..t.len()).rev() {
-            weight[x] = if t[x].cut {
-                unknown
-            } else if t[x].children.is_empty() {
-                1
-            } else {
-                t[x].children.iter().map(|&c| weight[c as usize]).sum()
-            };
+        // One stopped node weighs at most this much, so that sums cannot overflow.
+        const MAX_EST: f64 = (1u64 << 40) as f64;
+        let probed: Vec<f64> = t.iter().filter_map(|n| n.est).collect();
+        let unknown = if probed.is_empty() {
+            let live = t.iter().filter(|n| n.cut).count() as u64;
+            (top.walked.max(t.len() as u64) / live.max(1)).max(1)
+        } else {
+            let mean = probed.iter().sum::<f64>() / probed.len() as f64;
+            mean.clamp(1.0, MAX_EST).round() as u64
+        };
+        // Per depth, the probed nodes in preorder with their estimates.
+        let mut by_depth: HashMap<u32, Vec<(usize, f64)>> = HashMap::new();
+        for (x, n) in t.iter().enumerate() {
+            if let Some(e) = n.est {
+                by_depth.entry(n.depth).or_default().push((x, e));
+            }
         }
+        // An unprobed node: the estimate of the nearest probed node of its depth in
+        // preorder (its siblings and cousins first), else the mean.
+        let guess = |x: usize| -> u64 {
+            let Some(v) = by_depth.get(&t[x].depth) else {
+                return unknown;
+            };
+            let i = v.partition_point(|&(y, _)| y < x);
+            let near = [i.checked_sub(1), (i < v.len()).then_some(i)]
+                .into_iter()
+                .flatten()
+                .min_by_key(|&j| v[j].0.abs_diff(x));
+            near.map_or(unknown, |j| v[j].1.clamp(1.0, MAX_EST).round() as u64)
+        };
+        // Children come after their parent in preorder.
+        let weigh = |cap: u64| {
+            let mut weight = vec![0u64; t.len()];
+            for x in (0..t.len()).rev() {
+                weight[x] = if t[x].cut {
+                    t[x].est
+                        .map_or_else(|| guess(x), |e| e.clamp(1.0, MAX_EST).round() as u64)
+                        .min(cap)
+                } else if t[x].children.is_empty() {
+                    1
+                } else {
+                    t[x].children.iter().map(|&c| weight[c as usize]).sum()
+                };
+            }
+            weight
+        };
+        // A stopped node's estimate comes from a few descents, and one descent that met
+        // many branch points can make it huge: no stopped node weighs more than the
+        // split threshold (what the cut would split, could it).
+        let whole = weigh(u64::MAX)[0];
+        let weight = weigh((whole / (SPLIT_FACTOR * u64::from(count))).max(1));
         let total = weight[0];
         let n = u64::from(count);
         let mut expanded = vec![false; t.len()];
@@ -389,7 +730,7 @@ impl Plan {
             .collect();
         let mut units: Vec<u32> = Vec::new();
         while let Some(&(w, Reverse(x))) = open.peek() {
-            let heavy = w * SPLIT_FACTOR * n > total;
+            let heavy = u128::from(w) * u128::from(SPLIT_FACTOR * n) > u128::from(total);
             let few = ((open.len() + units.len()) as u64) < NODES_PER_SHARD * n;
             if !heavy && !few {
                 break;
@@ -463,8 +804,13 @@ impl Plan {
         Plan {
             nodes,
             owners,
-            probe_depth: top.cutoff,
-            probe_nodes: top.walked,
+            probe_depth: t
+                .iter()
+                .filter(|n| !n.cut)
+                .map(|n| n.depth)
+                .max()
+                .unwrap_or(0),
+            probe_nodes: top.walked + top.dive.entered,
             weights,
         }
     }
@@ -552,9 +898,11 @@ struct Walk {
 /// The optimal explorer's branch filter (see the module docs). Contract: the explorer
 /// calls [`Filter::enter`] before exploring a child of a branch point (`split`: the
 /// point has at least two children; the children of one branch point are offered one
-/// after the other, each left before the next is offered) and skips the child if it
+/// after the other, each left before the next is offered, each with its index among
+/// the point's candidates in increasing order, [`Child`]) and skips the child if it
 /// returns false; after exploring it, it calls [`Filter::leave`] with the same
-/// `split`. It counts a maximal execution only if [`Filter::counts_leaf`].
+/// `split`. It asks [`Filter::counts_leaf`] at every maximal execution and counts it
+/// only if that returns true.
 #[derive(Debug)]
 pub struct Filter {
     mode: Mode,
@@ -582,9 +930,9 @@ impl Filter {
         Filter::new(Mode::All)
     }
 
-    /// Whether to explore the child of a branch point about to be entered.
+    /// Whether to explore `child` of a branch point, about to be entered.
     #[inline]
-    pub fn enter(&mut self, split: bool, stats: &Stats) -> bool {
+    pub fn enter(&mut self, split: bool, child: Child, stats: &Stats) -> bool {
         if matches!(self.mode, Mode::All) || !split {
             return true;
         }
@@ -592,51 +940,9 @@ impl Filter {
         match &mut self.mode {
             Mode::All => unreachable!(),
             Mode::Probe(top) => {
-                let id = top.nodes.len() as u32;
-                let (parent, at) = top.path.last_mut().expect("probe path");
-                let parent = *parent;
-                // This child's node in the previous walk.
-                let old = match (at.as_mut(), &top.prev) {
-                    (Some((p, offered)), Some(prev)) => {
-                        let c = *prev.nodes[*p as usize]
-                            .children
-                            .get(*offered as usize)
-                            .expect("pre-pass walks differ");
-                        *offered += 1;
-                        Some(c)
-                    }
-                    _ => None,
-                };
-                top.nodes[parent as usize].children.push(id);
-                if let (Some(c), Some(prev)) = (old, &top.prev) {
-                    if !prev.open[c as usize] {
-                        // Seen whole: copy it.
-                        let (c, n) = (c as usize, prev.size[c as usize] as usize);
-                        for y in c..c + n {
-                            let t = &prev.nodes[y];
-                            top.nodes.push(TopNode {
-                                depth: t.depth,
-                                children: t.children.iter().map(|&z| z - c as u32 + id).collect(),
-                                cut: false,
-                            });
-                        }
-                        return false;
-                    }
-                }
-                let cut = d >= top.cutoff;
-                top.nodes.push(TopNode {
-                    depth: d,
-                    children: Vec::new(),
-                    cut,
-                });
-                if cut {
+                if !top.enter(d, child) {
                     return false;
                 }
-                top.walked += 1;
-                // Below a node the previous walk stopped at, it has nothing.
-                let old =
-                    old.filter(|&c| top.prev.as_ref().is_some_and(|p| !p.nodes[c as usize].cut));
-                top.path.push((id, old.map(|c| (c, 0))));
             }
             Mode::Shard(w) => {
                 if w.inside.is_none() {
@@ -691,9 +997,7 @@ impl Filter {
         }
         match &mut self.mode {
             Mode::All => unreachable!(),
-            Mode::Probe(top) => {
-                top.path.pop();
-            }
+            Mode::Probe(top) => top.leave(),
             Mode::Shard(w) => match w.inside {
                 Some(d) if d == self.depth => {
                     w.inside = None;
@@ -709,12 +1013,15 @@ impl Filter {
         self.depth -= 1;
     }
 
-    /// Whether a maximal execution reached now is counted by this run.
+    /// A maximal execution is reached: whether this run counts it.
     #[inline]
-    pub fn counts_leaf(&self) -> bool {
-        match &self.mode {
+    pub fn counts_leaf(&mut self) -> bool {
+        match &mut self.mode {
             Mode::All => true,
-            Mode::Probe(_) => false,
+            Mode::Probe(top) => {
+                top.dive.leaf();
+                false
+            }
             Mode::Shard(w) => w.inside.is_some() || w.split.index == 0,
         }
     }
@@ -749,14 +1056,16 @@ impl Filter {
     }
 }
 
-/// Walks the top of the tree down to depth `cutoff`, copying what `prev` saw whole
-/// (without limits and collecting every error, so that every shard walks the same).
+/// Walks the top of the tree within `reach`, copying what `prev` saw whole and probing
+/// below the nodes it stops at as `dive` says (without limits and collecting every
+/// error, so that every shard walks the same).
 fn probe<P: Program>(
     prog: &P,
     model: &dyn MemoryModel,
     cfg: &Config,
-    cutoff: u32,
+    reach: Reach,
     prev: Option<Prev>,
+    dive: Dive,
 ) -> Top {
     let cfg = Config {
         keep_going: true,
@@ -770,11 +1079,19 @@ fn probe<P: Program>(
             depth: 0,
             children: Vec::new(),
             cut: false,
+            est: None,
         }],
-        path: vec![(0, prev.as_ref().map(|_| (0, 0)))],
-        cutoff,
+        path: vec![Step {
+            node: 0,
+            old: prev.as_ref().map(|_| (0, 0)),
+            disc: 0,
+            offered: 0,
+        }],
+        reach,
+        depth_cut: false,
         walked: 0,
         prev,
+        dive,
     };
     match optimal::explore_filtered(prog, model, &cfg, Filter::new(Mode::Probe(top)))
         .1
@@ -791,11 +1108,12 @@ pub fn budget(count: u32) -> u64 {
     (PROBE_NODES_PER_SHARD * u64::from(count)).min(PROBE_NODES_MAX)
 }
 
-/// The pre-pass: walks the top of the tree one level deeper at a time (each walk
-/// enters only what the previous one did not see whole) while some node lies below
-/// the probe depth and the walks, the next one included, enter at most `budget` nodes
-/// in all; then cuts the deepest walk into the plan for `count` shards (see the
-/// module docs).
+/// The pre-pass: walks the top of the tree within a growing `Reach` (each walk
+/// enters only what the previous one did not see whole) while some node lies beyond
+/// the reach and the walks, the next one included, enter at most half of `budget`
+/// nodes in all; then walks the last reach once more, probing below each node it stops
+/// at ([`PROBES_PER_NODE`] probes, while the rest of the budget lasts), and cuts that
+/// walk into the plan for `count` shards (see the module docs).
 pub fn plan<P: Program>(
     prog: &P,
     model: &dyn MemoryModel,
@@ -803,25 +1121,29 @@ pub fn plan<P: Program>(
     count: u32,
     budget: u64,
 ) -> Plan {
-    let mut best = probe(prog, model, cfg, 1, None);
+    let walks = (budget / 2).max(1);
+    let mut reach = Reach { k: 0, d: 1 };
+    let mut best = probe(prog, model, cfg, reach, None, Dive::new(0, 0, 0));
     let mut spent = best.walked;
-    for d in 2..=MAX_DEPTH {
+    for _ in 0..MAX_WALKS {
         if !best.nodes.iter().any(|n| n.cut) {
             break;
         }
+        let next = reach.next(best.depth_cut);
         let prev = Prev::of(best);
-        let next = prev.next_cost();
-        if spent + next > budget {
-            best = Top {
-                nodes: prev.nodes,
-                path: Vec::new(),
-                cutoff: d - 1,
-                walked: 0,
-                prev: None,
-            };
+        let cost = prev.next_cost();
+        if spent + cost > walks {
+            // The walk enters the open nodes again and probes below the stopped ones.
+            let cuts = prev.nodes.iter().filter(|n| n.cut).count() as u64;
+            let rewalk = cost.saturating_sub(cuts);
+            let probes = budget.saturating_sub(spent + rewalk).max(budget / 4).max(1);
+            let dive = Dive::new(PROBES_PER_NODE, probes, cuts);
+            best = probe(prog, model, cfg, reach, Some(prev), dive);
+            spent += best.walked + best.dive.entered;
             break;
         }
-        best = probe(prog, model, cfg, d, Some(prev));
+        best = probe(prog, model, cfg, next, Some(prev), Dive::new(0, 0, 0));
+        reach = next;
         spent += best.walked;
     }
     let mut p = Plan::cut(&best, count);
@@ -1015,6 +1337,84 @@ mod tests {
         };
         let m = merge(&[p0, p1], true);
         assert_eq!(m.errors, vec!["y@1".to_string(), "x@2".to_string()]);
+    }
+
+    #[test]
+    fn reach_grows_in_depth_then_in_discrepancies() {
+        let r = Reach { k: 1, d: 4 };
+        assert!(r.enters(0, 1000), "fewer discrepancies: any depth");
+        assert!(r.enters(1, 4) && !r.enters(1, 5) && !r.enters(2, 1));
+        assert_eq!(r.next(true), Reach { k: 1, d: 8 });
+        assert_eq!(r.next(false), Reach { k: 2, d: 1 });
+    }
+
+    /// Drives `dive` over a tree given as, per node in preorder, its number of
+    /// children (all offered, in order), the explorer's way; returns the estimate.
+    fn probe_tree(dive: &mut Dive, tree: &[u32]) -> f64 {
+        fn walk(dive: &mut Dive, tree: &[u32], x: &mut usize) {
+            let n = tree[*x];
+            if n == 0 {
+                dive.leaf();
+                return;
+            }
+            for i in 0..n {
+                *x += 1;
+                let start = *x;
+                if dive.enter(Child { i, n }) {
+                    walk(dive, tree, x);
+                    assert!(dive.leave().is_none());
+                } else {
+                    // Skip the child's subtree.
+                    let mut open = 1;
+                    while open > 0 {
+                        open += tree[*x] as i64 - 1;
+                        if open > 0 {
+                            *x += 1;
+                        }
+                    }
+                }
+                debug_assert!(*x >= start);
+            }
+        }
+        assert!(dive.start(0));
+        let mut x = 0;
+        walk(dive, tree, &mut x);
+        let (node, est) = dive.leave().expect("probes done");
+        assert_eq!(node, 0);
+        est
+    }
+
+    #[test]
+    fn probes_are_exact_on_uniform_trees_and_average_right() {
+        // A complete binary tree of depth 3: every probe sees 2·2·2.
+        let binary3 = [2, 2, 2, 0, 0, 2, 0, 0, 2, 2, 0, 0, 2, 0, 0];
+        let mut d = Dive::new(4, 1000, 1);
+        assert_eq!(probe_tree(&mut d, &binary3), 8.0);
+        assert!(d.entered > 0 && d.entered <= 4 * 3);
+        // A comb: the root's first child is a leaf, the second a binary node; Knuth's
+        // estimate is 2·1 or 2·2, 3 on average over many probes.
+        let comb = [2, 0, 2, 0, 0];
+        let mut sum = 0.0;
+        for seed in 0..2000u64 {
+            let mut d = Dive::new(1, 100, 1);
+            d.rng = SplitMix64(seed);
+            sum += probe_tree(&mut d, &comb);
+        }
+        let mean = sum / 2000.0;
+        assert!((mean - 3.0).abs() < 0.1, "mean {mean}");
+        // Candidates the explorer does not offer: the root has 4 candidates of which
+        // only 1 and 3 are offered, each a leaf; every probe sees 2 leaves exactly.
+        let mut d = Dive::new(4, 100, 1);
+        assert!(d.start(0));
+        for i in [1, 3] {
+            if d.enter(Child { i, n: 4 }) {
+                d.leaf();
+                assert!(d.leave().is_none());
+            }
+        }
+        assert_eq!(d.leave(), Some((0, 2.0)));
+        // No budget: nothing is probed.
+        assert!(!Dive::new(4, 0, 1).start(0));
     }
 
     #[test]

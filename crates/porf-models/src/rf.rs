@@ -193,19 +193,16 @@ impl Default for RandomGraph {
     }
 }
 
-/// A small deterministic generator (splitmix64), so that this crate needs no RNG.
-pub(crate) struct Rng(pub(crate) u64);
+/// A small deterministic generator ([`porf_graph::hash::SplitMix64`]), so that this
+/// crate needs no RNG.
+pub(crate) struct Rng(pub(crate) porf_graph::hash::SplitMix64);
 
 impl Rng {
-    pub(crate) fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
+    pub(crate) fn new(seed: u64) -> Rng {
+        Rng(porf_graph::hash::SplitMix64(seed))
     }
     pub(crate) fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
+        self.0.below(n)
     }
     pub(crate) fn pick<T: Copy>(&mut self, xs: &[T]) -> T {
         xs[self.below(xs.len() as u64) as usize]
@@ -219,7 +216,7 @@ impl Rng {
 /// as events are added; the co lists hold the writes in insertion order (meaningless:
 /// the point is to ask whether *some* co works).
 pub fn random_graph(seed: u64, shape: &RandomGraph, model: &dyn MemoryModel) -> Graph {
-    let mut rng = Rng(seed ^ 0x5eed_0f9a_3f00);
+    let mut rng = Rng::new(seed ^ 0x5eed_0f9a_3f00);
     let mut g = Graph::new();
     let locs: Vec<Loc> = (1..=shape.locs).map(Loc).collect();
     for &l in &locs {

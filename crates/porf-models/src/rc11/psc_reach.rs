@@ -236,7 +236,7 @@ mod tests {
     struct Rng(crate::rf::Rng);
     impl Rng {
         fn next(&mut self) -> u64 {
-            self.0.next()
+            self.0 .0.next_u64()
         }
         fn below(&mut self, n: usize) -> usize {
             (self.next() % n as u64) as usize
@@ -285,7 +285,7 @@ mod tests {
 
     /// Grows one random graph of `threads` threads, keeping it consistent.
     fn grow(seed: u64, f: Flavor, sc_fences: bool, tried: &mut [usize; 2]) {
-        let mut rng = Rng(crate::rf::Rng(
+        let mut rng = Rng(crate::rf::Rng::new(
             seed.wrapping_mul(0x2545_f491_4f6c_dd1d) ^ 0x9c11,
         ));
         let mut g = Graph::new();

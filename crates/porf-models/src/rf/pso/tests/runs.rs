@@ -134,7 +134,7 @@ fn write(loc: Loc, ord: MemOrder, kind: WriteKind) -> LabelKind {
 /// finishes; main joins them and reads every location. Stores reach memory at random
 /// times, so every read sees what PSO allows. co is the order of memory.
 pub(super) fn random_run(seed: u64, shape: &Shape) -> Graph {
-    let mut rng = Rng(seed ^ 0x0b5e_55ed);
+    let mut rng = Rng::new(seed ^ 0x0b5e_55ed);
     let k = shape.threads as usize + 1;
     let mut m = Machine {
         g: Graph::new(),
@@ -190,7 +190,7 @@ pub(super) fn random_run(seed: u64, shape: &Shape) -> Graph {
 /// `g` with one random read (not an RMW's) reading another write of its location or
 /// the initialisation instead.
 pub(super) fn redirect_one_read(seed: u64, g: &Graph) -> Graph {
-    let mut rng = Rng(seed ^ 0x4ed1_7ec7);
+    let mut rng = Rng::new(seed ^ 0x4ed1_7ec7);
     let reads: Vec<EventId> = g
         .events()
         .filter(|(_, l)| l.read_kind() == Some(ReadKind::Plain))
