@@ -110,10 +110,10 @@ pub struct Config {
     /// Optimal explorer, co mode under TruSt's maximality rule: also explore the
     /// subtrees that hold blocked executions only ([`stale`]: a lock acquire's
     /// non-maximal choices that read a taken lock, spin-assume blocks, failed assumes
-    /// and library waits decided by a non-maximal read). By default they are skipped: complete executions, errors
-    /// and deadlocks are the same either way, and only the blocked (and, with
-    /// keep-going, erroneous) counts differ. Tests that compare blocked counts with an
-    /// explorer that enumerates every execution set it.
+    /// and library waits decided by a non-maximal read). By default they are skipped:
+    /// complete executions, errors and deadlocks are the same either way, and only the
+    /// blocked (and, with keep-going, erroneous) counts differ. Tests that compare
+    /// blocked counts with an explorer that enumerates every execution set it.
     pub explore_stale_blocks: bool,
     /// Worker threads for the optimal explorer ([`parallel`]); 0 and 1 mean one. The
     /// result does not depend on it, except where a limit (`timeout`) cut the

@@ -328,8 +328,9 @@ pub struct Child {
 #[derive(Debug)]
 struct Dive {
     per_node: u32,
-    /// Nodes the probes may still enter; once it is spent no new node is probed.
-    budget: u64,
+    /// Nodes the probes may enter in all; once they have entered as many, no new node
+    /// is probed.
+    limit: u64,
     /// The nodes the walk will stop at (the previous walk's), those offered to
     /// [`Dive::start`] so far, and those probed: the first ones are probed until an
     /// eighth of the budget is spent, then one in `stride`, spread so that the budget
@@ -363,14 +364,14 @@ struct Frame {
 }
 
 impl Dive {
-    fn new(per_node: u32, budget: u64, cuts: u64) -> Dive {
+    fn new(per_node: u32, limit: u64, cuts: u64) -> Dive {
         Dive {
             per_node,
-            budget,
+            limit,
             cuts,
             offered: 0,
             probed: 0,
-            calibration: budget / 8,
+            calibration: limit / 8,
             stride: 0,
             from: 0,
             rng: SplitMix64(0x5ba2_d0c5_7f1e_0001),
@@ -385,9 +386,14 @@ impl Dive {
         !self.frames.is_empty()
     }
 
+    /// Nodes the probes may still enter.
+    fn left(&self) -> u64 {
+        self.limit.saturating_sub(self.entered)
+    }
+
     /// Starts the probes below `node`, if it is one to probe and there is budget left.
     fn start(&mut self, node: u32) -> bool {
-        if self.per_node == 0 || self.budget == 0 {
+        if self.per_node == 0 || self.left() == 0 {
             return false;
         }
         let k = self.offered;
@@ -397,7 +403,7 @@ impl Dive {
                 // Nodes entered per probed node so far, for the nodes still to come.
                 let per = self.entered.div_ceil(self.probed.max(1)).max(1);
                 let rest = self.cuts.saturating_sub(k).max(1);
-                self.stride = (rest * per).div_ceil(self.budget).max(1);
+                self.stride = (rest * per).div_ceil(self.left()).max(1);
                 self.from = k;
             }
             if !(k - self.from).is_multiple_of(self.stride) {
@@ -438,7 +444,6 @@ impl Dive {
             return false;
         }
         let p = f.p * f64::from(n) / f64::from(child.i - lo + 1);
-        self.budget = self.budget.saturating_sub(1);
         self.entered += 1;
         self.frames.push(Frame {
             c,
@@ -491,11 +496,10 @@ struct Top {
 struct Step {
     /// Its index in `nodes`.
     node: u32,
-    /// Its node in `prev` and the number of that node's children offered so far, if it
-    /// has one.
-    old: Option<(u32, u32)>,
+    /// Its node in `prev`, if it has one.
+    old: Option<u32>,
     disc: u32,
-    /// Its children offered so far.
+    /// Its children offered so far (the index of the next one, here and in `prev`).
     offered: u32,
 }
 
@@ -507,19 +511,17 @@ impl Top {
         }
         let id = self.nodes.len() as u32;
         let step = self.path.last_mut().expect("probe path");
-        let parent = step.node;
-        let disc = step.disc + u32::from(step.offered > 0);
+        let (parent, index) = (step.node, step.offered);
+        let disc = step.disc + u32::from(index > 0);
         step.offered += 1;
         // This child's node in the previous walk.
-        let old = match (step.old.as_mut(), &self.prev) {
-            (Some((p, offered)), Some(prev)) => {
-                let c = *prev.nodes[*p as usize]
+        let old = match (step.old, &self.prev) {
+            (Some(p), Some(prev)) => Some(
+                *prev.nodes[p as usize]
                     .children
-                    .get(*offered as usize)
-                    .expect("pre-pass walks differ");
-                *offered += 1;
-                Some(c)
-            }
+                    .get(index as usize)
+                    .expect("pre-pass walks differ"),
+            ),
             _ => None,
         };
         self.nodes[parent as usize].children.push(id);
@@ -555,7 +557,7 @@ impl Top {
         let old = old.filter(|&c| self.prev.as_ref().is_some_and(|p| !p.nodes[c as usize].cut));
         self.path.push(Step {
             node: id,
-            old: old.map(|c| (c, 0)),
+            old,
             disc,
             offered: 0,
         });
@@ -578,7 +580,7 @@ impl Top {
 struct Prev {
     nodes: Vec<TopNode>,
     /// Per node: the size of its subtree (in preorder, the subtree of `x` is
-    /// `x .. x + size[x]`) and whether a node at the probe depth lies in it.
+    /// `x .. x + size[x]`) and whether a node the walk stopped at lies in it.
     size: Vec<u32>,
     open: Vec<bool>,
 }
@@ -1083,7 +1085,7 @@ fn probe<P: Program>(
         }],
         path: vec![Step {
             node: 0,
-            old: prev.as_ref().map(|_| (0, 0)),
+            old: prev.as_ref().map(|_| 0),
             disc: 0,
             offered: 0,
         }],
