@@ -382,6 +382,11 @@ impl Dive {
         }
     }
 
+    /// No probes (the walks before the last one).
+    fn none() -> Dive {
+        Dive::new(0, 0, 0)
+    }
+
     fn active(&self) -> bool {
         !self.frames.is_empty()
     }
@@ -669,15 +674,15 @@ impl Plan {
         if t[0].children.is_empty() {
             return Plan::flat();
         }
-        // One stopped node weighs at most this much, so that sums cannot overflow.
-        const MAX_EST: f64 = (1u64 << 40) as f64;
+        // An estimate as a weight: at least 1, and at most 2^40, so that sums cannot
+        // overflow.
+        let weight_of = |e: f64| e.clamp(1.0, (1u64 << 40) as f64).round() as u64;
         let probed: Vec<f64> = t.iter().filter_map(|n| n.est).collect();
         let unknown = if probed.is_empty() {
             let live = t.iter().filter(|n| n.cut).count() as u64;
             (top.walked.max(t.len() as u64) / live.max(1)).max(1)
         } else {
-            let mean = probed.iter().sum::<f64>() / probed.len() as f64;
-            mean.clamp(1.0, MAX_EST).round() as u64
+            weight_of(probed.iter().sum::<f64>() / probed.len() as f64)
         };
         // Per depth, the probed nodes in preorder with their estimates.
         let mut by_depth: HashMap<u32, Vec<(usize, f64)>> = HashMap::new();
@@ -697,16 +702,14 @@ impl Plan {
                 .into_iter()
                 .flatten()
                 .min_by_key(|&j| v[j].0.abs_diff(x));
-            near.map_or(unknown, |j| v[j].1.clamp(1.0, MAX_EST).round() as u64)
+            near.map_or(unknown, |j| weight_of(v[j].1))
         };
         // Children come after their parent in preorder.
         let weigh = |cap: u64| {
             let mut weight = vec![0u64; t.len()];
             for x in (0..t.len()).rev() {
                 weight[x] = if t[x].cut {
-                    t[x].est
-                        .map_or_else(|| guess(x), |e| e.clamp(1.0, MAX_EST).round() as u64)
-                        .min(cap)
+                    t[x].est.map_or_else(|| guess(x), weight_of).min(cap)
                 } else if t[x].children.is_empty() {
                     1
                 } else {
@@ -1125,7 +1128,7 @@ pub fn plan<P: Program>(
 ) -> Plan {
     let walks = (budget / 2).max(1);
     let mut reach = Reach { k: 0, d: 1 };
-    let mut best = probe(prog, model, cfg, reach, None, Dive::new(0, 0, 0));
+    let mut best = probe(prog, model, cfg, reach, None, Dive::none());
     let mut spent = best.walked;
     for _ in 0..MAX_WALKS {
         if !best.nodes.iter().any(|n| n.cut) {
@@ -1144,7 +1147,7 @@ pub fn plan<P: Program>(
             spent += best.walked + best.dive.entered;
             break;
         }
-        best = probe(prog, model, cfg, next, Some(prev), Dive::new(0, 0, 0));
+        best = probe(prog, model, cfg, next, Some(prev), Dive::none());
         reach = next;
         spent += best.walked;
     }
