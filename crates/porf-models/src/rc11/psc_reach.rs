@@ -232,14 +232,11 @@ mod tests {
         EventId, Graph, LabelKind, Loc, MemOrder, ReadKind, RmwOp, SrcLoc, Wrap, WriteKind,
     };
 
-    /// The crate's splitmix64 generator, with `usize` bounds and a shuffle.
-    struct Rng(crate::rf::Rng);
+    /// splitmix64 ([`porf_graph::hash::SplitMix64`]), with `usize` bounds and a shuffle.
+    struct Rng(porf_graph::hash::SplitMix64);
     impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 .0.next_u64()
-        }
         fn below(&mut self, n: usize) -> usize {
-            (self.next() % n as u64) as usize
+            self.0.below(n as u64) as usize
         }
         fn shuffle<T>(&mut self, xs: &mut [T]) {
             for i in (1..xs.len()).rev() {
@@ -285,7 +282,7 @@ mod tests {
 
     /// Grows one random graph of `threads` threads, keeping it consistent.
     fn grow(seed: u64, f: Flavor, sc_fences: bool, tried: &mut [usize; 2]) {
-        let mut rng = Rng(crate::rf::Rng::new(
+        let mut rng = Rng(porf_graph::hash::SplitMix64(
             seed.wrapping_mul(0x2545_f491_4f6c_dd1d) ^ 0x9c11,
         ));
         let mut g = Graph::new();
