@@ -32,13 +32,14 @@ use crate::progress;
 use crate::record::Recorder;
 use crate::shard::{Child, Filter};
 use crate::stale;
-use crate::state::{State, TidRegistry};
+use crate::state::{Snap, State, Taken, TidRegistry};
 use crate::step::{self, Access, AfterRead, Step};
 use crate::{Config, Stats};
 use porf_graph::{
-    Action, EventId, Graph, LabelKind, Loc, MemOrder, Program, ReadKind, SrcLoc, Tid, Val, View,
-    WriteKind,
+    AccessClass, Action, EventId, Graph, LabelKind, Loc, MemOrder, Program, ReadKind, RfUndo,
+    SrcLoc, Tid, Val, View, WriteKind,
 };
+use porf_models::rf::{self, CoWitness};
 use porf_models::{atomicity, MemoryModel};
 use std::collections::HashSet;
 
@@ -492,7 +493,10 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
     }
 
     /// Every backward revisit of write `w` (the newest event, placed in co) that TruSt's
-    /// maximality rule allows. Leaves `st` unchanged: each revisit works on a copy.
+    /// maximality rule allows. Leaves `st` as it found it: each revisit restricts it in
+    /// place ([`State::remove_outside`]) and puts it back after ([`Revisit::undo`]), so
+    /// nested revisits hold each event once (in the graph or in one removal record)
+    /// instead of a copy of the graph each.
     /// Returns whether there was one (then the revisits and the continuation without
     /// one are the children of a real branch point, [`Filter::enter`]) and the branch
     /// of the exploration tree it opened (for the estimate of the total,
@@ -501,18 +505,7 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
     fn backward_revisits(&mut self, st: &mut State<P>, w: EventId) -> (bool, progress::Branch) {
         let g = &st.g;
         let loc = g.label(w).loc().unwrap();
-        let wporf = &g.label(w).porf;
-        let mut reads: Vec<EventId> = g
-            .loc_info(loc)
-            .accesses
-            .iter()
-            .copied()
-            .filter(|&r| {
-                let l = g.label(r);
-                l.is_read() && l.revisitable && !wporf.contains(r)
-            })
-            .collect();
-        reads.sort_by_key(|&r| std::cmp::Reverse(g.label(r).stamp));
+        let reads = revisit_candidates(g, loc, &g.label(w).porf);
         let b = self.rec.branch(reads.len() + 1);
         let mut any = false;
         for (j, r) in reads.into_iter().enumerate() {
@@ -524,25 +517,12 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
             if self.maximality && !maximal_extension(&st.g, r, w, &keep) {
                 continue;
             }
-            let mut st2 = st.restricted(&keep);
-            st2.ts[r.tid as usize].truncate(r.idx as usize);
-            let ord = step::access_order(&mut st2, r);
-            step::set_source(self.model, &mut st2.g, r, Some(w), ord);
-            let is_max = st2.g.co_max(loc) == Some(w);
-            st2.g.label_mut(r).added_max = is_max;
-            let wp = st2.g.label(w).porf.clone();
-            for t in 0..st2.g.num_threads() {
-                for i in 0..wp.get(t).min(st2.g.thread_len(t)) {
-                    st2.g.label_mut(EventId::new(t, i)).revisitable = false;
-                }
-            }
-            if !self.co.check(&mut st2.g, r) {
-                continue;
-            }
-            if st2.g.label(w).is_exclusive_write() && atomicity::violated_by(&st2.g, w) {
-                continue;
-            }
-            if !self.maximality && !self.revisited.insert(execution_key(&st2.g, self.co.equiv)) {
+            let rev = Revisit::apply(st, self.model, self.co, r, w, &keep);
+            if !self.co.check(&mut st.g, r)
+                || (st.g.label(w).is_exclusive_write() && atomicity::violated_by(&st.g, w))
+                || (!self.maximality && !self.revisited.insert(execution_key(&st.g, self.co.equiv)))
+            {
+                rev.undo(st);
                 continue;
             }
             any = true;
@@ -550,14 +530,119 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
                 i: j as u32,
                 n: b.last() as u32 + 1,
             };
-            if !self.shard.enter(true, child, &self.rec.stats) {
-                continue;
+            if self.shard.enter(true, child, &self.rec.stats) {
+                let len = st.g.len();
+                self.branch(st, j as u32, Branch::Revisit { r, w });
+                st.truncate(len);
+                self.shard.leave(true, &self.rec.stats);
             }
-            self.branch(&mut st2, j as u32, Branch::Revisit { r, w });
-            self.shard.leave(true, &self.rec.stats);
+            rev.undo(st);
         }
         (any, b)
     }
+}
+
+/// A backward revisit of read `r` by write `w` applied to a state in place, and how
+/// to undo it: the events outside the kept view moved out, `r`'s thread state after
+/// it, `r`'s source and the fields of its label a revisit changes, the reads marked
+/// not revisitable, and (rf mode) the co lists the check may replace.
+struct Revisit<T> {
+    r: EventId,
+    taken: Taken<T>,
+    after_r: Vec<Snap<T>>,
+    rf: RfUndo,
+    label: (LabelKind, View, bool),
+    marked: Vec<EventId>,
+    co: Option<CoWitness>,
+}
+
+impl<T> Revisit<T> {
+    /// Restricts `st` to `keep` and makes `r` read from `w`, marking `w`'s
+    /// porf-prefix not revisitable (the revisit's state, before its consistency
+    /// check).
+    fn apply<P: Program<Thread = T>>(
+        st: &mut State<P>,
+        model: &dyn MemoryModel,
+        co: Coherence,
+        r: EventId,
+        w: EventId,
+        keep: &View,
+    ) -> Revisit<T> {
+        let taken = st.remove_outside(keep);
+        let after_r = st.ts[r.tid as usize].split_off(r.idx as usize);
+        let lab = st.g.label(r);
+        let label = (lab.kind.clone(), lab.hb.clone(), lab.added_max);
+        // The order the read's action asked for (a failed compare-exchange lowered it).
+        let ord = step::access_order(st, r);
+        let rf = st.g.set_rf_undoable(r, Some(w));
+        step::fix_source(model, &mut st.g, r, ord);
+        let loc = st.g.label(w).loc().unwrap();
+        let is_max = st.g.co_max(loc) == Some(w);
+        st.g.label_mut(r).added_max = is_max;
+        let wp = st.g.label(w).porf.clone();
+        let mut marked = Vec::new();
+        for t in 0..st.g.num_threads() {
+            for i in 0..wp.get(t).min(st.g.thread_len(t)) {
+                let e = EventId::new(t, i);
+                let lab = st.g.label_mut(e);
+                if lab.revisitable {
+                    lab.revisitable = false;
+                    marked.push(e);
+                }
+            }
+        }
+        Revisit {
+            r,
+            taken,
+            after_r,
+            rf,
+            label,
+            marked,
+            co: co.snapshot(&st.g),
+        }
+    }
+
+    /// Puts the state back as it was before [`Revisit::apply`]. Events added since
+    /// must have been removed.
+    fn undo<P: Program<Thread = T>>(self, st: &mut State<P>) {
+        let r = self.r;
+        if let Some(co) = &self.co {
+            rf::install(&mut st.g, co);
+        }
+        for e in self.marked {
+            st.g.label_mut(e).revisitable = true;
+        }
+        st.g.unset_rf(self.rf);
+        let (kind, hb, added_max) = self.label;
+        let lab = st.g.label_mut(r);
+        lab.kind = kind;
+        lab.hb = hb;
+        lab.added_max = added_max;
+        let ts = &mut st.ts[r.tid as usize];
+        ts.truncate(r.idx as usize);
+        ts.extend(self.after_r);
+        st.restore(self.taken);
+    }
+}
+
+/// The reads of `loc` outside `wporf` (a new write's porf-prefix) that a backward
+/// revisit may still change, newest first. Found through the location's per-thread
+/// index: of each thread, only the reads outside `wporf` are looked at.
+fn revisit_candidates(g: &Graph, loc: Loc, wporf: &View) -> Vec<EventId> {
+    let info = g.loc_info(loc);
+    let mut reads = Vec::new();
+    for t in 0..info.thread_slots() {
+        for c in [AccessClass::NaRead, AccessClass::AtomicRead] {
+            for &i in info.thread_accesses(t, c, wporf.get(t)) {
+                let r = EventId::new(t, i);
+                if g.label(r).revisitable {
+                    reads.push(r);
+                }
+            }
+        }
+    }
+    reads.sort_by_key(|&r| std::cmp::Reverse(g.label(r).stamp));
+    reads
 }
 
 /// The last child of `b` (the forward exploration after a write's backward revisits),

@@ -10,12 +10,23 @@
 //! it was ([`State::push_same`]) share the machines instead of cloning them; a shared
 //! machine is cloned only when it is changed ([`State::machine_mut`]).
 
-use porf_graph::{Action, EventId, Graph, LabelKind, Program, ThreadMachine, Tid, Val, View};
+use porf_graph::{
+    Action, EventId, Graph, LabelKind, Program, Removed, ThreadMachine, Tid, Val, View,
+};
 use porf_models::MemoryModel;
 use std::sync::Arc;
 
 /// A thread state in [`State::ts`], shared between the states and events that have it.
 pub type Snap<T> = Arc<T>;
+
+/// What [`State::remove_outside`] took out of a state.
+pub struct Taken<T> {
+    graph: Removed,
+    /// Per thread slot: the removed states (those after the thread's kept events).
+    snaps: Vec<Vec<Snap<T>>>,
+    /// The number of thread slots before.
+    slots: usize,
+}
 
 pub struct State<P: Program> {
     pub g: Graph,
@@ -162,6 +173,49 @@ impl<P: Program> State<P> {
         for (t, ts) in self.ts.iter_mut().enumerate() {
             ts.truncate(self.g.thread_len(t as Tid) as usize);
         }
+    }
+
+    /// Restricts the state in place to `keep` (as [`State::restricted`] would copy
+    /// it), returning what was removed for [`State::restore`]: the graph's removed
+    /// events ([`Graph::remove_outside`]) and their threads' states, moved out.
+    pub fn remove_outside(&mut self, keep: &View) -> Taken<P::Thread> {
+        let graph = self.g.remove_outside(keep);
+        let slots = self.ts.len();
+        let snaps = self
+            .ts
+            .iter_mut()
+            .enumerate()
+            .map(|(t, ts)| {
+                let n = (self.g.thread_len(t as Tid) as usize).min(ts.len());
+                ts.split_off(n)
+            })
+            .collect();
+        self.ts.truncate(self.g.num_threads() as usize);
+        Taken {
+            graph,
+            snaps,
+            slots,
+        }
+    }
+
+    /// Puts back what [`State::remove_outside`] removed; the state must be as that
+    /// call left it (see [`Graph::restore`]).
+    pub fn restore(&mut self, taken: Taken<P::Thread>) {
+        let Taken {
+            graph,
+            snaps,
+            slots,
+        } = taken;
+        self.g.restore(graph);
+        if self.ts.len() < slots {
+            self.ts.resize_with(slots, Vec::new);
+        }
+        for (ts, back) in self.ts.iter_mut().zip(snaps) {
+            ts.extend(back);
+        }
+        debug_assert!(
+            (0..self.ts.len()).all(|t| self.ts[t].len() == self.g.thread_len(t as Tid) as usize)
+        );
     }
 
     /// A copy restricted to `keep` (porf-closed); it shares the thread machines.

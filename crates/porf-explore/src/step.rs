@@ -122,6 +122,12 @@ pub fn set_source(
     ord: MemOrder,
 ) {
     g.set_rf(r, w);
+    fix_source(model, g, r, ord);
+}
+
+/// After read `r` was given a new source: fixes its order (a failed CAS reads with
+/// its failure order) and its hb view. `ord` is the order the read's action asked for.
+pub fn fix_source(model: &dyn MemoryModel, g: &mut porf_graph::Graph, r: EventId, ord: MemOrder) {
     let val = g.read_val(r);
     let lab = g.label_mut(r);
     if let LabelKind::Read { kind, ord: o, .. } = &mut lab.kind {

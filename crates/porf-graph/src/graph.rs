@@ -20,6 +20,10 @@
 //!   after it is added).
 //! * `joins[c]` lists the graph's `Join { child: c }` events, in insertion order (so
 //!   that [`Graph::joins_of`] is O(1) for the models' incremental checks).
+//! * `LocInfo::by_thread[t][c]` lists the indices of thread `t`'s accesses of the
+//!   location of [`AccessClass`] `c` (as classified when they were added), in program
+//!   order: the same events as `accesses`, indexed so that "the accesses of thread `t`
+//!   outside a view" is a suffix found by binary search ([`LocInfo::thread_accesses`]).
 
 use crate::action::{Loc, Tid, Val};
 use crate::hash::FastMap;
@@ -49,11 +53,60 @@ pub struct LocInfo {
     /// 0). Events leave the graph newest first, so it stays the oldest one's until
     /// the count drops to 0.
     pub width: u8,
+    /// Per thread, per [`AccessClass`]: the indices of the thread's accesses of the
+    /// location, in program order (see [`LocInfo::thread_accesses`]).
+    by_thread: Vec<[Vec<u32>; 4]>,
+}
+
+/// What kind of access an event is, for the per-thread index of a location's
+/// accesses ([`LocInfo::thread_accesses`]): a read or a write, non-atomic or atomic.
+///
+/// The class is fixed when the event is added. Explorers may later change an
+/// access's order only between atomic orders, or make it stronger (a failed
+/// compare-exchange reads with its failure order; tests strengthen orders to
+/// `seq_cst`), so a class `NaRead`/`NaWrite` may name an access that is atomic now,
+/// never the other way round: users filter on the label when it matters.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum AccessClass {
+    NaRead = 0,
+    AtomicRead = 1,
+    NaWrite = 2,
+    AtomicWrite = 3,
+}
+
+impl AccessClass {
+    /// Every class.
+    pub const ALL: [AccessClass; 4] = [
+        AccessClass::NaRead,
+        AccessClass::AtomicRead,
+        AccessClass::NaWrite,
+        AccessClass::AtomicWrite,
+    ];
+    /// The class of `lab` (`None` if it is not a read or a write).
+    pub fn of(lab: &Label) -> Option<AccessClass> {
+        let na = lab.ord().is_some_and(|o| !o.is_atomic());
+        match (&lab.kind, na) {
+            (LabelKind::Read { .. }, true) => Some(AccessClass::NaRead),
+            (LabelKind::Read { .. }, false) => Some(AccessClass::AtomicRead),
+            (LabelKind::Write { .. }, true) => Some(AccessClass::NaWrite),
+            (LabelKind::Write { .. }, false) => Some(AccessClass::AtomicWrite),
+            _ => None,
+        }
+    }
+    /// True for the two read classes.
+    pub fn is_read(self) -> bool {
+        matches!(self, AccessClass::NaRead | AccessClass::AtomicRead)
+    }
 }
 
 impl LocInfo {
-    fn note_access(&mut self, e: EventId, bytes: u8) {
+    fn note_access(&mut self, e: EventId, bytes: u8, class: AccessClass) {
         self.accesses.push(e);
+        let t = e.tid as usize;
+        if self.by_thread.len() <= t {
+            self.by_thread.resize_with(t + 1, Default::default);
+        }
+        self.by_thread[t][class as usize].push(e.idx);
         if bytes > 0 {
             if self.sized == 0 {
                 self.width = bytes;
@@ -61,6 +114,94 @@ impl LocInfo {
             self.sized += 1;
         }
     }
+
+    /// The indices of thread `t`'s accesses of class `class` whose index is at least
+    /// `from`, in program order: with `from = view.get(t)`, those outside `view`.
+    /// O(log n).
+    pub fn thread_accesses(&self, t: Tid, class: AccessClass, from: u32) -> &[u32] {
+        match self.by_thread.get(t as usize) {
+            Some(lists) => {
+                let l = &lists[class as usize];
+                &l[l.partition_point(|&i| i < from)..]
+            }
+            None => &[],
+        }
+    }
+
+    /// One more than the highest tid with an access of the location (0 if none).
+    pub fn thread_slots(&self) -> u32 {
+        self.by_thread.len() as u32
+    }
+}
+
+/// What [`Graph::remove_outside`] took out of a graph, for [`Graph::restore`]: the
+/// removed events themselves and where each left a list.
+#[derive(Debug)]
+pub struct Removed {
+    /// Per thread slot: the removed suffix of the thread's events, labels as they were
+    /// (stamps, co indices and readers lists included).
+    events: Vec<Vec<Label>>,
+    /// The number of thread slots before the removal.
+    slots: usize,
+    /// The stamp of the oldest removed event (the order before it did not change).
+    from: usize,
+    /// The list removals, in the order they were made (undone in reverse).
+    log: Vec<Undo>,
+    /// The seq_cst fences removed.
+    sc_fences: u32,
+}
+
+impl Removed {
+    /// The number of events removed.
+    pub fn len(&self) -> usize {
+        self.events.iter().map(Vec::len).sum()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// One list removal of [`Graph::remove_outside`].
+#[derive(Debug)]
+enum Undo {
+    /// Read `r` left position `at` of the readers of `w` (`None`: `loc`'s
+    /// initialisation).
+    Reader {
+        loc: Loc,
+        w: Option<EventId>,
+        at: u32,
+        r: EventId,
+    },
+    /// Kept read `r`'s source `w` was removed: `r` was made to read the
+    /// initialisation (appended to its readers; `w` still lists `r`).
+    Dangling { loc: Loc, r: EventId, w: EventId },
+    /// Write `w` left position `at` of `loc`'s co.
+    Co { loc: Loc, at: u32, w: EventId },
+    /// Access `e` (`bytes` wide) left position `at` of `loc`'s accesses and the end of
+    /// its thread's list of class `class`.
+    Access {
+        loc: Loc,
+        at: u32,
+        e: EventId,
+        class: AccessClass,
+        bytes: u8,
+    },
+    Malloc {
+        base: Loc,
+        was: Option<(EventId, u64)>,
+    },
+    Free { base: Loc, at: u32, e: EventId },
+    Join { child: Tid, at: u32, e: EventId },
+}
+
+/// What [`Graph::set_rf_undoable`] changed: read `r` read `old`, at position `at` of
+/// its readers, with porf view `porf`.
+#[derive(Debug)]
+pub struct RfUndo {
+    r: EventId,
+    old: Option<EventId>,
+    at: u32,
+    porf: View,
 }
 
 /// Per dynamically allocated block, keyed by its base address.
@@ -286,16 +427,26 @@ impl Graph {
                     porf.join(&self.label(*w).porf);
                 }
                 self.link_reader(*loc, *rf, e);
+                let class = if ord_is_na(&kind) {
+                    AccessClass::NaRead
+                } else {
+                    AccessClass::AtomicRead
+                };
                 self.locs
                     .get_mut(loc)
                     .expect("unknown location")
-                    .note_access(e, *bytes);
+                    .note_access(e, *bytes, class);
             }
             LabelKind::Write { loc, bytes, .. } => {
+                let class = if ord_is_na(&kind) {
+                    AccessClass::NaWrite
+                } else {
+                    AccessClass::AtomicWrite
+                };
                 self.locs
                     .get_mut(loc)
                     .expect("unknown location")
-                    .note_access(e, *bytes);
+                    .note_access(e, *bytes, class);
             }
             LabelKind::Join { child } => {
                 let fin = self.last_of(*child).expect("join of a missing thread");
@@ -344,8 +495,10 @@ impl Graph {
             None => &mut self.locs.get_mut(&loc).unwrap().init_readers,
             Some(w) => &mut self.threads[w.tid as usize][w.idx as usize].readers,
         };
-        if let Some(i) = list.iter().position(|&x| x == r) {
-            list.swap_remove(i);
+        // Readers leave newest first (truncation), so `r` is usually the last one;
+        // the order of the others is kept.
+        if let Some(i) = list.iter().rposition(|&x| x == r) {
+            list.remove(i);
         }
     }
 
@@ -411,6 +564,48 @@ impl Graph {
         lab.porf = porf;
     }
 
+    /// [`Graph::set_rf`], returning what [`Graph::unset_rf`] needs to undo it exactly
+    /// (the read's place in its old source's readers and its old porf view).
+    pub fn set_rf_undoable(&mut self, r: EventId, w: Option<EventId>) -> RfUndo {
+        let (loc, old) = match self.label(r).kind {
+            LabelKind::Read { loc, rf, .. } => (loc, rf),
+            _ => panic!("set_rf on a non-read"),
+        };
+        let at = self
+            .readers(loc, old)
+            .iter()
+            .rposition(|&x| x == r)
+            .expect("a read is listed by its source") as u32;
+        let porf = self.label(r).porf.clone();
+        self.set_rf(r, w);
+        RfUndo { r, old, at, porf }
+    }
+
+    /// Undoes [`Graph::set_rf_undoable`]: the read reads its old source again, at its
+    /// old place among that source's readers, with its old porf view. The read must
+    /// read what `set_rf_undoable` gave it, and be its source's newest reader.
+    pub fn unset_rf(&mut self, u: RfUndo) {
+        let RfUndo { r, old, at, porf } = u;
+        let LabelKind::Read { loc, rf, .. } = self.label(r).kind else {
+            panic!("unset_rf on a non-read")
+        };
+        self.unlink_reader(loc, rf, r);
+        self.reader_list(loc, old).insert(at as usize, r);
+        let lab = self.label_mut(r);
+        if let LabelKind::Read { rf, .. } = &mut lab.kind {
+            *rf = old;
+        }
+        lab.porf = porf;
+    }
+
+    /// The readers of `w` (`None`: the initialisation of `loc`), to change.
+    fn reader_list(&mut self, loc: Loc, w: Option<EventId>) -> &mut Vec<EventId> {
+        match w {
+            None => &mut self.locs.get_mut(&loc).unwrap().init_readers,
+            Some(w) => &mut self.threads[w.tid as usize][w.idx as usize].readers,
+        }
+    }
+
     /// Removes the most recently added event, which must be the last of its thread.
     pub fn pop_last(&mut self) {
         let e = self.order.pop().expect("pop_last on an empty graph");
@@ -462,6 +657,12 @@ impl Graph {
                 info.sized -= 1;
             }
         }
+        // `e` is its thread's newest event: the last entry of one of its lists.
+        if let Some(lists) = info.by_thread.get_mut(e.tid as usize) {
+            if let Some(l) = lists.iter_mut().find(|l| l.last() == Some(&e.idx)) {
+                l.pop();
+            }
+        }
     }
 
     /// Removes every event with stamp `>= stamp`, newest first. Costs O(what is removed).
@@ -469,6 +670,263 @@ impl Graph {
         while self.order.len() > stamp {
             self.pop_last();
         }
+    }
+
+    /// Restricts the graph in place to the events in `keep` (under the same conditions
+    /// as [`Graph::restricted`], with the same result), returning what was removed for
+    /// [`Graph::restore`] to put back. The removed events are moved out, not copied,
+    /// and each list they leave is logged by position, so the record costs memory in
+    /// proportion to what was removed: a chain of nested restrictions (backward
+    /// revisits inside backward revisits) holds every event once, in the graph or in
+    /// one record. Time: O(events added after the oldest removed one), plus the
+    /// lengths of the co lists that lose writes.
+    pub fn remove_outside(&mut self, keep: &View) -> Removed {
+        let n: Vec<u32> = (0..self.num_threads())
+            .map(|t| keep.get(t).min(self.thread_len(t)))
+            .collect();
+        let gone = |e: EventId| e.idx >= n[e.tid as usize];
+        let from = (0..self.num_threads())
+            .filter(|&t| n[t as usize] < self.thread_len(t))
+            .map(|t| self.threads[t as usize][n[t as usize] as usize].stamp as usize)
+            .min()
+            .unwrap_or(self.order.len());
+        let mut log = Vec::new();
+        let mut sc = 0;
+        for s in (from..self.order.len()).rev() {
+            let e = self.order[s];
+            if !gone(e) {
+                continue;
+            }
+            let lab = self.label(e);
+            match lab.kind {
+                LabelKind::Read { loc, rf, .. } => {
+                    if rf.is_none_or(|w| !gone(w)) {
+                        let list = self.reader_list(loc, rf);
+                        let at = list.iter().rposition(|&x| x == e).expect("linked read");
+                        list.remove(at);
+                        log.push(Undo::Reader {
+                            loc,
+                            w: rf,
+                            at: at as u32,
+                            r: e,
+                        });
+                    }
+                    self.take_access(loc, e, &mut log);
+                }
+                LabelKind::Write { loc, .. } => {
+                    let kept: Vec<EventId> =
+                        lab.readers.iter().copied().filter(|&r| !gone(r)).collect();
+                    for r in kept {
+                        if let LabelKind::Read { rf, .. } = &mut self.label_mut(r).kind {
+                            *rf = None;
+                        }
+                        self.reader_list(loc, None).push(r);
+                        log.push(Undo::Dangling { loc, r, w: e });
+                    }
+                    let i = self.label(e).co_idx as usize;
+                    let info = self.locs.get_mut(&loc).unwrap();
+                    if info.co.get(i) == Some(&e) {
+                        info.co.remove(i);
+                        Self::renumber_co(&mut self.threads, &info.co, i);
+                        log.push(Undo::Co {
+                            loc,
+                            at: i as u32,
+                            w: e,
+                        });
+                    }
+                    self.take_access(loc, e, &mut log);
+                }
+                LabelKind::Malloc { base, .. } => {
+                    if let Some(b) = self.blocks.get_mut(&base) {
+                        log.push(Undo::Malloc {
+                            base,
+                            was: b.malloc.take(),
+                        });
+                    }
+                }
+                LabelKind::Free { base } => {
+                    if let Some(b) = self.blocks.get_mut(&base) {
+                        if let Some(at) = b.frees.iter().rposition(|&x| x == e) {
+                            b.frees.remove(at);
+                            log.push(Undo::Free {
+                                base,
+                                at: at as u32,
+                                e,
+                            });
+                        }
+                    }
+                }
+                LabelKind::Join { child } => {
+                    let js = &mut self.joins[child as usize];
+                    if let Some(at) = js.iter().rposition(|&x| x == e) {
+                        js.remove(at);
+                        log.push(Undo::Join {
+                            child,
+                            at: at as u32,
+                            e,
+                        });
+                    }
+                }
+                ref k if is_sc_fence(k) => sc += 1,
+                _ => {}
+            }
+        }
+        // The order without the removed events, kept events renumbered.
+        let mut next = from;
+        for s in from..self.order.len() {
+            let e = self.order[s];
+            if !gone(e) {
+                self.order[next] = e;
+                self.threads[e.tid as usize][e.idx as usize].stamp = next as u32;
+                next += 1;
+            }
+        }
+        self.order.truncate(next);
+        self.sc_fences -= sc;
+        let slots = self.threads.len();
+        let events = self
+            .threads
+            .iter_mut()
+            .zip(&n)
+            .map(|(evs, &k)| evs.split_off(k as usize))
+            .collect();
+        while self.threads.last().is_some_and(|v| v.is_empty()) {
+            self.threads.pop();
+        }
+        Removed {
+            events,
+            slots,
+            from,
+            log,
+            sc_fences: sc,
+        }
+    }
+
+    /// Takes access `e` out of its location's lists, logging where it was.
+    fn take_access(&mut self, loc: Loc, e: EventId, log: &mut Vec<Undo>) {
+        let bytes = self.label(e).bytes().unwrap_or(0);
+        let info = self.locs.get_mut(&loc).unwrap();
+        let Some(at) = info.accesses.iter().rposition(|&x| x == e) else {
+            return;
+        };
+        info.accesses.remove(at);
+        if bytes > 0 {
+            info.sized -= 1;
+        }
+        // Events leave their thread newest first: `e` ends one of its thread's lists.
+        let lists = &mut info.by_thread[e.tid as usize];
+        let class = AccessClass::ALL
+            .into_iter()
+            .find(|&c| lists[c as usize].last() == Some(&e.idx))
+            .expect("an access is in its thread's index");
+        lists[class as usize].pop();
+        log.push(Undo::Access {
+            loc,
+            at: at as u32,
+            e,
+            class,
+            bytes,
+        });
+    }
+
+    /// Puts back what [`Graph::remove_outside`] removed. The graph must have the
+    /// events it had right after that call, with the same rf and co (events added
+    /// since removed again, sources and co lists changed since changed back); it then
+    /// is the graph as it was before the call, lists in the same order.
+    pub fn restore(&mut self, rm: Removed) {
+        let Removed {
+            events,
+            slots,
+            from,
+            log,
+            sc_fences,
+        } = rm;
+        if self.threads.len() < slots {
+            self.threads.resize_with(slots, Vec::new);
+        }
+        let mut back: Vec<(u32, EventId)> = Vec::new();
+        for (t, evs) in events.into_iter().enumerate() {
+            let n = self.threads[t].len() as u32;
+            back.extend(
+                evs.iter()
+                    .enumerate()
+                    .map(|(i, l)| (l.stamp, EventId::new(t as Tid, n + i as u32))),
+            );
+            self.threads[t].extend(evs);
+        }
+        back.sort_unstable();
+        // The removed events at their old stamps; the kept ones fill the gaps in their
+        // order.
+        let kept = self.order.split_off(from);
+        let mut kept = kept.into_iter();
+        let mut back = back.into_iter().peekable();
+        let total = from + kept.len() + back.len();
+        for s in from..total {
+            let e = match back.peek() {
+                Some(&(stamp, e)) if stamp as usize == s => {
+                    back.next();
+                    e
+                }
+                _ => {
+                    let e = kept.next().expect("stamps of the removed events");
+                    self.label_mut(e).stamp = s as u32;
+                    e
+                }
+            };
+            self.order.push(e);
+        }
+        for u in log.into_iter().rev() {
+            match u {
+                Undo::Reader { loc, w, at, r } => {
+                    self.reader_list(loc, w).insert(at as usize, r);
+                }
+                Undo::Dangling { loc, r, w } => {
+                    let list = self.reader_list(loc, None);
+                    if let Some(i) = list.iter().rposition(|&x| x == r) {
+                        list.remove(i);
+                    }
+                    if let LabelKind::Read { rf, .. } = &mut self.label_mut(r).kind {
+                        *rf = Some(w);
+                    }
+                }
+                Undo::Co { loc, at, w } => {
+                    let co = &mut self.locs.get_mut(&loc).unwrap().co;
+                    co.insert(at as usize, w);
+                    Self::renumber_co(&mut self.threads, co, at as usize);
+                }
+                Undo::Access {
+                    loc,
+                    at,
+                    e,
+                    class,
+                    bytes,
+                } => {
+                    let info = self.locs.get_mut(&loc).unwrap();
+                    info.accesses.insert(at as usize, e);
+                    info.by_thread[e.tid as usize][class as usize].push(e.idx);
+                    if bytes > 0 {
+                        if info.sized == 0 {
+                            info.width = bytes;
+                        }
+                        info.sized += 1;
+                    }
+                }
+                Undo::Malloc { base, was } => {
+                    self.blocks.entry(base).or_default().malloc = was;
+                }
+                Undo::Free { base, at, e } => {
+                    self.blocks
+                        .entry(base)
+                        .or_default()
+                        .frees
+                        .insert(at as usize, e);
+                }
+                Undo::Join { child, at, e } => {
+                    self.joins[child as usize].insert(at as usize, e);
+                }
+            }
+        }
+        self.sc_fences += sc_fences;
     }
 
     /// A copy of the graph restricted to the events in `keep` (which must be closed
@@ -541,6 +999,12 @@ impl Graph {
             if info.co.len() != before.0 {
                 Self::renumber_co(&mut g.threads, &info.co, 0);
             }
+            for (t, lists) in info.by_thread.iter_mut().enumerate() {
+                let n = keep.get(t as Tid).min(g.thread_len(t as Tid));
+                for l in lists.iter_mut() {
+                    l.truncate(l.partition_point(|&i| i < n));
+                }
+            }
         }
         for (loc, r) in dangling {
             locs.get_mut(&loc).unwrap().init_readers.push(r);
@@ -554,6 +1018,11 @@ impl Graph {
         g.blocks = blocks;
         g
     }
+}
+
+/// Whether a read's or write's order is non-atomic.
+fn ord_is_na(kind: &LabelKind) -> bool {
+    matches!(kind, LabelKind::Read { ord, .. } | LabelKind::Write { ord, .. } if !ord.is_atomic())
 }
 
 fn is_sc_fence(kind: &LabelKind) -> bool {

@@ -32,7 +32,7 @@ pub use action::{
     Action, BlockReason, ErrorKind, Loc, MemOrder, Program, RmwOp, SrcLoc, ThreadMachine, Tid, Val,
     Wrap, MUTEX_DESTROYED,
 };
-pub use graph::{BlockInfo, Graph, LocInfo};
+pub use graph::{AccessClass, BlockInfo, Graph, LocInfo, Removed, RfUndo};
 pub use label::{EventId, Label, LabelKind, ReadKind, WriteKind, WIDTHLESS};
 pub use release_acquire::AllReleaseAcquire;
 pub use view::View;
