@@ -29,6 +29,15 @@ pub struct LitmusArgs {
     /// not depend on it.
     #[arg(long, value_name = "N")]
     threads: Option<usize>,
+    /// Give no verdict for a test whose exploration has an execution of more than N
+    /// events (a loop with no --unroll bound; exit code 3).
+    #[arg(long, value_name = "N", default_value_t = crate::limits::DEFAULT_MAX_EVENTS,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    max_events_per_execution: u64,
+    /// Give no verdict for a test whose exploration makes porf's resident memory reach
+    /// SIZE (as `porf verify --memory-limit`; exit code 3).
+    #[arg(long, value_name = "SIZE", value_parser = crate::limits::parse_memory_limit)]
+    memory_limit: Option<crate::limits::MemoryLimit>,
 }
 
 fn to_json(o: &Outcome) -> serde_json::Value {
@@ -75,6 +84,12 @@ pub fn run(a: LitmusArgs) -> u8 {
         threads,
         unroll: a.unroll,
         all_release_acquire: a.all_release_acquire,
+        max_events_per_execution: Some(a.max_events_per_execution),
+        memory_limit: match a.memory_limit {
+            Some(crate::limits::MemoryLimit::Bytes(n)) => Some(n),
+            Some(crate::limits::MemoryLimit::Unlimited) => None,
+            None => crate::limits::default_memory_limit(),
+        },
     };
     let mut code = 0;
     for f in &a.files {

@@ -8,6 +8,7 @@
 //! output lines, `--json` objects and exit codes (0, 2, 3, 4, 42).
 
 mod example;
+mod limits;
 mod litmus;
 mod progress;
 mod reach;
@@ -75,6 +76,19 @@ pub struct ExploreArgs {
     /// found by then, the result is "incomplete" (exit code 4): not a proof.
     #[arg(long, value_name = "SECONDS")]
     timeout: Option<f64>,
+    /// Stop when porf's resident memory reaches SIZE (512M, 4G, 2GiB, or bytes; K, M,
+    /// G, T are powers of 1024; `none`: no limit). If no error was found by then, the
+    /// result is "incomplete" (exit code 4), with a warning naming what grew. Default:
+    /// three quarters of the machine's memory, or of porf's cgroup limit if smaller.
+    #[arg(long, value_name = "SIZE", value_parser = limits::parse_memory_limit)]
+    memory_limit: Option<limits::MemoryLimit>,
+    /// Stop when one execution has more than N events (a loop that never exits would
+    /// otherwise grow it until memory runs out). If no error was found by then, the
+    /// result is "incomplete" (exit code 4), with a warning naming the thread that grew
+    /// and where; bound such loops with --unroll.
+    #[arg(long, value_name = "N", default_value_t = limits::DEFAULT_MAX_EVENTS,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    max_events_per_execution: u64,
     /// Run the program as Lahav and Boker's causal models read it: every load
     /// acquire, every store release, every RMW acq_rel, non-atomic accesses included
     /// (so `--model ra`, `wra` and `sra` compare on one program).
@@ -133,6 +147,12 @@ impl ExploreArgs {
             keep_going: self.keep_going,
             max_executions: self.max_executions,
             timeout,
+            memory_limit: match self.memory_limit {
+                Some(limits::MemoryLimit::Bytes(n)) => Some(n),
+                Some(limits::MemoryLimit::Unlimited) => None,
+                None => limits::default_memory_limit(),
+            },
+            max_events_per_execution: Some(self.max_events_per_execution),
             // The time limit covers everything from here: compiling and exploring.
             clock_start: Some(Instant::now()),
             equiv,

@@ -115,6 +115,11 @@ pub fn run<P: Program + Sync>(
         "errors": errors,
         "spin_loops": loops,
         "stopped_by": r.stats.stopped_by.map(|s| s.name()),
+        "stop": r.stats.stopped_by.map(stop_json),
+        "probe_stopped": r.probe_stopped,
+        "largest": r.stats.largest.map(|g| json!({
+            "events": g.events, "thread": g.thread, "thread_events": g.thread_events,
+            "src": src(g.last), "location": loc(g.last)})),
         "timeout_s": cfg.timeout.map(|t| t.as_secs_f64()),
         "peak_graph_size": r.stats.peak_graph_size,
         "executions": r.executions(),
@@ -122,6 +127,31 @@ pub fn run<P: Program + Sync>(
     });
     report::emit(&format!("{v}\n"));
     0
+}
+
+/// A limit as a report holds it: `{"kind", "value"}`.
+fn stop_json(r: StopReason) -> Value {
+    let (kind, value) = match r {
+        StopReason::Timeout(d) => ("timeout", json!(d.as_secs_f64())),
+        StopReason::MaxExecutions(n) => ("max-executions", json!(n)),
+        StopReason::Memory(n) => ("memory", json!(n)),
+        StopReason::Stack(n) => ("stack", json!(n)),
+        StopReason::MaxEvents(n) => ("max-events-per-execution", json!(n)),
+    };
+    json!({"kind": kind, "value": value})
+}
+
+/// The limit a report's `stop` names.
+fn stop_of(v: &Value) -> Option<StopReason> {
+    let n = v["value"].as_u64();
+    Some(match v["kind"].as_str()? {
+        "timeout" => StopReason::Timeout(Duration::try_from_secs_f64(v["value"].as_f64()?).ok()?),
+        "max-executions" => StopReason::MaxExecutions(n?),
+        "memory" => StopReason::Memory(n?),
+        "stack" => StopReason::Stack(n?),
+        "max-events-per-execution" => StopReason::MaxEvents(n?),
+        _ => return None,
+    })
 }
 
 #[derive(Args)]
@@ -228,8 +258,12 @@ fn merge_reports(a: &MergeArgs) -> Result<u8, String> {
             ("/split", "splits"),
         ] {
             let (x, y) = (first.v.pointer(ptr), r.v.pointer(ptr));
-            // The pre-pass's cost is not part of the split.
-            let same = if ptr == "/split" {
+            // The pre-pass's cost is not part of the split; a shard whose pre-pass a
+            // limit stopped has none.
+            let stopped = |r: &Report| r.v["probe_stopped"].as_bool() == Some(true);
+            let same = if ptr == "/split" && (stopped(first) || stopped(r)) {
+                true
+            } else if ptr == "/split" {
                 ["depth", "subtrees", "plan"]
                     .iter()
                     .all(|k| x.and_then(|x| x.get(k)) == y.and_then(|y| y.get(k)))
@@ -275,6 +309,7 @@ fn merge_reports(a: &MergeArgs) -> Result<u8, String> {
     // Every error of every report, addressed by (report, index).
     let mut parts = Vec::new();
     let mut names: HashMap<SrcLoc, String> = HashMap::new();
+    let mut largest = None;
     for (ri, r) in reports.iter().enumerate() {
         let errors = r.arr("/errors")?;
         let mut segments = Vec::new();
@@ -308,15 +343,30 @@ fn merge_reports(a: &MergeArgs) -> Result<u8, String> {
                 errors: errs,
             });
         }
-        let stopped_by = match r.v["stopped_by"].as_str() {
-            Some("timeout") => Some(StopReason::Timeout(Duration::from_secs_f64(
+        let stopped_by = match (r.v["stopped_by"].as_str(), r.v.get("stop")) {
+            (None, _) => None,
+            (Some(_), Some(stop)) if !stop.is_null() => Some(stop_of(stop).ok_or_else(|| {
+                format!("{}: unknown stop reason {stop}", r.path.display())
+            })?),
+            (Some("timeout"), _) => Some(StopReason::Timeout(Duration::from_secs_f64(
                 r.v["timeout_s"].as_f64().unwrap_or(0.0),
             ))),
-            Some(other) => {
+            (Some(other), _) => {
                 return Err(format!("{}: unknown stop reason {other}", r.path.display()))
             }
-            None => None,
         };
+        if let Some(l) = r.v.get("largest").filter(|l| !l.is_null()) {
+            let g = porf_explore::Growth {
+                events: l["events"].as_u64().unwrap_or(0),
+                thread: l["thread"].as_u64().unwrap_or(0) as u32,
+                thread_events: l["thread_events"].as_u64().unwrap_or(0),
+                last: triple(&l["src"]).unwrap_or_default(),
+            };
+            names.insert(g.last, l["location"].as_str().unwrap_or("").to_string());
+            if largest.is_none_or(|b: porf_explore::Growth| g.events > b.events) {
+                largest = Some(g);
+            }
+        }
         parts.push(Part {
             index: r.u64("/shard/index")? as u32,
             segments,
@@ -362,6 +412,7 @@ fn merge_reports(a: &MergeArgs) -> Result<u8, String> {
             .filter_map(|r| r.v["peak_graph_size"].as_u64())
             .max()
             .unwrap_or(0) as usize,
+        largest,
         ..Stats::default()
     };
     let mut loops = Vec::new();
@@ -378,6 +429,9 @@ fn merge_reports(a: &MergeArgs) -> Result<u8, String> {
             .collect(),
         json: m.errors.iter().map(|&e| error(e)["json"].clone()).collect(),
         rows: verify::spin_rows(&result, &loops, |s| {
+            names.get(&s).cloned().unwrap_or_default()
+        }),
+        growth: crate::limits::growth_line(&result, |s| {
             names.get(&s).cloned().unwrap_or_default()
         }),
     };

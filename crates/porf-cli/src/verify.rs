@@ -90,10 +90,11 @@ pub struct VerifyArgs {
 impl VerifyArgs {
     /// Everything that decides what an exploration of the file does (for `porf merge`,
     /// which adds up only reports of the same exploration): all flags but the output
-    /// ones and `--timeout`.
+    /// ones, `--timeout` and `--memory-limit` (limits of one machine's run).
     fn identity(&self) -> serde_json::Value {
         let e = &self.explore;
         serde_json::json!({
+            "max_events_per_execution": e.max_events_per_execution,
             "model": e.model,
             "explorer": "graph",
             "equiv": self.equiv,
@@ -325,6 +326,7 @@ fn explore_and_report<P: Program + Sync>(
             .map(|e| report::json::error_json(e, prog))
             .collect(),
         rows: spin_rows(&result, loops, |s| report::trace::location(prog, s)),
+        growth: crate::limits::growth_line(&result, |s| report::trace::location(prog, s)),
     };
     let how = Format {
         json: a.json,
@@ -354,6 +356,9 @@ pub(crate) struct Rendered {
     pub json: Vec<serde_json::Value>,
     /// [`spin_rows`].
     pub rows: Vec<(String, String, u64)>,
+    /// When a size limit stopped the run: what grew ([`crate::limits::growth_line`]),
+    /// a warning.
+    pub growth: Option<String>,
 }
 
 /// How to print a result.
@@ -373,9 +378,12 @@ pub(crate) fn print_result(
     how: &Format,
     extra: Option<(String, &str, serde_json::Value)>,
 ) -> u8 {
-    report::print_warnings(result, how.bounds);
+    let mut warnings = report::warnings(result, how.bounds);
+    warnings.extend(out.growth.clone());
+    for w in &warnings {
+        eprintln!("warning: {w}");
+    }
     if how.json {
-        let warnings = report::warnings(result, how.bounds);
         let mut v =
             report::json::to_json_with(result, out.json.clone(), how.model, how.equiv, &warnings);
         if how.stats {

@@ -26,6 +26,7 @@
 //!   exploration ([`StopReason`]).
 //! * [`record`]: the bookkeeping every explorer shares (counting, limits);
 //!   [`deadline`]: the time limit as a flag set by a watchdog thread;
+//!   [`memory`]: the memory limit (likewise) and the explorers' stack;
 //!   [`progress`]: live counters for a progress display, and the estimate of the
 //!   total from the share of the tree done.
 //! * [`mutex`]: which thread holds a mutex (invalid unlocks, self-deadlocks).
@@ -45,6 +46,7 @@ pub mod coherence;
 pub mod deadline;
 pub mod key;
 pub mod liveness;
+pub mod memory;
 pub mod mixed_size;
 pub mod mutex;
 pub mod optimal;
@@ -65,8 +67,8 @@ pub mod step;
 pub use coherence::Equiv;
 pub use outcome::Outcome;
 pub use stats::{
-    ErrorClass, ErrorReport, FinalState, ParallelStats, RvfStats, SmcStats, Stats, StopReason,
-    ThreadEnd, ThreadOutcome,
+    format_size, ErrorClass, ErrorReport, FinalState, Growth, ParallelStats, RvfStats, SmcStats,
+    Stats, StopReason, ThreadEnd, ThreadOutcome,
 };
 
 use std::sync::Arc;
@@ -84,6 +86,15 @@ pub struct Config {
     /// partial, and [`Stats::stopped_by`] says so). The explorers poll it before every
     /// consistency check, so they stop within one check of it.
     pub timeout: Option<Duration>,
+    /// Stop when the process's resident memory reaches this many bytes (the result is
+    /// then partial, [`StopReason::Memory`]). Watched by a thread every
+    /// [`memory::POLL`]; the explorers poll its flag where they poll the time limit.
+    pub memory_limit: Option<u64>,
+    /// Stop when an execution reaches this many events (the result is then partial,
+    /// [`StopReason::MaxEvents`]): an execution that grows without bound (a loop that
+    /// never exits) would otherwise be extended until memory runs out. Checked at
+    /// every event the explorers add.
+    pub max_events_per_execution: Option<u64>,
     /// When `timeout` starts counting; `None`: when the exploration starts. Front ends
     /// pass the instant the command started, so that the limit also covers compiling
     /// the program.
@@ -173,7 +184,10 @@ pub(crate) fn on_large_stack<R: Send>(f: impl FnOnce() -> R + Send) -> R {
         std::thread::Builder::new()
             .name("porf-explore".into())
             .stack_size(STACK)
-            .spawn_scoped(s, f)
+            .spawn_scoped(s, || {
+                memory::enter_exploration_thread(STACK);
+                f()
+            })
             .expect("cannot start the exploration thread")
             .join()
             .unwrap_or_else(|e| std::panic::resume_unwind(e))

@@ -154,11 +154,13 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
     }
 
     /// Explores child `i` of the current node, whose state `st` is set up for
-    /// `branch`, or hands it to another worker ([`Worker::donate`]). The tid registry
-    /// and the worker's path are restored after.
-    pub(crate) fn branch(&mut self, st: &mut State<P>, i: u32, branch: Branch) {
+    /// `branch`, or hands it to another worker ([`Worker::donate`]) unless it is the
+    /// node's `last` child (handing that one over would leave this worker idle: it
+    /// would only cost a copy of the state). The tid registry and the worker's path
+    /// are restored after.
+    pub(crate) fn branch(&mut self, st: &mut State<P>, i: u32, last: bool, branch: Branch) {
         if let Some(w) = &mut self.par {
-            if w.donate(st, i, branch, &self.tids, &mut self.rec) {
+            if !last && w.donate(st, i, branch, &self.tids, &mut self.rec) {
                 return;
             }
             w.path.push(i);
@@ -206,7 +208,7 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
             && self.shard.enter(revisits, last_child(&b), &self.rec.stats)
         {
             self.rec.child(&b, b.last());
-            self.branch(st, AFTER_REVISITS, Branch::Visit);
+            self.branch(st, AFTER_REVISITS, true, Branch::Visit);
             self.shard.leave(revisits, &self.rec.stats);
         }
         self.rec.end_branch(b);
@@ -215,10 +217,10 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
     /// Leaves events behind: callers restore their state by truncation.
     fn visit(&mut self, st: &mut State<P>) {
         loop {
+            self.rec.tick(&st.g);
             if self.rec.stopped() {
                 return;
             }
-            self.rec.tick(&st.g);
             let Some((t, action)) = st.next_action() else {
                 debug_assert!(
                     self.model.is_consistent(&st.g),
@@ -292,7 +294,7 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
             }
             let e = step::add_choice(st, self.model, t, val, src);
             st.g.label_mut(e).added_max = val == lo;
-            self.branch(st, i as u32, Branch::Visit);
+            self.branch(st, i as u32, val == hi, Branch::Visit);
             st.truncate(stamp);
             self.shard.leave(hi > lo, &self.rec.stats);
         }
@@ -364,7 +366,7 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
             step::set_source(self.model, &mut st.g, r, *w, ord);
             accepted.install(&mut st.g, base.as_ref());
             st.g.label_mut(r).added_max = i == 0;
-            self.branch(st, i as u32, Branch::ContinueRead(r));
+            self.branch(st, i as u32, i + 1 == ok.len(), Branch::ContinueRead(r));
             st.truncate(stamp + 1);
             st.ts[t as usize].truncate(r.idx as usize);
             self.shard.leave(split, &self.rec.stats);
@@ -407,7 +409,7 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
                     && self.shard.enter(revisits, last_child(&b), &self.rec.stats)
                 {
                     self.rec.child(&b, b.last());
-                    self.branch(st, AFTER_REVISITS, Branch::Visit);
+                    self.branch(st, AFTER_REVISITS, true, Branch::Visit);
                     self.shard.leave(revisits, &self.rec.stats);
                 }
                 self.rec.end_branch(b);
@@ -483,7 +485,7 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
             }
             st.g.co_insert(w, pos);
             st.g.label_mut(w).added_max = i == 0;
-            self.branch(st, i as u32, Branch::Placed(w));
+            self.branch(st, i as u32, i + 1 == ok.len(), Branch::Placed(w));
             st.truncate(stamp + 1);
             st.g.co_remove(w);
             self.shard.leave(split, &self.rec.stats);
@@ -532,7 +534,7 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
             };
             if self.shard.enter(true, child, &self.rec.stats) {
                 let len = st.g.len();
-                self.branch(st, j as u32, Branch::Revisit { r, w });
+                self.branch(st, j as u32, false, Branch::Revisit { r, w });
                 st.truncate(len);
                 self.shard.leave(true, &self.rec.stats);
             }

@@ -286,7 +286,10 @@ pub fn explore<P: Program + Sync>(prog: &P, model: &dyn MemoryModel, cfg: &Confi
                 std::thread::Builder::new()
                     .name(format!("porf-worker-{k}"))
                     .stack_size(crate::STACK)
-                    .spawn_scoped(s, move || work(pool, prog, model, cfg))
+                    .spawn_scoped(s, move || {
+                        crate::memory::enter_exploration_thread(crate::STACK);
+                        work(pool, prog, model, cfg)
+                    })
                     .expect("cannot start an exploration thread")
             })
             .collect();

@@ -3,12 +3,13 @@
 
 use crate::coherence::{Coherence, Equiv};
 use crate::deadline::Deadline;
+use crate::memory::{MemoryWatch, StackGuard};
 use crate::key::{execution_key, rf_class_key};
 use crate::outcome::{classify, Outcome};
 use crate::progress::{Branch, Progress, Tree};
 use crate::state::State;
 use crate::stats::{
-    ErrorClass, ErrorReport, FinalState, Stats, StopReason, ThreadEnd, ThreadOutcome,
+    ErrorClass, ErrorReport, FinalState, Growth, Stats, StopReason, ThreadEnd, ThreadOutcome,
 };
 use crate::step::error_class;
 use crate::Config;
@@ -36,6 +37,13 @@ pub struct Recorder<'c> {
     /// Set when `max_executions` complete executions have been counted.
     count_reached: bool,
     deadline: Option<Deadline>,
+    /// The memory limit's watchdog ([`Config::memory_limit`]).
+    memory: Option<MemoryWatch>,
+    /// Set when a graph exceeded [`Config::max_events_per_execution`].
+    events_reached: bool,
+    /// The explorer's stack, and whether the recursion used it up.
+    stack: StackGuard,
+    stack_reached: bool,
     /// With [`Config::collect_rf_classes`] or [`Recorder::dedupe_classes`]: the
     /// reads-from class of every maximal execution seen, whatever its outcome.
     seen: HashSet<Vec<u64>>,
@@ -66,6 +74,10 @@ impl<'c> Recorder<'c> {
             error_stop: false,
             count_reached: cfg.max_executions == Some(0),
             deadline,
+            memory: cfg.memory_limit.map(MemoryWatch::start),
+            events_reached: false,
+            stack: StackGuard::current(),
+            stack_reached: false,
             seen: HashSet::new(),
             dedupe: false,
             races: model.has_data_races() && !cfg.disable_race_detection,
@@ -94,9 +106,26 @@ impl<'c> Recorder<'c> {
         self.tree.end(b);
     }
 
-    /// Notes the size of a graph.
+    /// Notes the size of a graph, which the explorer is about to extend or count: a
+    /// graph beyond [`Config::max_events_per_execution`], or a recursion deep enough
+    /// to use up the explorer's stack ([`StackGuard`]), stops the exploration (the
+    /// next [`Recorder::stopped`] says so). Explorers call it once per event they add.
+    #[inline]
     pub fn tick(&mut self, g: &Graph) {
-        self.stats.peak_graph_size = self.stats.peak_graph_size.max(g.len());
+        if g.len() > self.stats.peak_graph_size {
+            self.stats.peak_graph_size = g.len();
+            self.stats.largest = Some(growth(g));
+            if self
+                .cfg
+                .max_events_per_execution
+                .is_some_and(|m| g.len() as u64 > m)
+            {
+                self.events_reached = true;
+            }
+        }
+        if self.stack.exhausted() {
+            self.stack_reached = true;
+        }
     }
 
     /// True when the exploration must end: an error without keep-going, or a limit.
@@ -112,6 +141,12 @@ impl<'c> Recorder<'c> {
             self.cfg.max_executions.map(StopReason::MaxExecutions)
         } else if self.deadline.as_ref().is_some_and(Deadline::passed) {
             self.cfg.timeout.map(StopReason::Timeout)
+        } else if self.memory.as_ref().is_some_and(MemoryWatch::exceeded) {
+            self.cfg.memory_limit.map(StopReason::Memory)
+        } else if self.events_reached {
+            self.cfg.max_events_per_execution.map(StopReason::MaxEvents)
+        } else if self.stack_reached {
+            Some(StopReason::Stack(self.stack.size() as u64))
         } else {
             None
         };
@@ -136,11 +171,12 @@ impl<'c> Recorder<'c> {
         self.error_stop = false;
     }
 
-    /// Whether the time limit has passed (for long computations that cannot call
-    /// [`Recorder::stopped`], which needs `&mut self`; they give up, and the next
-    /// `stopped` records the limit).
-    pub fn deadline_passed(&self) -> bool {
+    /// Whether the time or memory limit has passed (for long computations that
+    /// cannot call [`Recorder::stopped`], which needs `&mut self`; they give up, and
+    /// the next `stopped` records the limit).
+    pub fn limit_passed(&self) -> bool {
         self.deadline.as_ref().is_some_and(Deadline::passed)
+            || self.memory.as_ref().is_some_and(MemoryWatch::exceeded)
     }
 
     /// Records an error; stops the exploration unless keep-going.
@@ -314,6 +350,7 @@ impl<'c> Recorder<'c> {
     /// The result; stops the watchdog.
     pub fn finish(mut self) -> Stats {
         self.deadline = None;
+        self.memory = None;
         if let Some(p) = &self.progress {
             self.tree.publish(p);
         }
@@ -344,6 +381,20 @@ pub fn thread_outcomes(g: &Graph) -> Vec<ThreadOutcome> {
             ThreadOutcome { tid: t, reads, end }
         })
         .collect()
+}
+
+/// The size of `g` and its longest thread (the lowest tid among equals), with where
+/// that thread's newest event comes from.
+fn growth(g: &Graph) -> Growth {
+    let t = (0..g.num_threads())
+        .max_by_key(|&t| (g.thread_len(t), std::cmp::Reverse(t)))
+        .unwrap_or(0);
+    Growth {
+        events: g.len() as u64,
+        thread: t,
+        thread_events: g.thread_len(t) as u64,
+        last: g.last_of(t).map_or(SrcLoc::UNKNOWN, |e| g.label(e).src),
+    }
 }
 
 /// Whether some thread of `g` ended at a loop bound.

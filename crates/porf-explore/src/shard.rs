@@ -231,6 +231,9 @@ pub struct ShardRun {
     pub frontier: u64,
     /// The plan every shard computed ([`Plan::fingerprint`] identifies it).
     pub plan: Plan,
+    /// A limit (time, memory, execution size) stopped the pre-pass: there is no plan
+    /// (`plan` is empty), no segment, and `stats.stopped_by` says which limit.
+    pub probe_stopped: bool,
     /// Time the pre-pass took.
     pub probe: Duration,
     /// Segments with something recorded, by increasing ordinal.
@@ -617,7 +620,7 @@ impl Prev {
 /// are walked by the shards, each of their children is expanded too or is a *frontier*
 /// node, and the frontier nodes (numbered `k = 0, 1, …` in depth-first order) are an
 /// antichain that every maximal execution below a real branch lies under.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct Plan {
     nodes: Vec<PlanNode>,
     /// The owner of each frontier node, by ordinal.
@@ -1062,8 +1065,9 @@ impl Filter {
 }
 
 /// Walks the top of the tree within `reach`, copying what `prev` saw whole and probing
-/// below the nodes it stops at as `dive` says (without limits and collecting every
-/// error, so that every shard walks the same).
+/// below the nodes it stops at as `dive` says (collecting every error and without the
+/// execution count, so that every shard walks the same). The run's time, memory and
+/// execution-size limits apply: the walk's statistics say whether one stopped it.
 fn probe<P: Program>(
     prog: &P,
     model: &dyn MemoryModel,
@@ -1071,10 +1075,9 @@ fn probe<P: Program>(
     reach: Reach,
     prev: Option<Prev>,
     dive: Dive,
-) -> Top {
+) -> (Top, Stats) {
     let cfg = Config {
         keep_going: true,
-        timeout: None,
         max_executions: None,
         progress: None,
         ..cfg.clone()
@@ -1098,11 +1101,9 @@ fn probe<P: Program>(
         prev,
         dive,
     };
-    match optimal::explore_filtered(prog, model, &cfg, Filter::new(Mode::Probe(top)))
-        .1
-        .mode
-    {
-        Mode::Probe(top) => top,
+    let (stats, filter) = optimal::explore_filtered(prog, model, &cfg, Filter::new(Mode::Probe(top)));
+    match filter.mode {
+        Mode::Probe(top) => (top, stats),
         _ => unreachable!(),
     }
 }
@@ -1118,17 +1119,22 @@ pub fn budget(count: u32) -> u64 {
 /// the reach and the walks, the next one included, enter at most half of `budget`
 /// nodes in all; then walks the last reach once more, probing below each node it stops
 /// at ([`PROBES_PER_NODE`] probes, while the rest of the budget lasts), and cuts that
-/// walk into the plan for `count` shards (see the module docs).
+/// walk into the plan for `count` shards (see the module docs). `Err`: a limit
+/// stopped a walk (the walk's statistics say which); there is no plan then.
 pub fn plan<P: Program>(
     prog: &P,
     model: &dyn MemoryModel,
     cfg: &Config,
     count: u32,
     budget: u64,
-) -> Plan {
+) -> Result<Plan, Stats> {
     let walks = (budget / 2).max(1);
     let mut reach = Reach { k: 0, d: 1 };
-    let mut best = probe(prog, model, cfg, reach, None, Dive::none());
+    let walk = |reach, prev, dive| match probe(prog, model, cfg, reach, prev, dive) {
+        (_, stats) if stats.stopped_by.is_some() => Err(stats),
+        (top, _) => Ok(top),
+    };
+    let mut best = walk(reach, None, Dive::none())?;
     let mut spent = best.walked;
     for _ in 0..MAX_WALKS {
         if !best.nodes.iter().any(|n| n.cut) {
@@ -1143,17 +1149,17 @@ pub fn plan<P: Program>(
             let rewalk = cost.saturating_sub(cuts);
             let probes = budget.saturating_sub(spent + rewalk).max(budget / 4).max(1);
             let dive = Dive::new(PROBES_PER_NODE, probes, cuts);
-            best = probe(prog, model, cfg, reach, Some(prev), dive);
+            best = walk(reach, Some(prev), dive)?;
             spent += best.walked + best.dive.entered;
             break;
         }
-        best = probe(prog, model, cfg, next, Some(prev), Dive::none());
+        best = walk(next, Some(prev), Dive::none())?;
         reach = next;
         spent += best.walked;
     }
     let mut p = Plan::cut(&best, count);
     p.probe_nodes = spent;
-    p
+    Ok(p)
 }
 
 /// Explores shard `split` of `prog` (see the module docs), on a thread with a large
@@ -1187,7 +1193,29 @@ fn run_shard<P: Program>(
     budget: u64,
 ) -> ShardRun {
     let start = Instant::now();
-    let plan = plan(prog, model, cfg, split.count, budget);
+    // The time limit counts from the same instant in the pre-pass's walks and after.
+    let cfg = &Config {
+        clock_start: Some(cfg.clock_start.unwrap_or(start)),
+        ..cfg.clone()
+    };
+    let plan = match plan(prog, model, cfg, split.count, budget) {
+        Ok(p) => p,
+        Err(mut stats) => {
+            // A limit stopped the pre-pass: this shard explored nothing it owns.
+            stats.elapsed = start.elapsed();
+            stats.errors.clear();
+            return ShardRun {
+                split,
+                stats,
+                depth: 0,
+                frontier: 0,
+                plan: Plan::default(),
+                probe_stopped: true,
+                probe: start.elapsed(),
+                segments: Vec::new(),
+            };
+        }
+    };
     let probe = start.elapsed();
     let walk = Walk {
         split,
@@ -1210,6 +1238,7 @@ fn run_shard<P: Program>(
         depth: plan.depth(),
         frontier: plan.frontier(),
         plan,
+        probe_stopped: false,
         probe,
         segments: filter.segments,
     }

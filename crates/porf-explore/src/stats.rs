@@ -109,6 +109,8 @@ pub struct Stats {
     pub smc: SmcStats,
     /// The largest number of events any explored graph had.
     pub peak_graph_size: usize,
+    /// The largest graph's longest thread (see [`Growth`]); `None` before any graph.
+    pub largest: Option<Growth>,
     /// Which limit stopped the exploration before it had explored everything, if one
     /// did. `Some` means the counts are a lower bound and the absence of errors proves
     /// nothing; an error found is still definitive.
@@ -216,26 +218,82 @@ pub enum StopReason {
     /// The given number of complete executions ([`crate::Config::max_executions`]) was
     /// reached.
     MaxExecutions(u64),
+    /// The process's resident memory reached the limit
+    /// ([`crate::Config::memory_limit`], in bytes).
+    Memory(u64),
+    /// The explorer's recursion (one level per event added along a path of its
+    /// search) used up most of its thread's stack (of this many bytes).
+    Stack(u64),
+    /// An execution reached this many events
+    /// ([`crate::Config::max_events_per_execution`]).
+    MaxEvents(u64),
 }
 
 impl StopReason {
-    /// The limit's name in JSON: `timeout` or `max-executions`.
+    /// The limit's name in JSON: `timeout`, `max-executions`, `memory` (the memory
+    /// limit or the explorer's stack) or `max-events-per-execution`.
     pub fn name(self) -> &'static str {
         match self {
             StopReason::Timeout(_) => "timeout",
             StopReason::MaxExecutions(_) => "max-executions",
+            StopReason::Memory(_) | StopReason::Stack(_) => "memory",
+            StopReason::MaxEvents(_) => "max-events-per-execution",
         }
+    }
+
+    /// Whether the limit is one of the size of what the exploration holds (memory,
+    /// stack, events of one execution): then [`Stats::largest`] says what grew.
+    pub fn is_size(self) -> bool {
+        matches!(
+            self,
+            StopReason::Memory(_) | StopReason::Stack(_) | StopReason::MaxEvents(_)
+        )
     }
 }
 
+/// `n` bytes as a size: whole GiB, MiB or KiB when exact, else bytes.
+pub fn format_size(n: u64) -> String {
+    const UNITS: [(u64, &str); 3] = [(1 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB")];
+    for (u, name) in UNITS {
+        if n >= u && n % u == 0 {
+            return format!("{} {name}", n / u);
+        }
+    }
+    if n >= 1 << 20 {
+        return format!("{:.1} MiB", n as f64 / (1u64 << 20) as f64);
+    }
+    format!("{n} bytes")
+}
+
 impl std::fmt::Display for StopReason {
-    /// The command-line flag that set the limit: `--timeout 5`, `--max-executions 100`.
+    /// The command-line flag that set the limit (`--timeout 5`, `--max-executions
+    /// 100`, `--memory-limit 1 GiB`, `--max-events-per-execution 100000`), or the
+    /// stack's size.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             StopReason::Timeout(d) => write!(f, "--timeout {}", d.as_secs_f64()),
             StopReason::MaxExecutions(n) => write!(f, "--max-executions {n}"),
+            StopReason::Memory(n) => write!(f, "--memory-limit {}", format_size(*n)),
+            StopReason::Stack(n) => {
+                write!(f, "the explorer's stack ({} deep)", format_size(*n))
+            }
+            StopReason::MaxEvents(n) => write!(f, "--max-events-per-execution {n}"),
         }
     }
+}
+
+/// The largest execution graph an exploration built, and what made it large: its
+/// longest thread and that thread's newest event (for the message of a size limit,
+/// [`StopReason::is_size`]).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Growth {
+    /// Events of the graph.
+    pub events: u64,
+    /// Its thread with the most events, their number, and where the newest of them
+    /// comes from in the program.
+    pub thread: u32,
+    pub thread_events: u64,
+    pub last: SrcLoc,
 }
 
 impl Stats {
@@ -274,6 +332,9 @@ impl Stats {
         self.rf_classes.extend(o.rf_classes);
         self.repeated_classes += o.repeated_classes;
         self.peak_graph_size = self.peak_graph_size.max(o.peak_graph_size);
+        if o.largest.map(|g| g.events) > self.largest.map(|g| g.events) {
+            self.largest = o.largest;
+        }
         self.stopped_by = self.stopped_by.or(o.stopped_by);
         self.final_states.extend(o.final_states);
         self.thread_outcomes.extend(o.thread_outcomes);

@@ -44,6 +44,11 @@ pub struct Options {
     /// Worker threads for the exploration ([`Config::threads`]); the outcome does not
     /// depend on it.
     pub threads: usize,
+    /// The exploration's size limits ([`Config::max_events_per_execution`],
+    /// [`Config::memory_limit`]): a test whose exploration one of them stops has no
+    /// verdict ([`CheckError::Limit`]).
+    pub max_events_per_execution: Option<u64>,
+    pub memory_limit: Option<u64>,
 }
 
 /// Why a test has no verdict. Each prints as `file:line:col: ...`.
@@ -55,6 +60,9 @@ pub enum CheckError {
     Front(Diagnostic),
     /// The program did something porf does not model (e.g. a mixed-size access).
     Unsupported(String),
+    /// A size limit stopped the exploration (an execution that grows without bound:
+    /// a loop with no `--unroll` bound), so the states found are not all of them.
+    Limit(String),
 }
 
 impl fmt::Display for CheckError {
@@ -62,7 +70,7 @@ impl fmt::Display for CheckError {
         match self {
             CheckError::Litmus(e) => e.fmt(f),
             CheckError::Front(d) => d.fmt(f),
-            CheckError::Unsupported(m) => f.write_str(m),
+            CheckError::Unsupported(m) | CheckError::Limit(m) => f.write_str(m),
         }
     }
 }
@@ -246,6 +254,8 @@ fn explore(
         keep_going: true,
         collect_final_states: collect,
         threads: opts.threads,
+        max_events_per_execution: opts.max_events_per_execution,
+        memory_limit: opts.memory_limit,
         ..Config::default()
     };
     if opts.all_release_acquire {
@@ -255,6 +265,18 @@ fn explore(
     } else {
         let stats = porf_explore::explore(Strategy::Optimal, &prog, model, &cfg);
         (stats, prog)
+    }
+}
+
+/// [`CheckError::Limit`] if a limit stopped the exploration that gave `stats`.
+fn limited(l: &Litmus, stats: &Stats) -> Result<(), CheckError> {
+    match stats.stopped_by {
+        Some(r) => Err(CheckError::Limit(format!(
+            "{}:1:1: no verdict: {r} stopped the exploration (an execution with {} events); \
+             if a loop never ends, bound it with --unroll N",
+            l.file, stats.peak_graph_size
+        ))),
+        None => Ok(()),
     }
 }
 
@@ -319,6 +341,7 @@ pub fn check(
             e.message
         )));
     }
+    limited(l, &stats)?;
     let mut races = Vec::new();
     let mut errors = Vec::new();
     for e in &stats.errors {
@@ -371,7 +394,9 @@ pub fn check(
     } else if states.iter().all(|s| !s.satisfies) {
         0
     } else {
-        explore(&module, 2, model, false, opts).0.complete
+        let (s, _) = explore(&module, 2, model, false, opts);
+        limited(l, &s)?;
+        s.complete
     };
     let loop_cut = stats.bound_cut > 0;
     Ok(Outcome {

@@ -83,6 +83,7 @@ impl<'a, 'c, P: Program> Part<'a, 'c, P> {
         self.rec.stats.smc.calls += 1;
         // Line 1: extend by every event that is not a read.
         loop {
+            self.rec.tick(&st.g);
             if self.rec.stopped() {
                 return;
             }

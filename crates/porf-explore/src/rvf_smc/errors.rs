@@ -47,7 +47,7 @@ impl<P: Program> Rvf<'_, '_, P> {
     /// Reports every race and lifetime error of `tr`'s class (steps 1 and 2).
     pub(super) fn class_errors(&mut self, tr: &Trace<P>) {
         self.graph_errors(&tr.st.g);
-        let stop = || self.rec.deadline_passed();
+        let stop = || self.rec.limit_passed();
         for h in hidden(tr, &stop) {
             if self.rec.stopped() {
                 return;
@@ -65,7 +65,7 @@ impl<P: Program> Rvf<'_, '_, P> {
                     *good = vec![None];
                 }
             }
-            let stop = || self.rec.deadline_passed();
+            let stop = || self.rec.limit_passed();
             let q = Query {
                 stop: Some(&stop),
                 guide: tr.st.g.insertion_order(),
@@ -210,7 +210,7 @@ impl<P: Program> Rvf<'_, '_, P> {
                 *last = true;
             }
         }
-        let stop = || self.rec.deadline_passed();
+        let stop = || self.rec.limit_passed();
         let q = Query {
             stop: Some(&stop),
             guide: g.insertion_order(),

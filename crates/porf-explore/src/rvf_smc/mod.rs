@@ -292,6 +292,7 @@ impl<P: Program> Rvf<'_, '_, P> {
             let mut t = 0;
             while t < tr.st.g.num_threads() {
                 loop {
+                    self.rec.tick(&tr.st.g);
                     if self.rec.stopped() {
                         return false;
                     }
@@ -415,7 +416,7 @@ impl<P: Program> Rvf<'_, '_, P> {
             // closure of σ~'s events (every witness of the new events respects it).
             self.counters.witness_calls += 1;
             let pred = EventId::new(r.tid, r.idx - 1);
-            let stop = || self.rec.deadline_passed();
+            let stop = || self.rec.limit_passed();
             if node.all_hidden(g, &tr.good, acc.loc, &group, pred, &stop) {
                 self.counters.witness_failed += 1;
                 self.counters.closure_refuted += 1;
@@ -442,7 +443,7 @@ impl<P: Program> Rvf<'_, '_, P> {
             }
             let mut guide = g.insertion_order().to_vec();
             guide.push(r);
-            let stop = || self.rec.deadline_passed();
+            let stop = || self.rec.limit_passed();
             let q = Query {
                 stop: Some(&stop),
                 guide: &guide,
