@@ -10,10 +10,12 @@
 //! those, which this thread's branch already tried. A call with no read left to add is
 //! a maximal trace and is counted.
 //!
-//! Space: one trace (truncated back after each child) plus one causal map per level of
-//! the recursion, each with at most one entry per read of the trace — polynomial in the
-//! length of the trace, whatever the number of classes. The price is calls on partial
-//! traces (`SmcStats::calls` counts them too).
+//! Space: one trace (truncated back after each child) plus one causal map, with at most
+//! one entry per read of the trace, shared by the levels of the recursion: each level
+//! sees its parent's map with its own entries added (the paper's copy per call), which
+//! an undo log takes back when the level returns — linear in the length of the trace,
+//! whatever the number of classes. The price is calls on partial traces
+//! (`SmcStats::calls` counts them too).
 //!
 //! The realisability test is the graph explorer's rf-mode check
 //! ([`crate::coherence::Coherence::check`]): the previous witness extended by the new
@@ -29,14 +31,43 @@ use crate::record::Recorder;
 use crate::state::{State, TidRegistry};
 use crate::step::{self, Access, AfterRead, Step};
 use crate::{Config, Stats};
-use porf_graph::{Action, EventId, Program, Tid};
+use porf_graph::{AccessClass, Action, EventId, Program, Tid};
 use porf_models::{atomicity, MemoryModel};
 use std::collections::HashMap;
 
 /// The causal map: for a read, the length of every thread's local trace when its
 /// sources were last tried (and whether the initialisation was among them); sources
-/// among those are forbidden.
-type CausalMap = HashMap<EventId, Tried>;
+/// among those are forbidden. The entries changed since a [`CausalMap::mark`] are
+/// logged with their old values, so that [`CausalMap::rollback`] gives a call's
+/// caller its map back as it was (as if the call had worked on a copy).
+#[derive(Default)]
+struct CausalMap {
+    map: HashMap<EventId, Tried>,
+    log: Vec<(EventId, Option<Tried>)>,
+}
+
+impl CausalMap {
+    fn get(&self, r: &EventId) -> Option<&Tried> {
+        self.map.get(r)
+    }
+    fn insert(&mut self, r: EventId, t: Tried) {
+        let old = self.map.insert(r, t);
+        self.log.push((r, old));
+    }
+    fn mark(&self) -> usize {
+        self.log.len()
+    }
+    /// Undoes every insertion since `mark`.
+    fn rollback(&mut self, mark: usize) {
+        while self.log.len() > mark {
+            let (r, old) = self.log.pop().expect("log longer than the mark");
+            match old {
+                Some(t) => self.map.insert(r, t),
+                None => self.map.remove(&r),
+            };
+        }
+    }
+}
 
 #[derive(Clone, Debug, Default)]
 struct Tried {
@@ -54,7 +85,7 @@ pub fn explore<P: Program>(prog: &P, model: &dyn MemoryModel, cfg: &Config) -> S
         tids: TidRegistry::default(),
     };
     let mut st = State::new(prog, model);
-    ex.call(&mut st, CausalMap::new());
+    ex.call(&mut st, &mut CausalMap::default());
     ex.rec.finish()
 }
 
@@ -77,9 +108,16 @@ impl<'a, 'c, P: Program> Part<'a, 'c, P> {
         }
     }
 
-    /// One call of Algorithm 4 on the (realisable) trace `st`, whose co is a witness.
-    /// Leaves events behind: the caller truncates.
-    fn call(&mut self, st: &mut State<P>, mut cmap: CausalMap) {
+    /// One call of Algorithm 4 on the (realisable) trace `st`, whose co is a witness,
+    /// with the causal map `cmap` (given back as it was). Leaves events behind: the
+    /// caller truncates.
+    fn call(&mut self, st: &mut State<P>, cmap: &mut CausalMap) {
+        let mark = cmap.mark();
+        self.call_here(st, cmap);
+        cmap.rollback(mark);
+    }
+
+    fn call_here(&mut self, st: &mut State<P>, cmap: &mut CausalMap) {
         self.rec.stats.smc.calls += 1;
         // Line 1: extend by every event that is not a read.
         loop {
@@ -122,15 +160,20 @@ impl<'a, 'c, P: Program> Part<'a, 'c, P> {
                 Some(w) => w.idx >= tried.lens.get(w.tid as usize).copied().unwrap_or(0),
             };
             st.g.ensure_loc(loc, self.prog.init_value(loc), self.prog.block_of(loc));
+            // The allowed sources: of each thread, the writes beyond the length the
+            // causal map recorded (found through the location's per-thread index), in
+            // insertion order.
+            let info = st.g.loc_info(loc);
+            let mut writes: Vec<EventId> = Vec::new();
+            for u in 0..info.thread_slots() {
+                let from = tried.lens.get(u as usize).copied().unwrap_or(0);
+                for c in [AccessClass::NaWrite, AccessClass::AtomicWrite] {
+                    writes.extend(info.thread_accesses(u, c, from).iter().map(|&i| EventId::new(u, i)));
+                }
+            }
+            writes.sort_by_key(|&w| st.g.label(w).stamp);
             let sources: Vec<Option<EventId>> = std::iter::once(None)
-                .chain(
-                    st.g.loc_info(loc)
-                        .accesses
-                        .iter()
-                        .copied()
-                        .filter(|&w| st.g.label(w).is_write())
-                        .map(Some),
-                )
+                .chain(writes.into_iter().map(Some))
                 .filter(|&w| allowed(w))
                 .collect();
             for w in sources {
@@ -143,7 +186,7 @@ impl<'a, 'c, P: Program> Part<'a, 'c, P> {
                     for e in fresh {
                         self.extender().report(st, e);
                     }
-                    self.call(st, cmap.clone());
+                    self.call(st, cmap);
                 }
                 st.truncate(stamp);
             }
