@@ -437,6 +437,8 @@ pub enum InstKind {
     LoopEnter { id: LoopId },
     /// Count one more iteration of loop `id` (emitted at the start of each body
     /// execution); with `--unroll N`, the (N+1)th iteration blocks the execution.
+    /// Cycles that bypass it (built with `goto`) are bounded at their retreating
+    /// edges instead ([`Function::loop_heads`], `crate::unroll`).
     LoopIter { id: LoopId },
 }
 
@@ -490,7 +492,27 @@ pub struct Function {
     pub shared_size: u32,
     /// `blocks[0]` is the entry block.
     pub blocks: Vec<Block>,
+    /// The targets of the back edges of the loops the front end built itself, with
+    /// what bounds them (sorted by block, one entry per block). `--unroll` bounds every
+    /// other retreating edge of the control-flow graph as a `goto` loop
+    /// (`crate::unroll`).
+    pub loop_heads: Vec<(BlockId, LoopHead)>,
     pub src: SrcLoc,
+}
+
+/// How a loop the front end built is bounded (see [`Function::loop_heads`]).
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum LoopHead {
+    /// The target of a `while` or `for` statement's back edge (its condition) or of a
+    /// `do` statement's (its body's start): the statement's [`InstKind::LoopIter`]
+    /// counts its iterations, and every path around the loop that stays inside the
+    /// statement passes it.
+    Statement,
+    /// The head of a loop the front end generated that ends by itself: its counter
+    /// register is set before the loop, only the loop's latch increments it, and the
+    /// head leaves the loop once it reaches a limit computed before the loop
+    /// (`realloc`'s copy loop). No label lies inside such a loop.
+    Finite,
 }
 
 /// How many threads get a copy of the thread-local globals (threads `0..TLS_THREADS`);
@@ -553,6 +575,11 @@ pub struct Module {
     /// ([`crate::spin::analyze`]). Empty (the front end's output) turns spin-assume off;
     /// [`crate::CProgram`] fills it when [`crate::RunOptions::spin_assume`] is set.
     pub loops: Vec<crate::spin::FuncLoops>,
+    /// `--unroll`: the counted edges of each function, indexed like `funcs`
+    /// ([`crate::unroll::analyze`]). Empty (the front end's output) leaves loops built
+    /// with `goto` unbounded; [`crate::CProgram`] fills it when
+    /// [`crate::RunOptions::unroll`] is set.
+    pub back_edges: Vec<crate::unroll::FuncEdges>,
     /// What each allocation site allocates, when the front end saw the block's pointer
     /// converted to a pointer to a complete type right after the call
     /// (`struct node *n = malloc(sizeof *n)`): witnesses then name heap memory by type

@@ -36,6 +36,11 @@ impl CProgram {
         } else {
             Vec::new()
         };
+        module.back_edges = if run.unroll.is_some() {
+            crate::unroll::analyze(&module)
+        } else {
+            Vec::new()
+        };
         Ok(CProgram {
             module: Arc::new(module),
             run,
@@ -184,6 +189,13 @@ fn validate_func(m: &Module, f: &Function) -> Result<(), String> {
             "{} parameters but {} registers",
             f.nparams, f.nregs
         ));
+    }
+    if f.loop_heads.windows(2).any(|w| w[0].0 >= w[1].0)
+        || f.loop_heads
+            .last()
+            .is_some_and(|h| h.0 as usize >= f.blocks.len())
+    {
+        return Err("loop heads not sorted, repeated or out of range".into());
     }
     let reg = |r: Reg| {
         if r < f.nregs {

@@ -51,6 +51,7 @@ fn func(
             term: Terminator::Return(ret),
             term_src: SrcLoc::UNKNOWN,
         }],
+        loop_heads: Vec::new(),
         src: SrcLoc::line(line0),
     }
 }

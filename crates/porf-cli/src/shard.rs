@@ -92,7 +92,8 @@ pub fn run<P: Program + Sync>(
                 .map(|(l, n)| json!({"src": src(*l), "location": loc(*l), "blocked": n}))
                 .collect();
             json!({"ordinal": s.ordinal, "complete": c.complete, "blocked": c.blocked,
-                   "bound_cut": c.bound_cut, "erroneous": c.erroneous,
+                   "bound_cut": c.bound_cut, "recursion_cut": c.recursion_cut,
+                   "erroneous": c.erroneous,
                    "spin_blocked": spin, "errors": s.errors})
         })
         .collect();
@@ -302,6 +303,7 @@ fn merge_reports(a: &MergeArgs) -> Result<u8, String> {
                     complete: n("complete"),
                     blocked: n("blocked"),
                     bound_cut: n("bound_cut"),
+                    recursion_cut: n("recursion_cut"),
                     erroneous: n("erroneous"),
                     spin_blocked: spin,
                 },
@@ -352,6 +354,7 @@ fn merge_reports(a: &MergeArgs) -> Result<u8, String> {
         complete: c.complete,
         blocked: c.blocked,
         bound_cut: c.bound_cut,
+        recursion_cut: c.recursion_cut,
         erroneous: c.erroneous,
         spin_blocked: c.spin_blocked.iter().copied().collect(),
         errors,

@@ -27,11 +27,15 @@ pub struct VerifyArgs {
     /// Add a directory to the include path.
     #[arg(short = 'I', value_name = "DIR")]
     include: Vec<PathBuf>,
-    /// A loop body about to start its (N+1)th run blocks the execution (blocked, not complete).
+    /// Bound every loop: a loop statement's body about to start its (N+1)th run, or a
+    /// cycle of the control flow (a loop built with goto) about to start its (N+1)th
+    /// round, blocks the execution (blocked, not complete). A run that cuts an
+    /// execution is incomplete: "No errors were detected up to the bound", exit code 4.
     #[arg(long, value_name = "N")]
     unroll: Option<u32>,
     /// A call that would make a function active more than N times at once (N nested
-    /// recursive calls) blocks the execution, counted like an --unroll cut (C programs).
+    /// recursive calls) blocks the execution, a cut like an --unroll one (the run is
+    /// then incomplete, exit code 4) (C programs).
     #[arg(long, value_name = "N", default_value_t = porf_c::DEFAULT_RECURSION_LIMIT,
           value_parser = clap::value_parser!(u32).range(1..))]
     recursion_limit: u32,
@@ -418,5 +422,5 @@ pub(crate) fn print_result(
             report::emit(&lines);
         }
     }
-    report::exit_code(result)
+    report::judge(result).exit
 }

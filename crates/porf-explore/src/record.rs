@@ -276,8 +276,12 @@ impl<'c> Recorder<'c> {
             }
             Outcome::Blocked => {
                 self.stats.blocked += 1;
-                if hit_loop_bound(&st.g) {
+                let (on_loop, on_recursion) = cut_by(&st.g);
+                if on_loop || on_recursion {
                     self.stats.bound_cut += 1;
+                }
+                if on_recursion {
+                    self.stats.recursion_cut += 1;
                 }
                 for t in 0..st.g.num_threads() {
                     if let Some(e) = st.g.last_of(t) {
@@ -346,16 +350,24 @@ pub fn thread_outcomes(g: &Graph) -> Vec<ThreadOutcome> {
         .collect()
 }
 
-/// Whether some thread of `g` ended at a loop bound.
-fn hit_loop_bound(g: &Graph) -> bool {
-    (0..g.num_threads()).any(|t| {
-        g.last_of(t).is_some_and(|e| {
-            g.label(e).kind
-                == LabelKind::Block {
+/// Whether some thread of `g` ended at the loop bound, and whether some thread ended
+/// at the recursion limit.
+fn cut_by(g: &Graph) -> (bool, bool) {
+    let mut cut = (false, false);
+    for t in 0..g.num_threads() {
+        if let Some(e) = g.last_of(t) {
+            match g.label(e).kind {
+                LabelKind::Block {
                     reason: BlockReason::LoopBound,
-                }
-        })
-    })
+                } => cut.0 = true,
+                LabelKind::Block {
+                    reason: BlockReason::RecursionLimit,
+                } => cut.1 = true,
+                _ => {}
+            }
+        }
+    }
+    cut
 }
 
 /// Registers of every thread and, if `with_memory`, final values of every location (in

@@ -149,6 +149,8 @@ pub struct Counters {
     pub complete: u64,
     pub blocked: u64,
     pub bound_cut: u64,
+    /// Of `bound_cut`, those cut by the recursion limit ([`Stats::recursion_cut`]).
+    pub recursion_cut: u64,
     pub erroneous: u64,
     /// Blocked executions per spin loop ([`Stats::spin_blocked`]), in no order.
     pub spin_blocked: Vec<(SrcLoc, u64)>,
@@ -160,6 +162,7 @@ impl Counters {
             complete: s.complete,
             blocked: s.blocked,
             bound_cut: s.bound_cut,
+            recursion_cut: s.recursion_cut,
             erroneous: s.erroneous,
             spin_blocked: s.spin_blocked.iter().map(|(l, n)| (*l, *n)).collect(),
         }
@@ -172,6 +175,7 @@ impl Counters {
             complete: self.complete - before.complete,
             blocked: self.blocked - before.blocked,
             bound_cut: self.bound_cut - before.bound_cut,
+            recursion_cut: self.recursion_cut - before.recursion_cut,
             erroneous: self.erroneous - before.erroneous,
             spin_blocked: self
                 .spin_blocked
@@ -186,6 +190,7 @@ impl Counters {
         self.complete == 0
             && self.blocked == 0
             && self.bound_cut == 0
+            && self.recursion_cut == 0
             && self.erroneous == 0
             && self.spin_blocked.is_empty()
     }
@@ -200,6 +205,7 @@ impl Counters {
         self.complete += o.complete;
         self.blocked += o.blocked;
         self.bound_cut += o.bound_cut;
+        self.recursion_cut += o.recursion_cut;
         self.erroneous += o.erroneous;
         for (l, n) in &o.spin_blocked {
             match self.spin_blocked.iter_mut().find(|(m, _)| m == l) {

@@ -84,9 +84,14 @@ pub struct Stats {
     pub complete: u64,
     /// Maximal consistent executions in which some thread is blocked (see [`crate::outcome`]).
     pub blocked: u64,
-    /// Of the blocked executions, those in which a loop reached the user's bound
-    /// (`BlockReason::LoopBound`): the program's behaviour beyond was not explored.
+    /// Of the blocked executions, those cut by a bound: some thread stopped at the
+    /// loop bound (`BlockReason::LoopBound`) or the recursion limit
+    /// (`BlockReason::RecursionLimit`), so the program's behaviour beyond was not
+    /// explored (see [`Stats::limit`]).
     pub bound_cut: u64,
+    /// Of the executions cut by a bound, those in which some thread stopped at the
+    /// recursion limit.
+    pub recursion_cut: u64,
     /// Maximal consistent executions containing an error event (only with keep-going).
     pub erroneous: u64,
     /// Spin-assume: for each loop position (the source location of the back edge), the
@@ -238,10 +243,61 @@ impl std::fmt::Display for StopReason {
     }
 }
 
+/// A bound that cuts single executions short (they end blocked, and count in
+/// [`Stats::bound_cut`]).
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum Bound {
+    /// `--unroll`: a loop started once too often.
+    Loop,
+    /// `--recursion-limit`: a function would have been active once too often.
+    Recursion,
+}
+
+/// What keeps a result from being a proof (see [`Stats::limit`]).
+#[derive(Copy, Clone, PartialEq, Debug)]
+pub enum Limit {
+    /// A limit stopped the exploration before it had explored everything: the counts
+    /// are lower bounds.
+    Stopped(StopReason),
+    /// Every execution was explored, but some were cut short by a bound: the counts
+    /// are those of the bounded program.
+    Cut(Bound),
+}
+
+impl Limit {
+    /// The limit's name in JSON's `stopped_by`: `timeout`, `max-executions`,
+    /// `loop bound`, `recursion limit`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Limit::Stopped(r) => r.name(),
+            Limit::Cut(Bound::Loop) => "loop bound",
+            Limit::Cut(Bound::Recursion) => "recursion limit",
+        }
+    }
+}
+
 impl Stats {
     /// True when a limit stopped the exploration early: the counts are partial.
     pub fn partial(&self) -> bool {
         self.stopped_by.is_some()
+    }
+
+    /// The one rule for every limit: `None` exactly when the exploration was
+    /// complete (every execution explored to its end), so that finding no error
+    /// proves the program correct (for the model). Otherwise the limit to name: the
+    /// one that stopped the exploration, if one did; else the bound that cut
+    /// executions (the loop bound, unless every cut execution hit the recursion
+    /// limit).
+    pub fn limit(&self) -> Option<Limit> {
+        if let Some(r) = self.stopped_by {
+            Some(Limit::Stopped(r))
+        } else if self.bound_cut == 0 {
+            None
+        } else if self.recursion_cut == self.bound_cut {
+            Some(Limit::Cut(Bound::Recursion))
+        } else {
+            Some(Limit::Cut(Bound::Loop))
+        }
     }
 
     /// Records `err` unless an error with the same key is already known. Returns true if new.
@@ -263,6 +319,7 @@ impl Stats {
         self.complete += o.complete;
         self.blocked += o.blocked;
         self.bound_cut += o.bound_cut;
+        self.recursion_cut += o.recursion_cut;
         self.erroneous += o.erroneous;
         for (k, n) in o.spin_blocked {
             *self.spin_blocked.entry(k).or_default() += n;
@@ -335,5 +392,28 @@ mod tests {
         assert_eq!(a.peak_graph_size, 10);
         let msgs: Vec<&str> = a.errors.iter().map(|e| e.message.as_str()).collect();
         assert_eq!(msgs, ["first", "second"]);
+    }
+
+    /// Complete only without a stop and without cuts; a stop is named before a cut,
+    /// and the recursion limit only when it cut every cut execution.
+    #[test]
+    fn the_limit_is_none_only_for_a_complete_exploration() {
+        let mut s = Stats {
+            complete: 4,
+            blocked: 3,
+            ..Stats::default()
+        };
+        assert_eq!(s.limit(), None);
+        s.bound_cut = 2;
+        s.recursion_cut = 2;
+        assert_eq!(s.limit(), Some(Limit::Cut(Bound::Recursion)));
+        assert_eq!(s.limit().map(Limit::name), Some("recursion limit"));
+        s.recursion_cut = 1;
+        assert_eq!(s.limit().map(Limit::name), Some("loop bound"));
+        s.stopped_by = Some(StopReason::MaxExecutions(4));
+        assert_eq!(s.limit().map(Limit::name), Some("max-executions"));
+        let mut t = Stats::default();
+        t.merge(s);
+        assert_eq!((t.bound_cut, t.recursion_cut), (2, 1));
     }
 }

@@ -400,6 +400,9 @@ pub enum BlockReason {
     /// A loop reached the bound the user set (`--unroll`): the rest of the execution
     /// was not explored.
     LoopBound,
+    /// A call would have made a function active more times at once than the recursion
+    /// limit allows (`--recursion-limit`): the rest of the execution was not explored.
+    RecursionLimit,
     /// A lock acquire read a taken lock (added by the engine, never by a program).
     Lock,
     /// Spin-assume (GenMC's `SpinAssumePass`, done at run time by the C front end): a

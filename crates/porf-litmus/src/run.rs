@@ -108,6 +108,9 @@ pub struct Outcome {
     /// Some execution was cut by the loop bound (herd's `Loop` prefix): outcomes may
     /// be missing.
     pub loop_cut: bool,
+    /// How many executions the bound cut (`Stats::bound_cut` of the first
+    /// exploration): `loop_cut` is `bound_cut > 0`.
+    pub bound_cut: u64,
     pub elapsed: Duration,
 }
 
@@ -385,6 +388,7 @@ pub fn check(
         races,
         errors,
         loop_cut,
+        bound_cut: stats.bound_cut,
         elapsed: start.elapsed(),
     })
 }

@@ -90,6 +90,7 @@ impl FnB {
                 frame_size: 0,
                 shared_size: 0,
                 blocks: Vec::new(),
+                loop_heads: Vec::new(),
                 src: SrcLoc::line(0),
             },
             cur: 0,
@@ -111,6 +112,13 @@ impl FnB {
     pub fn loop_id(&mut self) -> LoopId {
         self.f.nloops += 1;
         self.f.nloops - 1
+    }
+
+    /// Marks `b` as a loop statement's back-edge target (`Function::loop_heads`), as
+    /// the front end does for `while`, `for` and `do`.
+    pub fn loop_head(&mut self, b: BlockId) {
+        self.f.loop_heads.push((b, crate::ir::LoopHead::Statement));
+        self.f.loop_heads.sort_by_key(|h| h.0);
     }
 
     /// Reserves `bytes` (8-aligned) of private frame memory; returns the offset.

@@ -480,23 +480,56 @@ impl Machine {
         (fr.base + code.funcs[fr.func as usize].nregs + id) as usize
     }
 
-    /// Runs the running frame's block terminator `term`.
+    /// `--unroll` at a jump along successor `slot` of frame `fr`'s block
+    /// ([`crate::unroll`]): restarts or advances the target's counter; a retreating
+    /// edge taken once too often blocks the execution, at the terminator.
+    fn count_edge(&mut self, code: &Module, fr: Frame, slot: usize) -> Option<Pending> {
+        let edges = code.back_edges.get(fr.func as usize)?;
+        let f = &code.funcs[fr.func as usize];
+        let at = |c: u32| (fr.base + f.nregs + f.nloops + c) as usize;
+        match edges.edge(fr.block, slot) {
+            crate::unroll::Edge::None => None,
+            crate::unroll::Edge::Reset(c) => {
+                self.vals[at(c)] = 0;
+                None
+            }
+            crate::unroll::Edge::Count { counter, slack } => {
+                let i = at(counter);
+                let n = self.vals[i].saturating_add(1);
+                if crate::unroll::blocks(n as u64, self.unroll, slack) {
+                    let src = f.blocks[fr.block as usize].term_src;
+                    return Some(Pending::end(Action::Block {
+                        reason: BlockReason::LoopBound,
+                        src,
+                    }));
+                }
+                self.vals[i] = n;
+                None
+            }
+        }
+    }
+
+    /// Runs the running frame's block terminator `term`. A jump is seen by
+    /// spin-assume first (a loop iteration without effect blocks as a spin loop
+    /// whatever the bound), then counted for `--unroll`.
     pub(super) fn terminate(&mut self, code: &Module, fr: Frame, term: &Terminator) -> Step {
-        let goto = |m: &mut Machine, b: u32| {
+        let goto = |m: &mut Machine, b: u32, slot: usize| {
             let top = m.top_mut();
             top.block = b;
             top.inst = 0;
-            Ok(m.arrive(code, fr.block, b))
+            if let Some(p) = m.arrive(code, fr.block, b) {
+                return Ok(Some(p));
+            }
+            Ok(m.count_edge(code, fr, slot))
         };
         match term {
-            Terminator::Jump(b) => goto(self, *b),
+            Terminator::Jump(b) => goto(self, *b, 0),
             Terminator::Branch { cond, then, els } => {
-                let b = if self.get(fr.base, *cond) != 0 {
-                    *then
+                if self.get(fr.base, *cond) != 0 {
+                    goto(self, *then, 0)
                 } else {
-                    *els
-                };
-                goto(self, b)
+                    goto(self, *els, 1)
+                }
             }
             Terminator::Return(_) | Terminator::Unreachable
                 if fr.shared != 0 && !self.is_main_entry(self.frames.len() - 1) =>
@@ -530,7 +563,8 @@ impl Machine {
 
     /// Calls `func` with `args` evaluated in the running frame; `dst` receives the result.
     /// A call that would make `func` active more than `recursion_limit` times at once
-    /// blocks the execution instead (`BlockReason::LoopBound`, like an `--unroll` cut).
+    /// blocks the execution instead (`BlockReason::RecursionLimit`, a cut like an
+    /// `--unroll` one).
     fn call(
         &mut self,
         code: &Module,
@@ -542,7 +576,7 @@ impl Machine {
         let active = self.frames.iter().filter(|f| f.func == func).count();
         if active >= self.recursion_limit as usize {
             return Ok(Some(Pending::end(Action::Block {
-                reason: BlockReason::LoopBound,
+                reason: BlockReason::RecursionLimit,
                 src,
             })));
         }
@@ -592,7 +626,9 @@ impl Machine {
                 "thread-private memory exceeds {MAX_STACK} bytes (stack overflow?)"
             )));
         }
-        self.vals.resize(base + (f.nregs + f.nloops) as usize, 0);
+        let counters = code.back_edges.get(func as usize).map_or(0, |e| e.counters);
+        self.vals
+            .resize(base + (f.nregs + f.nloops + counters) as usize, 0);
         self.stack.resize(end, 0);
         self.frames.push(Frame {
             func,

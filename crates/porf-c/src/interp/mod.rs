@@ -103,7 +103,10 @@ struct Machine {
     /// The call stack; the last frame is running.
     frames: Vec<Frame>,
     /// All frames' registers and loop counters, frame by frame: a frame owns
-    /// `vals[base .. base + nregs + nloops]`, registers first.
+    /// `vals[base .. base + nregs + nloops + counters]`: registers, then the loop
+    /// statements' counters, then the counters of the retreating edges' targets
+    /// (`counters` of the function's [`crate::unroll::FuncEdges`], 0 without
+    /// `--unroll`).
     vals: Vec<Val>,
     /// Private memory (address-taken locals), frame by frame: a frame owns
     /// `stack[sp .. sp + frame_size]`, zeroed on entry, dropped on return.

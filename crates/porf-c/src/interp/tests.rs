@@ -304,7 +304,7 @@ fn unbounded_recursion_is_cut_by_the_recursion_limit() {
         assert_eq!(
             t.peek(),
             Action::Block {
-                reason: BlockReason::LoopBound,
+                reason: BlockReason::RecursionLimit,
                 src: SrcLoc::line(line)
             }
         );
@@ -773,6 +773,7 @@ fn spin_module() -> (Module, Val, u32) {
         x = mb.global("x", Scalar::INT, 0);
         let (v, id) = (f.reg(), f.loop_id());
         let body = f.block();
+        f.loop_head(body);
         f.i(K::LoopEnter { id });
         f.term(Terminator::Jump(body));
         f.at(body);
@@ -836,6 +837,8 @@ fn loop_counters_reset_on_entry() {
             f.block(),
             f.block(),
         );
+        f.loop_head(oh);
+        f.loop_head(ih);
         f.i(K::Copy { dst: i, src: c(0) });
         f.i(K::LoopEnter { id: outer });
         f.term(Terminator::Jump(oh));
@@ -906,6 +909,127 @@ fn runaway_local_loop_is_reported() {
     assert_eq!(kind, ErrorKind::Unsupported);
     assert!(msg.starts_with("no progress"), "{msg}");
     assert!(msg.contains(&LOCAL_STEP_LIMIT.to_string()));
+}
+
+/// `L: r = x; goto L;` (a loop without a loop statement): with `--unroll N` the
+/// retreating edge blocks the N-th time it is taken, at the jump, so L starts N times
+/// (N loads); `--unroll 0` counts as 1 there.
+#[test]
+fn unroll_bounds_a_goto_loop_at_its_retreating_edge() {
+    let mut jump_line = 0;
+    let m = main_with(|mb, f| {
+        let x = mb.global("x", Scalar::INT, 0);
+        let v = f.reg();
+        let l = f.block();
+        f.term(Terminator::Jump(l));
+        f.at(l);
+        f.i(load(v, c(x), Scalar::INT, RLX));
+        jump_line = f.term(Terminator::Jump(l));
+    });
+    for (unroll, loads) in [(3, 3), (1, 1), (0, 1)] {
+        let p = CProgram::new(
+            m.clone(),
+            RunOptions {
+                unroll: Some(unroll),
+                ..RunOptions::default()
+            },
+        );
+        let (trace, _) = seq(&p, p.main_thread());
+        assert_eq!(trace.len(), loads + 1, "unroll {unroll}: {trace:?}");
+        assert_eq!(
+            last(&trace),
+            &Action::Block {
+                reason: BlockReason::LoopBound,
+                src: SrcLoc::line(jump_line)
+            }
+        );
+    }
+}
+
+/// A local goto loop (no action at all) is cut by `--unroll` instead of running into
+/// the "no progress" limit; without a bound it still is that error.
+#[test]
+fn unroll_cuts_a_local_goto_loop_before_the_step_limit() {
+    let m = main_with(|_, f| {
+        let i = f.reg();
+        let b = f.block();
+        f.term(Terminator::Jump(b));
+        f.at(b);
+        f.i(bin(i, BinOp::Add, r(i), c(1)));
+        f.term(Terminator::Jump(b));
+    });
+    let p = CProgram::new(
+        m.clone(),
+        RunOptions {
+            unroll: Some(3),
+            ..RunOptions::default()
+        },
+    );
+    let (trace, _) = seq(&p, p.main_thread());
+    assert!(
+        matches!(
+            trace[..],
+            [Action::Block {
+                reason: BlockReason::LoopBound,
+                ..
+            }]
+        ),
+        "{trace:?}"
+    );
+    let (trace, _) = run_main(m);
+    assert!(error_of(&trace).1.starts_with("no progress"));
+}
+
+/// An irreducible loop, 0 → 1 | 2, 1 → 2, 2 → 1 | 3 (two entries; each block loads
+/// x, and 2 leaves when it reads 1): the search's retreating edge 2 → 1 is counted,
+/// so reading 0 forever is cut; the entry 0 → 2 resets nothing that matters.
+#[test]
+fn unroll_bounds_an_irreducible_loop() {
+    let m = main_with(|mb, f| {
+        let x = mb.global("x", Scalar::INT, 0);
+        let (v, w) = (f.reg(), f.reg());
+        let (b1, b2, b3) = (f.block(), f.block(), f.block());
+        f.i(load(v, c(x), Scalar::INT, RLX));
+        f.term(Terminator::Branch {
+            cond: r(v),
+            then: b1,
+            els: b2,
+        });
+        f.at(b1);
+        f.i(load(w, c(x), Scalar::INT, RLX));
+        f.term(Terminator::Jump(b2));
+        f.at(b2);
+        f.i(load(w, c(x), Scalar::INT, RLX));
+        f.term(Terminator::Branch {
+            cond: r(w),
+            then: b3,
+            els: b1,
+        });
+        f.at(b3);
+        f.term(Terminator::Return(Some(c(0))));
+    });
+    let p = CProgram::new(
+        m,
+        RunOptions {
+            unroll: Some(2),
+            ..RunOptions::default()
+        },
+    );
+    // x stays 0 (`seq` answers with memory): 0 → 2 → 1 → 2 → 1 (cut: the 2nd
+    // retreating arrival at 1).
+    let (trace, _) = seq(&p, p.main_thread());
+    let loads = trace
+        .iter()
+        .filter(|a| matches!(a, Action::Load { .. }))
+        .count();
+    assert_eq!(loads, 4, "{trace:?}");
+    assert!(matches!(
+        last(&trace),
+        Action::Block {
+            reason: BlockReason::LoopBound,
+            ..
+        }
+    ));
 }
 
 #[test]

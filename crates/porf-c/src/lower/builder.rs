@@ -10,7 +10,8 @@
 
 use crate::interp::arith;
 use crate::ir::{
-    BinOp, Block, BlockId, Function, Inst, InstKind, LoopId, Operand, Reg, Scalar, Terminator, UnOp,
+    BinOp, Block, BlockId, Function, Inst, InstKind, LoopHead, LoopId, Operand, Reg, Scalar,
+    Terminator, UnOp,
 };
 use porf_graph::{MemOrder, SrcLoc, Val};
 
@@ -41,6 +42,8 @@ pub struct FnBuilder {
     pub targets: Targets,
     /// Direct calls made: (callee, source offset, argument count).
     pub calls: Vec<(crate::ir::FuncId, usize, usize)>,
+    /// The loops built so far ([`Function::loop_heads`]; block ids before renumbering).
+    heads: Vec<(BlockId, LoopHead)>,
 }
 
 impl FnBuilder {
@@ -59,6 +62,7 @@ impl FnBuilder {
             emitted: 0,
             targets: Targets::default(),
             calls: Vec::new(),
+            heads: Vec::new(),
         }
     }
 
@@ -78,6 +82,12 @@ impl FnBuilder {
     pub fn new_loop(&mut self) -> LoopId {
         self.nloops += 1;
         self.nloops - 1
+    }
+
+    /// Records that `b` is the target of the back edge of a loop the front end built,
+    /// bounded as `how` says ([`Function::loop_heads`]).
+    pub fn loop_head(&mut self, b: BlockId, how: LoopHead) {
+        self.heads.push((b, how));
     }
 
     /// Reserves `size` bytes of frame at `align`; `None` if the frame would exceed
@@ -330,6 +340,14 @@ impl FnBuilder {
                 term_src,
             });
         }
+        let mut loop_heads: Vec<(BlockId, LoopHead)> = self
+            .heads
+            .iter()
+            .filter(|(b, _)| new_id[*b as usize] != u32::MAX)
+            .map(|&(b, how)| (new_id[b as usize], how))
+            .collect();
+        loop_heads.sort_by_key(|h| h.0);
+        loop_heads.dedup_by_key(|h| h.0);
         Function {
             name,
             nparams,
@@ -338,6 +356,7 @@ impl FnBuilder {
             frame_size: self.frame_size,
             shared_size: self.shared_size,
             blocks,
+            loop_heads,
             src,
         }
     }

@@ -338,6 +338,7 @@ impl<'a> Cx<'a> {
                 .collect(),
             warnings: std::mem::take(&mut self.warnings),
             loops: Vec::new(),
+            back_edges: Vec::new(),
             alloc_types: std::mem::take(&mut self.alloc_types),
         })
     }

@@ -2,7 +2,8 @@
 //!
 //! Control flow becomes blocks: `if` and the loops branch on conditions with
 //! short-circuiting; every loop emits `LoopEnter` before it and `LoopIter` at the start
-//! of each execution of its body; `switch` becomes a chain of comparisons against the
+//! of each execution of its body, and records its back edge's target as a
+//! `LoopHead::Statement` (for `crate::unroll`); `switch` becomes a chain of comparisons against the
 //! case values (in source order) jumping into the body, so fall-through is preserved;
 //! `goto` jumps to per-function label blocks. A pre-pass over each body collects the
 //! names whose address is taken (`&x`): such locals, and all arrays, structs and
@@ -424,6 +425,9 @@ impl Cx<'_> {
             self.b.new_block(),
         );
         self.b.jump(if do_while { start } else { head });
+        // The back edge's target: `next` jumps to `head`, whose test enters `start`.
+        let back = if do_while { start } else { head };
+        self.b.loop_head(back, crate::ir::LoopHead::Statement);
         self.b.set_block(head);
         match cond {
             Some(c) => self.branch_on(c, start, exit)?,
