@@ -123,7 +123,7 @@ fn analyze_func(f: &Function) -> FuncEdges {
         }
     }
     let mut edges = vec![[Edge::None; 2]; n];
-    for b in 0..n {
+    for (b, e) in edges.iter_mut().enumerate() {
         if !g.reachable[b] {
             continue;
         }
@@ -131,7 +131,7 @@ fn analyze_func(f: &Function) -> FuncEdges {
             let Some(c) = counter[h as usize] else {
                 continue;
             };
-            edges[b][slot] = if g.retreating[b][slot] {
+            e[slot] = if g.retreating[b][slot] {
                 let slack = (head(h) == Some(LoopHead::Statement)) as u8;
                 Edge::Count { counter: c, slack }
             } else {

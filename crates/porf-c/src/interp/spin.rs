@@ -7,15 +7,18 @@
 //! header's φ-nodes only carry values re-read from memory. porf decides on the
 //! machine state instead, which needs no pattern matching on the code and is exact:
 //!
-//! **Rule.** A thread is about to take a back edge `latch → header` of a natural loop
-//! (`crate::spin`), in a visit of the loop begun by entering its header from outside.
+//! **Rule.** A thread is about to take a back edge `latch → header` of a loop
+//! (`crate::spin`: a retreating edge of the control-flow graph, natural loop or not),
+//! in a visit of the loop begun by entering its header (from outside, or by a back
+//! edge the bookkeeping did not see begin).
 //! It blocks (`BlockReason::SpinLoop`) when the events the thread added since a point
 //! `P` of this visit are only reads (loads and failed compare-exchanges) and fences,
 //! and the state at the header now equals, on everything live there (registers and
 //! frame slots live at the header, the whole frame if a frame address escapes, every
 //! caller frame, the private stack below, the heap-block count, the joined threads,
-//! the thread-private store;
-//! loop counters are ignored), either
+//! the thread-private store; the running frame's `--unroll` counters, of loop
+//! statements and of `crate::unroll`'s heads, are ignored: with one iteration fewer
+//! they are lower, so that execution goes at least as far before a bound), either
 //! * (a) the state at `P` = the start of the current iteration; or
 //! * (b) the state obtained by resuming, at `P` = the last read `R0` before the loop
 //!   (a load, with no action between it and the loop's entry), with the value of a read
