@@ -464,6 +464,20 @@ mod tests {
     }
 
     #[test]
+    fn an_irreducible_goto_loop_is_watched_at_one_header() {
+        // A and B are both entered from outside; the search reaches B first (the
+        // `goto B` is the if's `then`), so the loop's header is B and A its latch.
+        let src = "#include <stdatomic.h>\natomic_int x;\nint f(void) {\n\
+                   if (x) goto B;\n\
+                   A: ;\n\
+                   B: if (!x) goto A;\n\
+                   return 0; }\n";
+        let l = loops_of("irreducible", src, "f");
+        assert_eq!(l.loops.len(), 1, "{l:?}");
+        assert_eq!(l.loops[0].latches.len(), 1, "{l:?}");
+    }
+
+    #[test]
     fn a_counter_is_live_at_its_header_a_reread_value_is_not() {
         let src = "#include <stdatomic.h>\natomic_int x;\nint f(void) {\n\
                    int n = 0;\n\

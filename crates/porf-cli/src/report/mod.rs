@@ -44,18 +44,83 @@ pub struct Verdict {
 /// ([`Stats::limit`]), `incomplete` and [`EXIT_INCOMPLETE`].
 pub fn judge(s: &Stats) -> Verdict {
     let limit = s.limit();
+    let unsupported = s.errors.iter().any(|e| e.class == ErrorClass::Unsupported);
     let (word, exit) = match s.errors.first() {
-        _ if s.errors.iter().any(|e| e.class == ErrorClass::Unsupported) => (
-            s.errors
-                .first()
-                .map_or("unsupported", |e| e.class.verdict()),
-            3,
-        ),
-        Some(e) => (e.class.verdict(), 42),
+        Some(e) => (e.class.verdict(), if unsupported { 3 } else { 42 }),
         None if limit.is_some() => ("incomplete", EXIT_INCOMPLETE),
         None => ("safe", 0),
     };
     Verdict { word, exit, limit }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use porf_explore::{ErrorReport, StopReason};
+
+    fn error(class: ErrorClass) -> ErrorReport {
+        ErrorReport {
+            class,
+            message: String::new(),
+            events: Vec::new(),
+            witness: porf_graph::Graph::new(),
+        }
+    }
+
+    /// One rule: safe/0 only for a complete exploration; a stop or a cut without an
+    /// error is incomplete/4 naming the limit; an error is the verdict, limit or not.
+    #[test]
+    fn judge_applies_one_rule_to_every_limit() {
+        let mut s = Stats {
+            complete: 2,
+            blocked: 1,
+            ..Stats::default()
+        };
+        let v = judge(&s);
+        assert_eq!((v.word, v.exit, v.limit), ("safe", 0, None));
+        s.bound_cut = 1;
+        let v = judge(&s);
+        assert_eq!((v.word, v.exit), ("incomplete", EXIT_INCOMPLETE));
+        assert_eq!(v.limit.map(Limit::name), Some("loop bound"));
+        s.recursion_cut = 1;
+        assert_eq!(judge(&s).limit.map(Limit::name), Some("recursion limit"));
+        s.stopped_by = Some(StopReason::MaxExecutions(2));
+        let v = judge(&s);
+        assert_eq!((v.word, v.exit), ("incomplete", EXIT_INCOMPLETE));
+        assert_eq!(v.limit.map(Limit::name), Some("max-executions"));
+        s.errors.push(error(ErrorClass::Assertion));
+        let v = judge(&s);
+        assert_eq!((v.word, v.exit), ("assertion", 42));
+        s.errors.push(error(ErrorClass::Unsupported));
+        assert_eq!(judge(&s).exit, 3);
+    }
+
+    /// The human line says which kind of limit kept the run from being a proof.
+    #[test]
+    fn the_first_line_names_the_kind_of_limit() {
+        let mut s = Stats {
+            complete: 2,
+            blocked: 1,
+            ..Stats::default()
+        };
+        assert!(human_with(&s, &[], false).starts_with("No errors were detected.\n"));
+        s.bound_cut = 1;
+        let h = human_with(&s, &[], false);
+        assert!(
+            h.starts_with("No errors were detected up to the bound.\n"),
+            "{h}"
+        );
+        assert!(
+            h.contains("  of which cut by the loop bound (--unroll): 1\n"),
+            "{h}"
+        );
+        s.stopped_by = Some(StopReason::MaxExecutions(2));
+        let h = human_with(&s, &[], false);
+        assert!(
+            h.starts_with("No errors were detected in the executions explored (incomplete).\n"),
+            "{h}"
+        );
+    }
 }
 
 /// The user's bounds that cut executions short (blocks with
