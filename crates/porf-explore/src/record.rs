@@ -258,9 +258,15 @@ impl<'c> Recorder<'c> {
         match outcome {
             Outcome::Complete => {
                 self.stats.complete += 1;
-                if self.cfg.collect_final_states {
+                if self.cfg.collect_final_states || self.cfg.count_final_states {
                     let with_memory = self.cfg.equiv == Equiv::Co;
-                    self.stats.final_states.insert(final_state(st, with_memory));
+                    let fs = final_state(st, with_memory);
+                    if self.cfg.count_final_states {
+                        *self.stats.final_state_counts.entry(fs.clone()).or_default() += 1;
+                    }
+                    if self.cfg.collect_final_states {
+                        self.stats.final_states.insert(fs);
+                    }
                 }
                 if self.cfg.collect_rf_classes {
                     let k = execution_key(&st.g, Equiv::Rf);

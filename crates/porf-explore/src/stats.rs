@@ -115,6 +115,9 @@ pub struct Stats {
     pub stopped_by: Option<StopReason>,
     /// Final states of complete executions, if requested.
     pub final_states: BTreeSet<FinalState>,
+    /// With [`crate::Config::count_final_states`]: for each final state, the number of
+    /// complete executions that end in it (they add up to `complete`).
+    pub final_state_counts: std::collections::BTreeMap<FinalState, u64>,
     /// The thread-local outcomes of every maximal execution, if requested
     /// ([`crate::Config::collect_thread_outcomes`]).
     pub thread_outcomes: BTreeSet<ThreadOutcome>,
@@ -276,6 +279,9 @@ impl Stats {
         self.peak_graph_size = self.peak_graph_size.max(o.peak_graph_size);
         self.stopped_by = self.stopped_by.or(o.stopped_by);
         self.final_states.extend(o.final_states);
+        for (k, n) in o.final_state_counts {
+            *self.final_state_counts.entry(k).or_default() += n;
+        }
         self.thread_outcomes.extend(o.thread_outcomes);
         self.rvf_class_keys.extend(o.rvf_class_keys);
     }
