@@ -159,7 +159,7 @@ fn dominates(idom: &[Option<usize>], a: usize, mut b: usize) -> bool {
 }
 
 /// Calls `f` on every operand an instruction reads.
-fn uses(k: &InstKind, mut f: impl FnMut(Operand)) {
+pub(crate) fn uses(k: &InstKind, mut f: impl FnMut(Operand)) {
     use InstKind::*;
     match k {
         Copy { src, .. } => f(*src),

@@ -65,8 +65,8 @@ pub mod step;
 pub use coherence::Equiv;
 pub use outcome::Outcome;
 pub use stats::{
-    ErrorClass, ErrorReport, FinalState, ParallelStats, RvfStats, SmcStats, Stats, StopReason,
-    ThreadEnd, ThreadOutcome,
+    ErrorClass, ErrorReport, FinalState, ParallelStats, RvfStats, SmcStats, SpinForever, Stats,
+    StopReason, ThreadEnd, ThreadOutcome,
 };
 
 use std::sync::Arc;
