@@ -68,10 +68,20 @@ impl CProgram {
     }
 }
 
-/// Which functions `main` can reach through direct calls and function addresses.
+/// Which functions `main` can reach through direct calls and function addresses (a
+/// `FuncAddr`, a constant operand that is a function's address — how a function
+/// designator such as `pthread_create`'s third argument is lowered — or a global
+/// initialised with one).
 fn reachable(m: &Module) -> Vec<bool> {
-    let mut live = vec![false; m.funcs.len()];
+    let n = m.funcs.len();
+    let func_of = |v: Val| {
+        (addr::FUNC_BASE..addr::FUNC_BASE + n as Val)
+            .contains(&v)
+            .then(|| (v - addr::FUNC_BASE) as u32)
+    };
+    let mut live = vec![false; n];
     let mut todo = vec![m.main];
+    todo.extend(m.cells.values().filter_map(|c| func_of(c.init)));
     while let Some(f) = todo.pop() {
         let Some(seen) = live.get_mut(f as usize) else {
             continue;
@@ -85,7 +95,11 @@ fn reachable(m: &Module) -> Vec<bool> {
                     InstKind::Call { func, .. } | InstKind::FuncAddr { func, .. } => {
                         todo.push(func)
                     }
-                    _ => {}
+                    _ => crate::spin::uses(&i.kind, |o| {
+                        if let Operand::Const(v) = o {
+                            todo.extend(func_of(v));
+                        }
+                    }),
                 }
             }
         }

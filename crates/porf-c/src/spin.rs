@@ -84,7 +84,7 @@ pub fn analyze(m: &Module) -> Vec<FuncLoops> {
 }
 
 /// Calls `f` on every operand an instruction reads.
-fn uses(k: &InstKind, mut f: impl FnMut(Operand)) {
+pub(crate) fn uses(k: &InstKind, mut f: impl FnMut(Operand)) {
     use InstKind::*;
     match k {
         Copy { src, .. } => f(*src),

@@ -51,6 +51,7 @@ pub struct LitmusArgs {
 fn to_json(o: &Outcome) -> serde_json::Value {
     let (wp, wn) = o.witnesses();
     let states: Vec<String> = o.states.iter().map(|s| s.line()).collect();
+    let state_executions: Vec<u64> = o.states.iter().map(|s| s.executions).collect();
     let races: Vec<serde_json::Value> = o
         .races
         .iter()
@@ -68,6 +69,7 @@ fn to_json(o: &Outcome) -> serde_json::Value {
         "negative": o.negative,
         "witnesses": {"positive": wp, "negative": wn},
         "states": states,
+        "state_executions": state_executions,
         "complete": o.executions(),
         "undefined": !o.races.is_empty(),
         "races": races,

@@ -45,9 +45,11 @@ pub struct VerifyArgs {
     /// spin-assume; C programs only).
     #[arg(long)]
     disable_spin_assume: bool,
-    /// Report a liveness violation when, in a maximal execution, some threads are
-    /// blocked in spin loops whose last iteration read only the co-latest values, and
-    /// every other thread has finished or waits for good: those threads spin forever.
+    /// Report a liveness violation (an error, exit 42) when, in a maximal execution,
+    /// some threads are blocked in spin loops whose last iteration read only the
+    /// co-latest values, and every other thread has finished or waits for good: those
+    /// threads spin forever. Without it, porf finds the same executions (in rf and rvf
+    /// mode, by each class's witness co) and prints a warning per thread and loop.
     #[arg(long)]
     check_liveness: bool,
     /// Also explore and count the blocked executions GenMC drops as "moot": below a lock
@@ -329,6 +331,7 @@ fn explore_and_report<P: Program + Sync>(
             .map(|e| report::json::error_json(e, prog))
             .collect(),
         rows: spin_rows(&result, loops, |s| report::trace::location(prog, s)),
+        hangs: report::liveness::hangs(&result, loops, |s| report::trace::location(prog, s)),
     };
     let how = Format {
         json: a.json,
@@ -358,6 +361,8 @@ pub(crate) struct Rendered {
     pub json: Vec<serde_json::Value>,
     /// [`spin_rows`].
     pub rows: Vec<(String, String, u64)>,
+    /// [`report::liveness::hangs`].
+    pub hangs: Vec<report::liveness::Hang>,
 }
 
 /// How to print a result.
@@ -377,14 +382,28 @@ pub(crate) fn print_result(
     how: &Format,
     extra: Option<(String, &str, serde_json::Value)>,
 ) -> u8 {
-    report::print_warnings(result, how.bounds);
+    let mut warnings = report::warnings(result, how.bounds);
+    warnings.extend(report::liveness::warnings(&out.hangs, result));
+    for w in &warnings {
+        eprintln!("warning: {w}");
+    }
     if how.json {
-        let warnings = report::warnings(result, how.bounds);
         let mut v =
             report::json::to_json_with(result, out.json.clone(), how.model, how.equiv, &warnings);
         if how.stats {
             // porf's own peak (not that of the preprocessor it runs), for benchmarks.
             v["peak_rss_kib"] = report::peak_rss_kib().into();
+        }
+        if !out.hangs.is_empty() {
+            v["spin_forever"] = out
+                .hangs
+                .iter()
+                .map(|h| {
+                    serde_json::json!({"thread": h.thread, "location": h.location,
+                                       "function": h.function, "main_finished": h.main_finished,
+                                       "executions": h.executions})
+                })
+                .collect();
         }
         if !out.rows.is_empty() {
             v["spin_loops"] = out

@@ -8,7 +8,7 @@ use crate::outcome::{classify, Outcome};
 use crate::progress::{Branch, Progress, Tree};
 use crate::state::State;
 use crate::stats::{
-    ErrorClass, ErrorReport, FinalState, Stats, StopReason, ThreadEnd, ThreadOutcome,
+    ErrorClass, ErrorReport, FinalState, SpinForever, Stats, StopReason, ThreadEnd, ThreadOutcome,
 };
 use crate::step::error_class;
 use crate::Config;
@@ -258,9 +258,15 @@ impl<'c> Recorder<'c> {
         match outcome {
             Outcome::Complete => {
                 self.stats.complete += 1;
-                if self.cfg.collect_final_states {
+                if self.cfg.collect_final_states || self.cfg.count_final_states {
                     let with_memory = self.cfg.equiv == Equiv::Co;
-                    self.stats.final_states.insert(final_state(st, with_memory));
+                    let fs = final_state(st, with_memory);
+                    if self.cfg.count_final_states {
+                        *self.stats.final_state_counts.entry(fs.clone()).or_default() += 1;
+                    }
+                    if self.cfg.collect_final_states {
+                        self.stats.final_states.insert(fs);
+                    }
                 }
                 if self.cfg.collect_rf_classes {
                     let k = execution_key(&st.g, Equiv::Rf);
@@ -283,6 +289,7 @@ impl<'c> Recorder<'c> {
                 if on_recursion {
                     self.stats.recursion_cut += 1;
                 }
+                let mut spins = false;
                 for t in 0..st.g.num_threads() {
                     if let Some(e) = st.g.last_of(t) {
                         let l = st.g.label(e);
@@ -293,24 +300,51 @@ impl<'c> Recorder<'c> {
                             }
                         ) {
                             *self.stats.spin_blocked.entry(l.src).or_default() += 1;
+                            spins = true;
                         }
                     }
                 }
-                if self.cfg.check_liveness {
-                    if let Some(e) = crate::liveness::violation(&st.g) {
-                        let msg = format!(
-                            "Non-terminating spin loop: thread {} (every thread is finished, \
-                             blocked for good, or spinning on values nothing will change)",
-                            e.tid
-                        );
-                        let src = st.g.label(e).src;
-                        self.error(ErrorClass::Liveness, msg, vec![(e, src)], &st.g);
-                    }
+                if spins {
+                    self.spin_forever(&st.g, co.model.maximal_extensions_consistent());
                 }
             }
             Outcome::Erroneous => self.stats.erroneous += 1,
             Outcome::Deadlock(d) => {
                 self.error(ErrorClass::Deadlock, d.message(), d.waiting, &st.g);
+            }
+        }
+    }
+
+    /// A blocked execution `g` with a thread in a spin loop: its liveness violation
+    /// ([`crate::liveness`]), if it has one, is an error with
+    /// [`Config::check_liveness`], else counted per spinning thread and loop
+    /// ([`Stats::spin_forever`]). `coherent`: whether the model is coherent with
+    /// respect to its hb.
+    fn spin_forever(&mut self, g: &Graph, coherent: bool) {
+        let forever = crate::liveness::spinning_forever(g, coherent);
+        let Some(&e) = forever.first() else {
+            return;
+        };
+        if self.cfg.check_liveness {
+            let msg = format!(
+                "Non-terminating spin loop: thread {} (every thread is finished, \
+                 blocked for good, or spinning on values nothing will change)",
+                e.tid
+            );
+            let src = g.label(e).src;
+            self.error(ErrorClass::Liveness, msg, vec![(e, src)], g);
+        } else {
+            self.stats.hung += 1;
+            let main_finished = g
+                .last_of(0)
+                .is_some_and(|e| matches!(g.label(e).kind, LabelKind::Finish { .. }));
+            for e in forever {
+                let key = SpinForever {
+                    tid: e.tid,
+                    src: g.label(e).src,
+                    main_finished,
+                };
+                *self.stats.spin_forever.entry(key).or_default() += 1;
             }
         }
     }

@@ -56,7 +56,7 @@
 
 use crate::coherence::Equiv;
 use crate::optimal;
-use crate::{Config, Stats, StopReason, Strategy};
+use crate::{Config, SpinForever, Stats, StopReason, Strategy};
 use porf_graph::hash::SplitMix64;
 use porf_graph::{Program, SrcLoc};
 use porf_models::MemoryModel;
@@ -154,6 +154,11 @@ pub struct Counters {
     pub erroneous: u64,
     /// Blocked executions per spin loop ([`Stats::spin_blocked`]), in no order.
     pub spin_blocked: Vec<(SrcLoc, u64)>,
+    /// Executions per (thread, spin loop) in which the thread spins forever
+    /// ([`Stats::spin_forever`]), in no order.
+    pub spin_forever: Vec<(SpinForever, u64)>,
+    /// [`Stats::hung`].
+    pub hung: u64,
 }
 
 impl Counters {
@@ -165,12 +170,15 @@ impl Counters {
             recursion_cut: s.recursion_cut,
             erroneous: s.erroneous,
             spin_blocked: s.spin_blocked.iter().map(|(l, n)| (*l, *n)).collect(),
+            spin_forever: s.spin_forever.iter().map(|(k, n)| (*k, *n)).collect(),
+            hung: s.hung,
         }
     }
 
     /// `self - before` (counters only grow).
     fn since(&self, before: &Counters) -> Counters {
         let old: HashMap<SrcLoc, u64> = before.spin_blocked.iter().copied().collect();
+        let old_forever: HashMap<SpinForever, u64> = before.spin_forever.iter().copied().collect();
         Counters {
             complete: self.complete - before.complete,
             blocked: self.blocked - before.blocked,
@@ -183,6 +191,13 @@ impl Counters {
                 .map(|(l, n)| (*l, n - old.get(l).copied().unwrap_or(0)))
                 .filter(|(_, n)| *n > 0)
                 .collect(),
+            spin_forever: self
+                .spin_forever
+                .iter()
+                .map(|(k, n)| (*k, n - old_forever.get(k).copied().unwrap_or(0)))
+                .filter(|(_, n)| *n > 0)
+                .collect(),
+            hung: self.hung - before.hung,
         }
     }
 
@@ -193,6 +208,8 @@ impl Counters {
             && self.recursion_cut == 0
             && self.erroneous == 0
             && self.spin_blocked.is_empty()
+            && self.spin_forever.is_empty()
+            && self.hung == 0
     }
 
     /// Maximal executions counted (complete, blocked, erroneous): the work measure.
@@ -213,6 +230,13 @@ impl Counters {
                 None => self.spin_blocked.push((*l, *n)),
             }
         }
+        for (k, n) in &o.spin_forever {
+            match self.spin_forever.iter_mut().find(|(m, _)| m == k) {
+                Some((_, c)) => *c += n,
+                None => self.spin_forever.push((*k, *n)),
+            }
+        }
+        self.hung += o.hung;
     }
 }
 
@@ -1439,6 +1463,15 @@ mod tests {
             complete: 5,
             blocked: 2,
             spin_blocked: vec![(l, 2)],
+            spin_forever: vec![(
+                SpinForever {
+                    tid: 1,
+                    src: l,
+                    main_finished: false,
+                },
+                1,
+            )],
+            hung: 1,
             ..Counters::default()
         };
         let mut b = a.clone();

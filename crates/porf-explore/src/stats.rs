@@ -65,6 +65,18 @@ impl ErrorReport {
     }
 }
 
+/// A thread spinning forever in a loop ([`Stats::spin_forever`]).
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub struct SpinForever {
+    pub tid: porf_graph::Tid,
+    /// The loop's position (its block event's source location).
+    pub src: porf_graph::SrcLoc,
+    /// Whether `main` (thread 0) had finished in those executions: in C, main's return
+    /// ends the process, and the spinning thread with it (unless main called
+    /// `pthread_exit`, which porf does not tell apart).
+    pub main_finished: bool,
+}
+
 /// The final state of a complete execution: every thread's registers (by tid) and
 /// every location's final value (by location).
 #[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
@@ -98,6 +110,13 @@ pub struct Stats {
     /// number of blocked executions in which a thread stopped there
     /// (`BlockReason::SpinLoop`); a thread counts once per execution.
     pub spin_blocked: std::collections::HashMap<porf_graph::SrcLoc, u64>,
+    /// Without [`crate::Config::check_liveness`]: for each thread and loop, the number of blocked executions in which that thread spins forever there
+    /// ([`crate::liveness::spinning_forever`]: the liveness violations the check would
+    /// report as errors, kept for a warning). Empty with the check on.
+    pub spin_forever: std::collections::HashMap<SpinForever, u64>,
+    /// The blocked executions [`Stats::spin_forever`] counts (one per execution, however
+    /// many threads spin forever in it).
+    pub hung: u64,
     /// Distinct errors found (the first one only, unless keep-going).
     pub errors: Vec<ErrorReport>,
     pub elapsed: Duration,
@@ -120,6 +139,9 @@ pub struct Stats {
     pub stopped_by: Option<StopReason>,
     /// Final states of complete executions, if requested.
     pub final_states: BTreeSet<FinalState>,
+    /// With [`crate::Config::count_final_states`]: for each final state, the number of
+    /// complete executions that end in it (they add up to `complete`).
+    pub final_state_counts: std::collections::BTreeMap<FinalState, u64>,
     /// The thread-local outcomes of every maximal execution, if requested
     /// ([`crate::Config::collect_thread_outcomes`]).
     pub thread_outcomes: BTreeSet<ThreadOutcome>,
@@ -324,6 +346,10 @@ impl Stats {
         for (k, n) in o.spin_blocked {
             *self.spin_blocked.entry(k).or_default() += n;
         }
+        for (k, n) in o.spin_forever {
+            *self.spin_forever.entry(k).or_default() += n;
+        }
+        self.hung += o.hung;
         for e in o.errors {
             self.add_error(e);
         }
@@ -333,6 +359,9 @@ impl Stats {
         self.peak_graph_size = self.peak_graph_size.max(o.peak_graph_size);
         self.stopped_by = self.stopped_by.or(o.stopped_by);
         self.final_states.extend(o.final_states);
+        for (k, n) in o.final_state_counts {
+            *self.final_state_counts.entry(k).or_default() += n;
+        }
         self.thread_outcomes.extend(o.thread_outcomes);
         self.rvf_class_keys.extend(o.rvf_class_keys);
     }

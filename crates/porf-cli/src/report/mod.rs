@@ -3,6 +3,7 @@
 
 pub mod dot;
 pub mod json;
+pub mod liveness;
 pub mod trace;
 
 use porf_explore::{ErrorClass, Limit, Stats};
