@@ -25,6 +25,7 @@ pub mod program;
 pub mod spin;
 mod srcmap;
 mod types;
+pub mod uninit;
 
 pub use diag::{DiagKind, Diagnostic};
 pub use program::CProgram;

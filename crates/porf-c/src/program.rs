@@ -220,6 +220,7 @@ fn validate_func(m: &Module, f: &Function) -> Result<(), String> {
             use InstKind as K;
             if let K::Load { ty, .. }
             | K::CopyLoad { ty, .. }
+            | K::CopyStore { ty, .. }
             | K::Store { ty, .. }
             | K::Rmw { ty, .. }
             | K::Cas { ty, .. } = &inst.kind
@@ -267,6 +268,15 @@ fn validate_func(m: &Module, f: &Function) -> Result<(), String> {
                     dst, written, addr, ..
                 } => reg(*dst).and(reg(*written)).and(op(addr))?,
                 K::Store { addr, val, .. } => op(addr).and(op(val))?,
+                K::CopyStore {
+                    addr, val, written, ..
+                } => op(addr).and(op(val)).and(op(written))?,
+                K::FrameInit { offset, size, .. } => {
+                    if *offset as u64 + *size as u64 > f.frame_size as u64 {
+                        return Err(format!("frame range {offset}+{size} out of range"));
+                    }
+                }
+                K::Indeterminate { reg: r, .. } | K::CheckInit { flag: r, .. } => reg(*r)?,
                 K::Rmw { dst, addr, val, .. } => reg(*dst).and(op(addr)).and(op(val))?,
                 K::Cas {
                     dst,

@@ -52,6 +52,7 @@ fn func(
             term_src: SrcLoc::UNKNOWN,
         }],
         src: SrcLoc::line(line0),
+        locals: Vec::new(),
     }
 }
 

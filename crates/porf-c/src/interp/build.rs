@@ -91,6 +91,7 @@ impl FnB {
                 shared_size: 0,
                 blocks: Vec::new(),
                 src: SrcLoc::line(0),
+                locals: Vec::new(),
             },
             cur: 0,
             line: 0,

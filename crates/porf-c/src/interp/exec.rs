@@ -135,7 +135,40 @@ impl Machine {
                 written,
                 addr,
                 ty,
-            } => self.copy_load(code, (*dst, *written), val(addr), *ty, src),
+                ord,
+            } => self.copy_load(code, (*dst, *written), val(addr), *ty, *ord, src),
+            InstKind::CopyStore {
+                addr,
+                val: v,
+                written,
+                ty,
+                ord,
+            } => {
+                let v = ty.normalize(val(v));
+                self.copy_store(code, val(addr), v, val(written) != 0, *ty, *ord, src)
+            }
+            InstKind::FrameInit {
+                offset,
+                size,
+                defined,
+            } => {
+                let r = (fr.sp + offset) as usize..(fr.sp + offset + size) as usize;
+                self.stack[r.clone()].fill(0);
+                self.undef.set(r, !*defined);
+                self.advance();
+                Ok(None)
+            }
+            InstKind::Indeterminate { .. } => {
+                self.advance();
+                Ok(None)
+            }
+            InstKind::CheckInit { flag, name } => {
+                if self.get(fr.base, Operand::Reg(*flag)) == 0 {
+                    return Err(uninit_local(name));
+                }
+                self.advance();
+                Ok(None)
+            }
             InstKind::Store {
                 addr,
                 val: v,
@@ -521,6 +554,7 @@ impl Machine {
         let fr = self.frames.pop().expect("a running thread has a frame");
         self.vals.truncate(fr.base as usize);
         self.stack.truncate(fr.sp as usize);
+        self.undef.resize(fr.sp as usize, true);
         self.spin_popped();
         if let Some(dst) = fr.ret {
             self.set(dst, v);
@@ -594,6 +628,7 @@ impl Machine {
         }
         self.vals.resize(base + (f.nregs + f.nloops) as usize, 0);
         self.stack.resize(end, 0);
+        self.undef.resize(end, true);
         self.frames.push(Frame {
             func,
             block: 0,
@@ -727,6 +762,12 @@ impl Machine {
         }
         self.advance();
     }
+}
+
+/// The error of a read of local variable `name` (a C path: `s.next`, `a[3]`) while
+/// it is uninitialised.
+pub(crate) fn uninit_local(name: &str) -> Fault {
+    Fault::memory(format!("read of an uninitialised local variable `{name}`"))
 }
 
 /// The function a function-pointer value names, or a memory error `msg`.

@@ -62,6 +62,7 @@ mod heap;
 mod locate;
 mod print;
 mod print_float;
+mod shadow;
 mod spin;
 
 #[cfg(test)]
@@ -106,8 +107,10 @@ struct Machine {
     /// `vals[base .. base + nregs + nloops]`, registers first.
     vals: Vec<Val>,
     /// Private memory (address-taken locals), frame by frame: a frame owns
-    /// `stack[sp .. sp + frame_size]`, zeroed on entry, dropped on return.
+    /// `stack[sp .. sp + frame_size]`, uninitialised (and 0) on entry, dropped on return.
     stack: Vec<u8>,
+    /// Which bytes of `stack` are uninitialised (as long as `stack`).
+    undef: shadow::Shadow,
     /// Number of heap blocks this thread allocated (the next block's number).
     heap_blocks: u32,
     /// Threads this thread joined.
@@ -254,12 +257,14 @@ impl CThread {
             frames: Vec::new(),
             vals: Vec::new(),
             stack: stack.to_vec(),
+            undef: shadow::Shadow::default(),
             heap_blocks: 0,
             joined: Vec::new(),
             private: Vec::new(),
             spin: spin::Spin::default(),
             printed: None,
         };
+        m.undef.resize(stack.len(), false);
         m.spin.active = !code.loops.is_empty();
         let pending = if tid >= MAX_THREADS {
             Some(Fault::unsupported(format!(

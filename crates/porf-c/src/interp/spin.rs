@@ -103,6 +103,7 @@ impl Machine {
             frames: self.frames.clone(),
             vals: self.vals.clone(),
             stack: self.stack.clone(),
+            undef: self.undef.clone(),
             heap_blocks: self.heap_blocks,
             joined: self.joined.clone(),
             private: self.private.clone(),
@@ -324,7 +325,10 @@ fn same_state(fl: &FuncLoops, lp: usize, a: &Machine, b: &Machine) -> bool {
         return false;
     }
     let (base, sp) = (fa.base as usize, fa.sp as usize);
-    if a.vals[..base] != b.vals[..base] || a.stack[..sp] != b.stack[..sp] {
+    if a.vals[..base] != b.vals[..base]
+        || a.stack[..sp] != b.stack[..sp]
+        || !a.undef.same(&b.undef, 0..sp)
+    {
         return false;
     }
     let l = &fl.loops[lp];
@@ -334,12 +338,14 @@ fn same_state(fl: &FuncLoops, lp: usize, a: &Machine, b: &Machine) -> bool {
             return false;
         }
     }
+    // Private bytes agree when their values and their initialisation agree.
     if fl.frame_escapes {
-        return a.stack[sp..] == b.stack[sp..];
+        return a.stack[sp..] == b.stack[sp..] && a.undef.same(&b.undef, sp..a.stack.len());
     }
     l.live_slots.iter().all(|&k| {
         let (off, n) = fl.slots[k];
         let r = sp + off as usize..sp + off as usize + n as usize;
-        a.stack.get(r.clone()) == b.stack.get(r)
+        r.end > a.stack.len()
+            || (a.stack[r.clone()] == b.stack[r.clone()] && a.undef.same(&b.undef, r))
     })
 }

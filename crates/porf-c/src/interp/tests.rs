@@ -415,8 +415,8 @@ fn loads_and_rmws_normalise_engine_values() {
 
 #[test]
 fn private_memory_makes_no_actions() {
-    // int a[2]; a[1] = 0x1ff; char b = ((char*)a)[4]; fetch_add(&a[0], 5); cas(&a[0], 5, 9);
-    // cas(&a[0], 5, 11) (fails); x = b; y = a[0]; z = old of failing cas
+    // int a[2] = {0}; a[1] = 0x1ff; char b = ((char*)a)[4]; fetch_add(&a[0], 5);
+    // cas(&a[0], 5, 9); cas(&a[0], 5, 11) (fails); x = b; y = a[0]; z = old of failing cas
     let mut g = [0; 3];
     let m = main_with(|mb, f| {
         g = [
@@ -434,6 +434,11 @@ fn private_memory_makes_no_actions() {
             f.reg(),
             f.reg(),
         );
+        f.i(K::FrameInit {
+            offset: off,
+            size: 8,
+            defined: true,
+        });
         f.i(K::FrameAddr {
             dst: p,
             offset: off,
@@ -910,7 +915,7 @@ fn runaway_local_loop_is_reported() {
 
 #[test]
 fn peek_is_idempotent_and_clones_are_independent() {
-    // a = x; y = a * 10 + (private counter incremented before the load)
+    // a = x; y = a * 10 + (private counter, initialised to 0, incremented before the load)
     let mut x = 0;
     let mut y = 0;
     let m = main_with(|mb, f| {
@@ -918,6 +923,11 @@ fn peek_is_idempotent_and_clones_are_independent() {
         y = mb.global("y", Scalar::INT, 0);
         let off = f.frame(4);
         let (p, k, a) = (f.reg(), f.reg(), f.reg());
+        f.i(K::FrameInit {
+            offset: off,
+            size: 4,
+            defined: true,
+        });
         f.i(K::FrameAddr {
             dst: p,
             offset: off,

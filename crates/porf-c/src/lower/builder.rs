@@ -10,7 +10,8 @@
 
 use crate::interp::arith;
 use crate::ir::{
-    BinOp, Block, BlockId, Function, Inst, InstKind, LoopId, Operand, Reg, Scalar, Terminator, UnOp,
+    BinOp, Block, BlockId, Function, Inst, InstKind, LocalVar, LoopId, Operand, Reg, Scalar,
+    Terminator, UnOp,
 };
 use porf_graph::{MemOrder, SrcLoc, Val};
 
@@ -41,6 +42,8 @@ pub struct FnBuilder {
     pub targets: Targets,
     /// Direct calls made: (callee, source offset, argument count).
     pub calls: Vec<(crate::ir::FuncId, usize, usize)>,
+    /// The named objects of the frames so far (`Function::locals`).
+    pub locals: Vec<LocalVar>,
 }
 
 impl FnBuilder {
@@ -59,6 +62,7 @@ impl FnBuilder {
             emitted: 0,
             targets: Targets::default(),
             calls: Vec::new(),
+            locals: Vec::new(),
         }
     }
 
@@ -233,7 +237,7 @@ impl FnBuilder {
     }
 
     /// A cell copy's load: (value, 1 if the cell was initialised else 0).
-    pub fn copy_load(&mut self, addr: Operand, ty: Scalar) -> (Operand, Operand) {
+    pub fn copy_load(&mut self, addr: Operand, ty: Scalar, ord: MemOrder) -> (Operand, Operand) {
         let dst = self.reg();
         let written = self.reg();
         self.emit(InstKind::CopyLoad {
@@ -241,8 +245,26 @@ impl FnBuilder {
             written,
             addr,
             ty,
+            ord,
         });
         (Operand::Reg(dst), Operand::Reg(written))
+    }
+
+    /// The store of a cell copy of what [`FnBuilder::copy_load`] gave.
+    pub fn copy_store(
+        &mut self,
+        addr: Operand,
+        (val, written): (Operand, Operand),
+        ty: Scalar,
+        ord: MemOrder,
+    ) {
+        self.emit(InstKind::CopyStore {
+            addr,
+            val,
+            written,
+            ty,
+            ord,
+        });
     }
 
     pub fn store(&mut self, addr: Operand, val: Operand, ty: Scalar, ord: MemOrder) {
@@ -339,6 +361,7 @@ impl FnBuilder {
             shared_size: self.shared_size,
             blocks,
             src,
+            locals: self.locals,
         }
     }
 }

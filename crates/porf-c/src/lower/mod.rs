@@ -25,6 +25,7 @@ mod float;
 mod globals;
 mod init;
 mod literals;
+mod local_names;
 mod memfns;
 mod mutex;
 mod ops;
@@ -110,9 +111,6 @@ pub(crate) struct FnState {
     pub ret: Option<CType>,
     pub is_main: bool,
     pub addr_taken: HashSet<String>,
-    /// In `main`: locals named in a `pthread_create` argument, which get static
-    /// storage so that the threads can use them.
-    pub shared: HashSet<String>,
     /// Names used where a pointer may escape to another thread ([`escape`]): such
     /// locals in memory live in the shared frame.
     pub escapes: HashSet<String>,
