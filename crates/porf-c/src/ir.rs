@@ -43,6 +43,10 @@ pub mod addr {
     pub const STACK_BASE: i64 = 1 << 45;
     /// Function "addresses" (values of function pointers) start here: `FUNC_BASE + id`.
     pub const FUNC_BASE: i64 = 1 << 46;
+    /// Shared frames (the locals other threads may reach, see
+    /// [`super::Function::shared_size`]) start here (encoding chosen by the
+    /// interpreter).
+    pub const FRAME_BASE: i64 = 1 << 47;
 }
 
 /// A scalar C type as the machine sees it: width in bytes, signedness and float-ness.

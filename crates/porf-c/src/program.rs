@@ -121,7 +121,15 @@ impl Program for CProgram {
     }
 
     fn block_name_in(&self, base: Loc, site: &dyn Fn(Loc) -> Option<SrcLoc>) -> String {
-        crate::memory::name_in(&self.module, base.0 as i64, site(base), true)
+        crate::memory::block_name_in(&self.module, base.0 as i64, site(base))
+    }
+
+    fn uninit_read_message(
+        &self,
+        loc: Loc,
+        site: &dyn Fn(Loc) -> Option<SrcLoc>,
+    ) -> Option<String> {
+        crate::memory::uninit_read_message(&self.module, loc.0 as i64, site(loc))
     }
 
     fn show_value_in(

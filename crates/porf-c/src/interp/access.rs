@@ -28,7 +28,7 @@ impl Machine {
                 global_cell(code, a, size)?;
                 Ok(Target::Shared(Loc(a as u64)))
             }
-            Region::Heap { off, .. } => {
+            Region::Heap { off, .. } | Region::Frame { off, .. } => {
                 self.check_heap(code, a, off, size.unwrap_or(1))?;
                 Ok(Target::Shared(Loc(a as u64)))
             }
@@ -49,8 +49,8 @@ impl Machine {
         }
     }
 
-    /// Checks what the address alone says of a heap access of `size` bytes (a power of
-    /// two) at byte `off` of a block: not before the block's data, aligned. Whether the
+    /// Checks what the address alone says of a heap or shared-frame access of `size`
+    /// bytes (a power of two) at byte `off` of a block: not before the block's data, aligned. Whether the
     /// block is allocated, not freed and large enough depends on other threads: the
     /// engine checks it (`porf_models::lifetime`).
     fn check_heap(&self, code: &Module, a: Val, off: u32, size: u8) -> Result<(), Fault> {

@@ -4,8 +4,8 @@
 use super::{arith, Cont, Frame, Machine, Pending, EBUSY, LOCAL_STEP_LIMIT, MAX_CALL_DEPTH};
 use crate::ir::{Builtin, FuncId, Inst, InstKind, Module, Operand, Reg, Scalar, Terminator};
 use crate::memory::{
-    classify, func_addr, heap_addr, stack_addr, Fault, Region, HEAP_DATA, MAX_HEAP_BLOCKS,
-    MAX_MALLOC, MAX_STACK, MAX_THREADS,
+    classify, frame_addr, func_addr, heap_addr, stack_addr, Fault, Region, HEAP_DATA,
+    MAX_HEAP_BLOCKS, MAX_MALLOC, MAX_STACK, MAX_THREADS,
 };
 use porf_graph::{Action, BlockReason, ErrorKind, Loc, RmwOp, SrcLoc, Tid, Val};
 
@@ -647,11 +647,11 @@ impl Machine {
     /// nobody initialised is GenMC's "read from uninitialized memory" error.
     fn alloc_shared(&mut self, code: &Module, fr: Frame) -> Pending {
         let f = &code.funcs[fr.func as usize];
-        let block = self.heap_blocks;
+        let block = self.frame_blocks;
         let size = f.shared_size;
         let fault = if block >= MAX_HEAP_BLOCKS {
             Some(format!(
-                "more than {MAX_HEAP_BLOCKS} heap blocks and shared frames allocated by one thread"
+                "more than {MAX_HEAP_BLOCKS} shared frames (activations with locals other threads may reach) allocated by one thread"
             ))
         } else if size > MAX_MALLOC {
             Some(format!(
@@ -664,7 +664,7 @@ impl Machine {
             return Pending::fault(Fault::unsupported(msg), f.src);
         }
         let action = Action::Malloc {
-            base: Loc(heap_addr(self.tid, block, HEAP_DATA) as u64),
+            base: Loc(frame_addr(self.tid, block, HEAP_DATA) as u64),
             size: size as u64,
             zeroed: false,
             src: f.src,
@@ -747,9 +747,9 @@ impl Machine {
                 }
             }
             Cont::SharedAlloc => {
-                let block = self.heap_blocks;
-                self.heap_blocks += 1;
-                let base = heap_addr(self.tid, block, HEAP_DATA);
+                let block = self.frame_blocks;
+                self.frame_blocks += 1;
+                let base = frame_addr(self.tid, block, HEAP_DATA);
                 let top = self.top_mut();
                 top.shared = base;
                 top.needs_shared = false;
@@ -767,7 +767,7 @@ impl Machine {
 /// The error of a read of local variable `name` (a C path: `s.next`, `a[3]`) while
 /// it is uninitialised.
 pub(crate) fn uninit_local(name: &str) -> Fault {
-    Fault::memory(format!("read of an uninitialised local variable `{name}`"))
+    Fault::memory(super::uninit_local_message(name))
 }
 
 /// The function a function-pointer value names, or a memory error `msg`.

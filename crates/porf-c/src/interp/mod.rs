@@ -113,6 +113,8 @@ struct Machine {
     undef: shadow::Shadow,
     /// Number of heap blocks this thread allocated (the next block's number).
     heap_blocks: u32,
+    /// Number of shared frames this thread allocated (the next frame's number).
+    frame_blocks: u32,
     /// Threads this thread joined.
     joined: Vec<Tid>,
     /// The thread-private store (`Builtin::PrivateGet`/`PrivateSet`): `(key, value)`
@@ -172,7 +174,7 @@ enum Cont {
     Join { dst: Reg, tid: Tid },
     /// `malloc` allocated block number `heap_blocks`: count it, return its address.
     Malloc { dst: Option<Reg> },
-    /// The running frame's shared block (block number `heap_blocks`) is allocated:
+    /// The running frame's shared block (frame number `frame_blocks`) is allocated:
     /// count it, record it in the frame, stay at the current instruction.
     SharedAlloc,
     /// The shared block of frame `depth` (index in `frames`) is freed: forget it, stay
@@ -204,6 +206,12 @@ impl Pending {
             src,
         })
     }
+}
+
+/// The message of a read of local variable `name` (a C path: `flag`, `s.next`, `a[3]`)
+/// while it is uninitialised, whichever memory the local lives in.
+pub fn uninit_local_message(name: &str) -> String {
+    format!("read of an uninitialised local variable `{name}`")
 }
 
 /// EBUSY, what `pthread_mutex_trylock` returns for a taken mutex.
@@ -259,6 +267,7 @@ impl CThread {
             stack: stack.to_vec(),
             undef: shadow::Shadow::default(),
             heap_blocks: 0,
+            frame_blocks: 0,
             joined: Vec::new(),
             private: Vec::new(),
             spin: spin::Spin::default(),

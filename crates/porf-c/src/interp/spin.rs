@@ -13,7 +13,7 @@
 //! `P` of this visit are only reads (loads and failed compare-exchanges) and fences,
 //! and the state at the header now equals, on everything live there (registers and
 //! frame slots live at the header, the whole frame if a frame address escapes, every
-//! caller frame, the private stack below, the heap-block count, the joined threads,
+//! caller frame, the private stack below, the heap-block and shared-frame counts, the joined threads,
 //! the thread-private store;
 //! loop counters are ignored), either
 //! * (a) the state at `P` = the start of the current iteration; or
@@ -105,6 +105,7 @@ impl Machine {
             stack: self.stack.clone(),
             undef: self.undef.clone(),
             heap_blocks: self.heap_blocks,
+            frame_blocks: self.frame_blocks,
             joined: self.joined.clone(),
             private: self.private.clone(),
             spin: Spin::default(),
@@ -308,6 +309,7 @@ fn same_state(fl: &FuncLoops, lp: usize, a: &Machine, b: &Machine) -> bool {
         || a.vals.len() != b.vals.len()
         || a.stack.len() != b.stack.len()
         || a.heap_blocks != b.heap_blocks
+        || a.frame_blocks != b.frame_blocks
         || a.joined != b.joined
         || !same_private(&a.private, &b.private)
     {

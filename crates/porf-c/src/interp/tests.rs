@@ -1231,7 +1231,8 @@ fn shared_frames_are_allocated_on_entry_and_freed_on_return() {
     let e = mb.func(entry);
     let m = Arc::new(mb.build(e));
     let run = RunOptions::default();
-    let block = |tid, n| Loc(heap_addr(tid, n, HEAP_DATA) as u64);
+    // Shared frames are blocks of their own region, numbered apart from heap blocks.
+    let block = |tid, n| Loc(crate::memory::frame_addr(tid, n, HEAP_DATA) as u64);
     let kinds = |trace: &[Action]| -> Vec<String> {
         trace
             .iter()
