@@ -361,10 +361,11 @@ pub enum InstKind {
     },
     /// The store of a cell copy: `*(ty*)addr = val` when `written != 0`. Otherwise the
     /// copied value is indeterminate: private memory becomes uninitialised (0, like a
-    /// declaration without initializer); shared memory is written `val` all the same
-    /// (0: the engine cannot make a location uninitialised again, and the write must
-    /// stay visible to race detection; C makes such a value unspecified, not undefined,
-    /// for an object whose address is taken).
+    /// declaration without initializer); a shared frame's cell is not written (it
+    /// stays uninitialised unless it was written before: the engine cannot make a
+    /// location uninitialised again); global and heap memory is written `val` (0) all
+    /// the same, so that the write stays visible to race detection (C makes such a
+    /// value unspecified, not undefined, for an object whose address is taken).
     CopyStore {
         addr: Operand,
         val: Operand,
@@ -464,6 +465,16 @@ pub enum InstKind {
         which: Builtin,
         args: Vec<Operand>,
     },
+    /// The declaration of `Function::locals[var]` is reached: a local other threads
+    /// may reach (see [`Function::shared_size`]), declared without initializer where
+    /// it can be reached again in the same activation (in a loop, or in a function
+    /// with labels), so each time it is a new object, uninitialised (C11 6.2.4p6,
+    /// 6.8p3). The activation's previous instance of it, if any, is freed
+    /// (`Action::Free`), a new engine block of its size is allocated (`Action::Malloc`,
+    /// uninitialised, at this instruction's position) and `dst` receives its address.
+    /// The activation frees its live instances when it returns or its thread exits
+    /// (but `main`'s own, like its shared frame).
+    LocalBlock { dst: Reg, var: u32 },
     /// Marker left by the front end where the declaration without initializer of
     /// register local `name` (`reg`) is reached: its value is indeterminate from here
     /// until `reg` is next written. [`crate::uninit::instrument`] replaces the markers
@@ -499,6 +510,7 @@ impl InstKind {
             | Abort
             | Unsupported { .. }
             | Indeterminate { .. }
+            | LocalBlock { .. }
             | LoopEnter { .. }
             | LoopIter { .. } => {}
             CheckInit { flag, .. } => f(Operand::Reg(*flag)),
@@ -564,7 +576,8 @@ impl InstKind {
             | Cas { dst, .. }
             | Spawn { dst, .. }
             | Join { dst, .. }
-            | TryLock { dst, .. } => f(*dst),
+            | TryLock { dst, .. }
+            | LocalBlock { dst, .. } => f(*dst),
             CopyLoad { dst, written, .. } => {
                 f(*dst);
                 f(*written)
@@ -643,11 +656,11 @@ impl Function {
     /// as a C path: `s.next`, `a[3]`, `m[1][2].f` (the innermost object that has it;
     /// `None` if no named object does).
     pub fn local_name(&self, offset: u32, shared: bool) -> Option<String> {
-        let v = self
-            .locals
-            .iter()
-            .rev()
-            .find(|v| v.shared == shared && (v.offset..v.offset + v.size).contains(&offset))?;
+        let v = self.locals.iter().rev().find(|v| {
+            v.shared == shared
+                && v.site.is_none()
+                && (v.offset..v.offset + v.size).contains(&offset)
+        })?;
         let mut path = v.name.clone();
         v.shape.path(offset - v.offset, &mut path);
         Some(path)
@@ -666,6 +679,10 @@ pub struct LocalVar {
     pub size: u32,
     pub shared: bool,
     pub shape: Shape,
+    /// For a local with an engine block of its own per declaration
+    /// ([`InstKind::LocalBlock`]): the declaration's position, which its blocks'
+    /// `Malloc`s carry (`offset` is then 0 in that block).
+    pub site: Option<SrcLoc>,
 }
 
 /// The layout of an object, for naming the scalar a byte lies in.

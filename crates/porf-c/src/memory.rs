@@ -130,14 +130,27 @@ pub fn block_base(a: Val) -> Option<Val> {
     }
 }
 
-/// The function whose shared frame was allocated at `site` (the `Malloc`'s source
-/// location, which is the function's).
-fn frame_func(m: &Module, site: SrcLoc) -> Option<&crate::ir::Function> {
-    m.funcs.iter().find(|f| f.shared_size > 0 && f.src == site)
+/// What a block of the shared-frame region allocated at `site` (its `Malloc`'s
+/// source location) holds.
+enum FrameBlock<'m> {
+    /// An activation's shared frame (allocated at the function's position).
+    Activation(&'m crate::ir::Function),
+    /// A local with a block of its own per declaration (allocated at the declaration).
+    Local(&'m crate::ir::Function, &'m crate::ir::LocalVar),
 }
 
-/// The shared frame at `a` named as its activation: `main` for the entry activation of
-/// `main` (thread 0's first frame), else `f#T.B` (function, thread, frame number).
+fn frame_block(m: &Module, site: SrcLoc) -> Option<FrameBlock<'_>> {
+    if let Some(f) = m.funcs.iter().find(|f| f.shared_size > 0 && f.src == site) {
+        return Some(FrameBlock::Activation(f));
+    }
+    m.funcs.iter().find_map(|f| {
+        let v = f.locals.iter().find(|v| v.site == Some(site))?;
+        Some(FrameBlock::Local(f, v))
+    })
+}
+
+/// The activation a shared frame is: `main` for the entry activation of `main`
+/// (thread 0's first frame), else `f#T.B` (function, thread, frame number).
 fn frame_owner(f: &crate::ir::Function, tid: Tid, block: u32) -> String {
     if tid == 0 && block == 0 && f.name == "main" {
         "main".to_string()
@@ -146,28 +159,51 @@ fn frame_owner(f: &crate::ir::Function, tid: Tid, block: u32) -> String {
     }
 }
 
-/// The name of a local at shared-frame address `a` whose frame was allocated at
-/// `site`: `main::ids[1]`, `worker#1.0::s.next`; `None` outside shared frames or named
-/// locals.
+/// The local at byte `off` (from the block's data start) of a frame-region block
+/// allocated at `site` (`None` outside named locals): its full name
+/// (`main::ids[1]`, `f#T.B::s.next`, or for a local with a block of its own
+/// `f::x#T.B`) and its name as a C path (`ids[1]`).
+fn frame_local(
+    m: &Module,
+    tid: Tid,
+    block: u32,
+    off: u32,
+    site: SrcLoc,
+) -> Option<(String, String)> {
+    let rel = off.checked_sub(HEAP_DATA)?;
+    match frame_block(m, site)? {
+        FrameBlock::Activation(f) => {
+            let var = f.local_name(rel, true)?;
+            Some((format!("{}::{var}", frame_owner(f, tid, block)), var))
+        }
+        FrameBlock::Local(f, v) => {
+            let mut path = String::new();
+            v.shape.path(rel, &mut path);
+            let full = format!("{}::{}#{tid}.{block}{path}", f.name, v.name);
+            Some((full, format!("{}{path}", v.name)))
+        }
+    }
+}
+
+/// The name of a local at shared-frame address `a` whose block was allocated at
+/// `site`; `None` outside frame-region blocks or named locals.
 fn frame_cell_name(m: &Module, a: Val, site: Option<SrcLoc>) -> Option<String> {
     let Region::Frame { tid, block, off } = classify(a, m.globals_end) else {
         return None;
     };
-    let f = frame_func(m, site?)?;
-    let var = f.local_name(off.checked_sub(HEAP_DATA)?, true)?;
-    Some(format!("{}::{var}", frame_owner(f, tid, block)))
+    frame_local(m, tid, block, off, site?).map(|(full, _)| full)
 }
 
 /// The message of a read of shared-frame cell `a` (whose frame was allocated at
 /// `site`) that sees no write: "read of an uninitialised local variable `x`", as the
 /// interpreter says of private locals. `None` outside shared frames.
 pub fn uninit_read_message(m: &Module, a: Val, site: Option<SrcLoc>) -> Option<String> {
-    let Region::Frame { off, .. } = classify(a, m.globals_end) else {
+    let Region::Frame { tid, block, off } = classify(a, m.globals_end) else {
         return None;
     };
     let var = site
-        .and_then(|s| frame_func(m, s))
-        .and_then(|f| f.local_name(off.checked_sub(HEAP_DATA)?, true));
+        .and_then(|s| frame_local(m, tid, block, off, s))
+        .map(|(_, var)| var);
     Some(match var {
         Some(v) => crate::interp::uninit_local_message(&v),
         None => "read of an uninitialised local variable".to_string(),
@@ -253,14 +289,17 @@ pub fn name_in(m: &Module, a: Val, site: Option<SrcLoc>, object: bool) -> String
 
 /// The name of the block allocated at `base` (its allocation at `site`): a heap
 /// block as [`name_in`] names the object there (`node#1.0`), a shared frame as
-/// `locals of main` or `locals of f#T.B`.
+/// `locals of main` or `locals of f#T.B`, a local's own block as `f::x#T.B`.
 pub fn block_name_in(m: &Module, base: Val, site: Option<SrcLoc>) -> String {
     match (
         classify(base, m.globals_end),
-        site.and_then(|s| frame_func(m, s)),
+        site.and_then(|s| frame_block(m, s)),
     ) {
-        (Region::Frame { tid, block, .. }, Some(f)) => {
+        (Region::Frame { tid, block, .. }, Some(FrameBlock::Activation(f))) => {
             format!("locals of {}", frame_owner(f, tid, block))
+        }
+        (Region::Frame { tid, block, .. }, Some(FrameBlock::Local(f, v))) => {
+            format!("{}::{}#{tid}.{block}", f.name, v.name)
         }
         _ => name_in(m, base, site, true),
     }

@@ -285,6 +285,12 @@ fn validate_func(m: &Module, f: &Function) -> Result<(), String> {
                     }
                 }
                 K::Indeterminate { reg: r, .. } | K::CheckInit { flag: r, .. } => reg(*r)?,
+                K::LocalBlock { dst, var } => {
+                    reg(*dst)?;
+                    if f.locals.get(*var as usize).is_none_or(|v| v.site.is_none()) {
+                        return Err(format!("local {var} has no block of its own"));
+                    }
+                }
                 K::Rmw { dst, addr, val, .. } => reg(*dst).and(op(addr)).and(op(val))?,
                 K::Cas {
                     dst,

@@ -249,8 +249,10 @@ impl Machine {
     }
 
     /// A cell copy's store ([`crate::ir::InstKind::CopyStore`]) of `v` (normalised to
-    /// `ty`), which `written` says was initialised: an uninitialised value makes a
-    /// private cell uninitialised and is stored as is (0) in shared memory.
+    /// `ty`), which `written` says was initialised. An uninitialised value makes a
+    /// private cell uninitialised, is not stored into a shared frame (a local's cell
+    /// keeps what it had: nothing, unless it was written before), and is stored as is
+    /// (0) into global and heap memory.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn copy_store(
         &mut self,
@@ -267,6 +269,10 @@ impl Machine {
                 let r = off..off + ty.size as usize;
                 self.stack[r.clone()].fill(0);
                 self.undef.set(r, true);
+                self.advance();
+                Ok(None)
+            }
+            Target::Shared(_) if !written && matches!(classify(a, 0), Region::Frame { .. }) => {
                 self.advance();
                 Ok(None)
             }

@@ -126,6 +126,12 @@ impl FnB {
         self.f.shared_size = bytes;
     }
 
+    /// Names an object of the frames (`Function::locals`); returns its index.
+    pub fn local(&mut self, v: crate::ir::LocalVar) -> u32 {
+        self.f.locals.push(v);
+        self.f.locals.len() as u32 - 1
+    }
+
     /// A new block ending in `return`; does not switch to it.
     pub fn block(&mut self) -> BlockId {
         self.f.blocks.push(Block {

@@ -158,6 +158,7 @@ impl Machine {
                 self.advance();
                 Ok(None)
             }
+            InstKind::LocalBlock { dst, var } => self.local_block(code, fr, *dst, *var, src),
             InstKind::Indeterminate { .. } => {
                 self.advance();
                 Ok(None)
@@ -259,8 +260,12 @@ impl Machine {
                 Ok(Some(Pending::new(Action::Join { tid, src }, cont)))
             }
             InstKind::ThreadExit { val: v } => {
-                // Every activation's shared frame dies with the thread, innermost first.
-                if let Some(p) = self.free_shared(None, src) {
+                // Every activation's own blocks and shared frame die with the thread,
+                // innermost first.
+                if let Some(p) = self
+                    .free_own(None, src)
+                    .or_else(|| self.free_shared(None, src))
+                {
                     return Ok(Some(p));
                 }
                 Ok(Some(Pending::end(Action::Finish { ret: val(v) })))
@@ -532,11 +537,14 @@ impl Machine {
                 goto(self, b)
             }
             Terminator::Return(_) | Terminator::Unreachable
-                if fr.shared != 0 && !self.is_main_entry(self.frames.len() - 1) =>
+                if !self.is_main_entry(self.frames.len() - 1)
+                    && (fr.shared != 0 || self.has_own(self.frames.len() - 1)) =>
             {
                 let depth = self.frames.len() - 1;
                 let src = code.funcs[fr.func as usize].blocks[fr.block as usize].term_src;
-                Ok(self.free_shared(Some(depth), src))
+                Ok(self
+                    .free_own(Some(depth), src)
+                    .or_else(|| self.free_shared(Some(depth), src)))
             }
             Terminator::Return(v) => {
                 let v = v.map_or(0, |o| self.get(fr.base, o));
@@ -552,6 +560,8 @@ impl Machine {
             return Some(Pending::end(Action::Finish { ret: v }));
         }
         let fr = self.frames.pop().expect("a running thread has a frame");
+        let depth = self.frames.len() as u32;
+        self.own.retain(|b| b.depth < depth);
         self.vals.truncate(fr.base as usize);
         self.stack.truncate(fr.sp as usize);
         self.undef.resize(fr.sp as usize, true);
@@ -707,6 +717,63 @@ impl Machine {
         })
     }
 
+    /// Whether frame `depth` has a live local with a block of its own.
+    fn has_own(&self, depth: usize) -> bool {
+        self.own.iter().any(|b| b.depth as usize == depth)
+    }
+
+    /// The `Free` of a live block of a local with a block of its own
+    /// ([`crate::ir::InstKind::LocalBlock`]): the last one of frame `depth`, or
+    /// (`None`) of the innermost frame that has one (but `main`'s own).
+    fn free_own(&self, depth: Option<usize>, src: SrcLoc) -> Option<Pending> {
+        let i = match depth {
+            Some(d) => self.own.iter().rposition(|b| b.depth as usize == d)?,
+            None => {
+                let (i, _) = self
+                    .own
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, b)| !self.is_main_entry(b.depth as usize))
+                    .max_by_key(|(i, b)| (b.depth, *i))?;
+                i
+            }
+        };
+        let base = Loc(self.own[i].base as u64);
+        let cont = Cont::OwnFree { index: i as u32 };
+        Some(Pending::new(Action::Free { base, src }, cont))
+    }
+
+    /// [`crate::ir::InstKind::LocalBlock`] for `Function::locals[var]` of frame `fr`:
+    /// the `Free` of the frame's previous instance of it, else the `Malloc` of a new
+    /// one.
+    fn local_block(&mut self, code: &Module, fr: Frame, dst: Reg, var: u32, src: SrcLoc) -> Step {
+        let depth = self.frames.len() as u32 - 1;
+        if let Some(i) = self
+            .own
+            .iter()
+            .position(|b| b.depth == depth && b.var == var)
+        {
+            let base = Loc(self.own[i].base as u64);
+            let cont = Cont::OwnFree { index: i as u32 };
+            return Ok(Some(Pending::new(Action::Free { base, src }, cont)));
+        }
+        let size = code.funcs[fr.func as usize].locals[var as usize].size;
+        let block = self.frame_blocks;
+        if block >= MAX_HEAP_BLOCKS {
+            return Err(Fault::unsupported(format!(
+                "more than {MAX_HEAP_BLOCKS} shared frames and blocks of locals other threads \
+                 may reach allocated by one thread"
+            )));
+        }
+        let action = Action::Malloc {
+            base: Loc(frame_addr(self.tid, block, HEAP_DATA) as u64),
+            size: size as u64,
+            zeroed: false,
+            src,
+        };
+        Ok(Some(Pending::new(action, Cont::OwnAlloc { dst, var })))
+    }
+
     /// The thread id `v` names if this thread may join it: a thread id other than its
     /// own that it has not joined before.
     fn joinable(&self, v: Val) -> Result<Tid, Fault> {
@@ -757,6 +824,18 @@ impl Machine {
             }
             Cont::SharedFree { depth } => {
                 self.frames[depth as usize].shared = 0;
+                return;
+            }
+            Cont::OwnAlloc { dst, var } => {
+                let block = self.frame_blocks;
+                self.frame_blocks += 1;
+                let base = frame_addr(self.tid, block, HEAP_DATA);
+                let depth = self.frames.len() as u32 - 1;
+                self.own.push(super::OwnBlock { depth, var, base });
+                self.set(dst, base);
+            }
+            Cont::OwnFree { index } => {
+                self.own.remove(index as usize);
                 return;
             }
         }

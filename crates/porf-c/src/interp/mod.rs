@@ -113,8 +113,12 @@ struct Machine {
     undef: shadow::Shadow,
     /// Number of heap blocks this thread allocated (the next block's number).
     heap_blocks: u32,
-    /// Number of shared frames this thread allocated (the next frame's number).
+    /// Number of shared frames and blocks of locals with a block of their own this
+    /// thread allocated (the next one's number).
     frame_blocks: u32,
+    /// The live blocks of locals with a block of their own
+    /// ([`crate::ir::InstKind::LocalBlock`]), in allocation order.
+    own: Vec<OwnBlock>,
     /// Threads this thread joined.
     joined: Vec<Tid>,
     /// The thread-private store (`Builtin::PrivateGet`/`PrivateSet`): `(key, value)`
@@ -125,6 +129,15 @@ struct Machine {
     spin: spin::Spin,
     /// What the thread printed so far ([`print`]).
     printed: Option<Arc<print::Printed>>,
+}
+
+/// A live block of a local with a block of its own: the frame (index in `frames`), the
+/// local (index in `Function::locals`), the block's base.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+struct OwnBlock {
+    depth: u32,
+    var: u32,
+    base: Val,
 }
 
 /// One activation of a function.
@@ -180,6 +193,12 @@ enum Cont {
     /// The shared block of frame `depth` (index in `frames`) is freed: forget it, stay
     /// at the current instruction (a return or thread exit, which runs again).
     SharedFree { depth: u32 },
+    /// A block of local `var` of the running frame is allocated (frame number
+    /// `frame_blocks`): count it, record it, write its address to `dst`, move on.
+    OwnAlloc { dst: Reg, var: u32 },
+    /// Own block `index` (in `own`) is freed: forget it, stay at the current
+    /// instruction (a `LocalBlock`, return or thread exit, which runs again).
+    OwnFree { index: u32 },
 }
 
 impl Pending {
@@ -268,6 +287,7 @@ impl CThread {
             undef: shadow::Shadow::default(),
             heap_blocks: 0,
             frame_blocks: 0,
+            own: Vec::new(),
             joined: Vec::new(),
             private: Vec::new(),
             spin: spin::Spin::default(),

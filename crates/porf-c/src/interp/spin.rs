@@ -106,6 +106,7 @@ impl Machine {
             undef: self.undef.clone(),
             heap_blocks: self.heap_blocks,
             frame_blocks: self.frame_blocks,
+            own: self.own.clone(),
             joined: self.joined.clone(),
             private: self.private.clone(),
             spin: Spin::default(),
@@ -310,6 +311,7 @@ fn same_state(fl: &FuncLoops, lp: usize, a: &Machine, b: &Machine) -> bool {
         || a.stack.len() != b.stack.len()
         || a.heap_blocks != b.heap_blocks
         || a.frame_blocks != b.frame_blocks
+        || a.own != b.own
         || a.joined != b.joined
         || !same_private(&a.private, &b.private)
     {

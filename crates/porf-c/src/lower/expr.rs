@@ -249,6 +249,7 @@ impl Cx<'_> {
                 Home::Reg(r) => Val::Reg(r, ty),
                 Home::Frame(o) => Val::Mem(self.b.frame_addr(o), ty),
                 Home::Shared(o) => Val::Mem(self.b.shared_addr(o), ty),
+                Home::Own(r) => Val::Mem(Operand::Reg(r), ty),
             }),
             Some(Binding::Global(gi)) => {
                 self.globals[gi].used = true;

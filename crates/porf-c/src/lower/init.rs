@@ -473,6 +473,26 @@ impl Cx<'_> {
             );
         };
         self.at(off);
+        let shared = super::escape::is_shared(&self.f.escapes, name, ty.is_scalar());
+        // Inside a loop, or where a `goto` may come back: the declaration can be
+        // reached again in this activation, each time making a new object.
+        let again = !self.b.targets.continues.is_empty() || !self.f.labels.is_empty();
+        if shared && again && items.is_none() {
+            if size > crate::memory::MAX_MALLOC as u64 {
+                return self.unsup(off, format!("local variable `{name}` is too large"));
+            }
+            let var = self.note_own_block_local(name, &ty, size);
+            let r = self.b.reg();
+            self.b.emit(InstKind::LocalBlock { dst: r, var });
+            self.bind(
+                name,
+                Binding::Local {
+                    ty: ty.clone(),
+                    home: Home::Own(r),
+                },
+            );
+            return Ok(());
+        }
         let Some((home, addr)) = self.local_memory(name, ty.is_scalar(), size, align) else {
             return self.unsup(
                 off,
@@ -506,9 +526,8 @@ impl Cx<'_> {
                 size: size as u32,
                 defined: false,
             }),
-            // A shared frame is uninitialised when allocated; a declaration reached
-            // again in the same activation keeps the object's last value (one object
-            // per activation: see `ir::Function::shared_size`).
+            // A shared frame is uninitialised when allocated (and a declaration that
+            // can be reached again has a block of its own, above).
             (None, _) => {}
         }
         Ok(())

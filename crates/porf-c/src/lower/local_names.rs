@@ -13,7 +13,7 @@ impl Cx<'_> {
     /// which carry their names in their markers).
     pub(super) fn note_local(&mut self, name: &str, ty: &CType, home: Home) {
         let (offset, shared) = match home {
-            Home::Reg(_) => return,
+            Home::Reg(_) | Home::Own(_) => return,
             Home::Frame(o) => (o, false),
             Home::Shared(o) => (o, true),
         };
@@ -24,7 +24,23 @@ impl Cx<'_> {
             size: size.min(u32::MAX as u64) as u32,
             shared,
             shape: self.shape(ty),
+            site: None,
         });
+    }
+
+    /// Records local `name` of type `ty` with a block of its own per declaration
+    /// (`ir::InstKind::LocalBlock`), declared at the current position; returns its
+    /// index in `Function::locals`.
+    pub(super) fn note_own_block_local(&mut self, name: &str, ty: &CType, size: u64) -> u32 {
+        self.b.locals.push(LocalVar {
+            name: name.to_string(),
+            offset: 0,
+            size: size.clamp(1, u32::MAX as u64) as u32,
+            shared: true,
+            shape: self.shape(ty),
+            site: Some(self.b.loc),
+        });
+        self.b.locals.len() as u32 - 1
     }
 
     /// The layout of `ty` as a [`Shape`].

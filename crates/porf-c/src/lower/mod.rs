@@ -56,6 +56,10 @@ pub(crate) enum Home {
     /// The activation's shared frame at this offset: a local whose address may reach
     /// another thread (`escape`).
     Shared(u32),
+    /// A block of its own, allocated each time its declaration is reached (a shared
+    /// local without initializer that can be declared again in one activation, see
+    /// `ir::InstKind::LocalBlock`); the register holds its current address.
+    Own(Reg),
 }
 
 /// What an ordinary identifier denotes.
