@@ -15,6 +15,14 @@
 //! - A memory access names the [`Scalar`] it reads or writes. Accesses to thread-private
 //!   memory (address-taken locals, see [`InstKind::FrameAddr`]) never become events;
 //!   every other access is one engine event.
+//! - A local holds no value until something is stored in it: a register local's
+//!   declaration leaves an [`InstKind::Indeterminate`] marker (replaced by
+//!   [`crate::uninit::instrument`] before the module is complete), private frame bytes
+//!   are uninitialised on entry and after [`InstKind::FrameInit`] with `defined: false`,
+//!   shared frames are engine blocks allocated uninitialised. Loads, RMWs and
+//!   compare-exchanges of uninitialised private bytes are memory errors; cell copies
+//!   ([`InstKind::CopyLoad`], [`InstKind::CopyStore`]) carry the uninitialised state
+//!   instead.
 //! - Functions may recurse: calls are interpreted with a real frame stack, bounded by
 //!   `RunOptions::recursion_limit`.
 //! - Every block ends in exactly one [`Terminator`].

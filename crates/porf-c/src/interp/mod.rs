@@ -20,10 +20,11 @@
 //!   memory are normalised to the access type (see [`crate::memory`] for addresses).
 //!
 //! Snapshot cost: the engine clones a thread after every event. A clone copies an `Arc`,
-//! a small struct, and up to four `Vec`s of which usually only two are non-empty
-//! (frames and the flat register file); private stack bytes and joined threads are
-//! empty for most threads and then cost nothing to clone (about 60 ns per clone of a
-//! one-frame thread, release build).
+//! a small struct, and a few `Vec`s of which usually only two are non-empty (frames and
+//! the flat register file); private stack bytes (with their shadow, a bit per byte),
+//! joined threads and locals with blocks of their own are empty for most threads and
+//! then cost nothing to clone (about 60 ns per clone of a one-frame thread, release
+//! build).
 //!
 //! # Errors the interpreter raises
 //!
@@ -35,8 +36,13 @@
 //! pointer, join of an invalid thread (not `0..MAX_THREADS`, the caller itself, or
 //! already joined by the caller; a thread id nobody ever spawns is left to the engine,
 //! which reports the waiting thread as a deadlock), `free` of a pointer that is not the
-//! start of a heap block ("invalid free"), and accesses before a block's data (the
-//! guard below `HEAP_DATA`).
+//! start of a heap block ("invalid free", also for shared frames), accesses before a
+//! block's data (the guard below `HEAP_DATA`), and reads of uninitialised locals
+//! ([`uninit_local_message`]): a load, RMW or compare-exchange of a private byte no
+//! store initialised since its frame was entered or its declaration last reached
+//! ([`shadow`]), and a register local's failed [`crate::ir::InstKind::CheckInit`].
+//! (A shared frame's cell that a read sees no write of is the engine's uninitialised
+//! read, named by [`crate::memory::uninit_read_message`].)
 //!
 //! Everything else about the heap is the engine's (`porf_models::lifetime`): `malloc`
 //! and `free` are [`Action::Malloc`] and [`Action::Free`] events, and every access to a

@@ -23,7 +23,7 @@ impl Shadow {
         if len < self.len {
             self.len = len;
             self.bits.truncate(len.div_ceil(64));
-            if len % 64 != 0 {
+            if !len.is_multiple_of(64) {
                 if let Some(w) = self.bits.last_mut() {
                     *w &= (1u64 << (len % 64)) - 1;
                 }

@@ -439,6 +439,14 @@ impl Cx<'_> {
                     home: Home::Reg(r),
                 },
             );
+            // Indeterminate from here (and before: a `goto` may jump past the
+            // declaration) until written, even in its own initializer; with an
+            // initializer, the data flow of `crate::uninit` sees the write at once.
+            self.at(off);
+            self.b.emit(InstKind::Indeterminate {
+                reg: r,
+                name: name.to_string(),
+            });
             if let Some(i) = init {
                 let (_, items) = self.flatten(&ty, i)?;
                 let v = match items.first().map(|i| &i.val) {
@@ -449,13 +457,7 @@ impl Cx<'_> {
                     _ => Operand::Const(0),
                 };
                 self.at(off);
-                self.b.emit(crate::ir::InstKind::Copy { dst: r, src: v });
-            } else {
-                self.at(off);
-                self.b.emit(crate::ir::InstKind::Indeterminate {
-                    reg: r,
-                    name: name.to_string(),
-                });
+                self.b.emit(InstKind::Copy { dst: r, src: v });
             }
             return Ok(());
         }

@@ -6,7 +6,7 @@
 //! (statements and control flow), `expr` and `ops` (expressions), `float` (floating
 //! constants, conversions and conditions), `builtins` (library calls recognised by
 //! name; `realloc` the copy loop of `realloc`), `builder` (IR construction), `globals`
-//! (layout and cells).
+//! (layout and cells), `local_names` (names of the frames' objects).
 //!
 //! Invariants: every diagnostic carries the original position of the construct it is
 //! about; nothing outside the supported subset is lowered silently; expressions that
