@@ -3,11 +3,20 @@
 //! object whose declaration without initializer was reached, a copy of an
 //! uninitialised cell). Uninitialised bytes always hold 0, so two machines agree on a
 //! range of private memory when their bytes and their bits agree there.
+//!
+//! The engine clones a thread after every event, so the first [`INLINE`] words live in
+//! the struct itself: a thread whose private memory is at most `64 * INLINE` bytes (the
+//! usual case) clones its shadow without allocating.
 
-/// A bit per byte; bit `i` set: byte `i` is uninitialised.
+/// Words kept inline.
+const INLINE: usize = 4;
+
+/// A bit per byte; bit `i` set: byte `i` is uninitialised. Bits at or past `len` are 0.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(super) struct Shadow {
-    bits: Vec<u64>,
+    inline: [u64; INLINE],
+    /// Words `INLINE..`.
+    spill: Vec<u64>,
     len: usize,
 }
 
@@ -18,22 +27,36 @@ impl Shadow {
         self.len
     }
 
+    fn word(&self, w: usize) -> u64 {
+        match w.checked_sub(INLINE) {
+            None => self.inline[w],
+            Some(s) => self.spill[s],
+        }
+    }
+
+    fn word_mut(&mut self, w: usize) -> &mut u64 {
+        match w.checked_sub(INLINE) {
+            None => &mut self.inline[w],
+            Some(s) => &mut self.spill[s],
+        }
+    }
+
     /// Grows or shrinks to `len` bytes; new bytes are uninitialised when `undef`.
     pub(super) fn resize(&mut self, len: usize, undef: bool) {
         if len < self.len {
+            // Clear the bits past the new end, so that bits past `len` stay 0.
+            self.set(len..self.len, false);
             self.len = len;
-            self.bits.truncate(len.div_ceil(64));
-            if !len.is_multiple_of(64) {
-                if let Some(w) = self.bits.last_mut() {
-                    *w &= (1u64 << (len % 64)) - 1;
-                }
-            }
+            self.spill.truncate(len.div_ceil(64).saturating_sub(INLINE));
             return;
         }
         let old = self.len;
-        self.bits.resize(len.div_ceil(64), 0);
+        self.spill
+            .resize(len.div_ceil(64).saturating_sub(INLINE), 0);
         self.len = len;
-        self.set(old..len, undef);
+        if undef {
+            self.set(old..len, true);
+        }
     }
 
     /// Marks bytes `r` uninitialised (`undef`) or initialised. Requires `r.end <= len`.
@@ -47,12 +70,23 @@ impl Shadow {
             } else {
                 ((1u64 << n) - 1) << b
             };
+            let word = self.word_mut(w);
             if undef {
-                self.bits[w] |= mask;
+                *word |= mask;
             } else {
-                self.bits[w] &= !mask;
+                *word &= !mask;
             }
             i += n;
+        }
+    }
+
+    /// The bits of `r` (at most 64 of them) starting at bit `i`, as the low bits.
+    fn bits(&self, i: usize, n: usize) -> u64 {
+        let word = self.word(i / 64) >> (i % 64);
+        if n == 64 {
+            word
+        } else {
+            word & ((1u64 << n) - 1)
         }
     }
 
@@ -60,15 +94,8 @@ impl Shadow {
     pub(super) fn any(&self, r: std::ops::Range<usize>) -> bool {
         let mut i = r.start;
         while i < r.end {
-            let (w, b) = (i / 64, i % 64);
-            let n = (64 - b).min(r.end - i);
-            let word = self.bits[w] >> b;
-            let word = if n == 64 {
-                word
-            } else {
-                word & ((1u64 << n) - 1)
-            };
-            if word != 0 {
+            let n = (64 - i % 64).min(r.end - i);
+            if self.bits(i, n) != 0 {
                 return true;
             }
             i += n;
@@ -80,10 +107,8 @@ impl Shadow {
     pub(super) fn same(&self, o: &Shadow, r: std::ops::Range<usize>) -> bool {
         let mut i = r.start;
         while i < r.end {
-            let (w, b) = (i / 64, i % 64);
-            let n = (64 - b).min(r.end - i);
-            let mask = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
-            if (self.bits[w] >> b) & mask != (o.bits[w] >> b) & mask {
+            let n = (64 - i % 64).min(r.end - i);
+            if self.bits(i, n) != o.bits(i, n) {
                 return false;
             }
             i += n;
@@ -97,26 +122,34 @@ mod tests {
     use super::*;
 
     #[test]
-    fn ranges_across_words() {
+    fn ranges_across_words_and_the_inline_boundary() {
         let mut s = Shadow::default();
-        s.resize(200, true);
-        assert!(s.any(0..200));
-        s.set(3..150, false);
-        assert!(!s.any(3..150));
+        s.resize(400, true);
+        assert!(s.any(0..400));
+        s.set(3..350, false);
+        assert!(!s.any(3..350));
         assert!(s.any(2..4));
-        assert!(s.any(149..151));
-        assert!(s.any(150..151));
+        assert!(s.any(349..351));
+        assert!(s.any(350..351));
         let mut t = s.clone();
-        assert!(t.same(&s, 0..200));
+        assert!(t.same(&s, 0..400));
         t.set(64..65, true);
-        assert!(!t.same(&s, 0..200));
+        t.set(300..301, true);
+        assert!(!t.same(&s, 0..400));
         assert!(t.same(&s, 0..64));
-        assert!(t.same(&s, 65..200));
+        assert!(t.same(&s, 65..300));
+        assert!(t.same(&s, 301..400));
+        // Shrinking forgets the bits past the end; growing adds initialised bytes.
         t.resize(70, false);
         assert_eq!(t.len(), 70);
-        t.resize(130, false);
+        t.resize(330, false);
         assert!(t.any(64..65));
-        assert!(!t.any(65..130));
-        assert!(s.any(150..200));
+        assert!(!t.any(65..330));
+        assert!(s.any(350..400));
+        // A shadow that never outgrows the inline words allocates nothing.
+        let mut u = Shadow::default();
+        u.resize(64 * INLINE, true);
+        assert!(u.spill.is_empty());
+        assert!(u.any(64 * INLINE - 1..64 * INLINE));
     }
 }

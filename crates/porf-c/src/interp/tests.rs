@@ -1719,3 +1719,61 @@ fn shared_frames_are_not_heap_blocks() {
         )
     );
 }
+
+/// `int s; for (;;) { if (x) break; s = 0; } y = s;` under spin-assume: the first
+/// iteration leaves `s` holding 0 as before, but initialised, so it is no repetition
+/// (a later exit reads `s` without error); the second one is.
+#[test]
+fn spin_assume_compares_the_initialisation_of_private_bytes() {
+    let m = main_with(|mb, f| {
+        let x = mb.global("x", Scalar::INT, 0);
+        let y = mb.global("y", Scalar::INT, 0);
+        let off = f.frame(4);
+        let (p, v, w) = (f.reg(), f.reg(), f.reg());
+        let (body, exit) = (f.block(), f.block());
+        f.i(K::FrameAddr {
+            dst: p,
+            offset: off,
+        });
+        f.i(K::FrameInit {
+            offset: off,
+            size: 4,
+            defined: false,
+        });
+        f.term(Terminator::Jump(body));
+        f.at(body);
+        f.i(load(v, c(x), Scalar::INT, RLX));
+        let store_block = f.block();
+        f.term(Terminator::Branch {
+            cond: r(v),
+            then: exit,
+            els: store_block,
+        });
+        f.at(store_block);
+        f.i(store(r(p), c(0), Scalar::INT, NA));
+        f.term(Terminator::Jump(body));
+        f.at(exit);
+        f.i(load(w, r(p), Scalar::INT, NA));
+        f.i(store(c(y), r(w), Scalar::INT, NA));
+    });
+    let p = CProgram::new(
+        m,
+        RunOptions {
+            spin_assume: true,
+            ..RunOptions::default()
+        },
+    );
+    let (trace, _) = seq(&p, p.main_thread());
+    let loads = trace
+        .iter()
+        .filter(|a| matches!(a, Action::Load { .. }))
+        .count();
+    assert_eq!(loads, 2, "{trace:?}");
+    assert!(matches!(
+        last(&trace),
+        Action::Block {
+            reason: BlockReason::SpinLoop { .. },
+            ..
+        }
+    ));
+}

@@ -377,8 +377,9 @@ impl<P: Program> Rvf<'_, '_, P> {
         // writes: the thread goes on differently in each case, whatever the value.
         type Group = ((i64, bool, bool), Vec<Option<EventId>>);
         let uninit_init = acc.kind == ReadKind::Copy
-            && g.loc_info(acc.loc)
-                .block
+            && self
+                .prog
+                .block_of(acc.loc)
                 .and_then(|b| g.block(b))
                 .and_then(|b| b.malloc)
                 .is_some_and(|(m, _)| {
