@@ -561,10 +561,15 @@ impl Machine {
         }
         let fr = self.frames.pop().expect("a running thread has a frame");
         let depth = self.frames.len() as u32;
-        self.own.retain(|b| b.depth < depth);
+        if let Some(own) = &mut self.own {
+            own.retain(|b| b.depth < depth);
+            if own.is_empty() {
+                self.own = None;
+            }
+        }
         self.vals.truncate(fr.base as usize);
+        self.undef.resize(self.stack.len(), fr.sp as usize, true);
         self.stack.truncate(fr.sp as usize);
-        self.undef.resize(fr.sp as usize, true);
         self.spin_popped();
         if let Some(dst) = fr.ret {
             self.set(dst, v);
@@ -638,7 +643,7 @@ impl Machine {
         }
         self.vals.resize(base + (f.nregs + f.nloops) as usize, 0);
         self.stack.resize(end, 0);
-        self.undef.resize(end, true);
+        self.undef.resize(sp, end, true);
         self.frames.push(Frame {
             func,
             block: 0,
@@ -719,7 +724,7 @@ impl Machine {
 
     /// Whether frame `depth` has a live local with a block of its own.
     fn has_own(&self, depth: usize) -> bool {
-        self.own.iter().any(|b| b.depth as usize == depth)
+        self.own().iter().any(|b| b.depth as usize == depth)
     }
 
     /// The `Free` of a live block of a local with a block of its own
@@ -727,10 +732,10 @@ impl Machine {
     /// (`None`) of the innermost frame that has one (but `main`'s own).
     fn free_own(&self, depth: Option<usize>, src: SrcLoc) -> Option<Pending> {
         let i = match depth {
-            Some(d) => self.own.iter().rposition(|b| b.depth as usize == d)?,
+            Some(d) => self.own().iter().rposition(|b| b.depth as usize == d)?,
             None => {
                 let (i, _) = self
-                    .own
+                    .own()
                     .iter()
                     .enumerate()
                     .filter(|(_, b)| !self.is_main_entry(b.depth as usize))
@@ -738,7 +743,7 @@ impl Machine {
                 i
             }
         };
-        let base = Loc(self.own[i].base as u64);
+        let base = Loc(self.own()[i].base as u64);
         let cont = Cont::OwnFree { index: i as u32 };
         Some(Pending::new(Action::Free { base, src }, cont))
     }
@@ -749,11 +754,11 @@ impl Machine {
     fn local_block(&mut self, code: &Module, fr: Frame, dst: Reg, var: u32, src: SrcLoc) -> Step {
         let depth = self.frames.len() as u32 - 1;
         if let Some(i) = self
-            .own
+            .own()
             .iter()
             .position(|b| b.depth == depth && b.var == var)
         {
-            let base = Loc(self.own[i].base as u64);
+            let base = Loc(self.own()[i].base as u64);
             let cont = Cont::OwnFree { index: i as u32 };
             return Ok(Some(Pending::new(Action::Free { base, src }, cont)));
         }
@@ -831,11 +836,18 @@ impl Machine {
                 self.frame_blocks += 1;
                 let base = frame_addr(self.tid, block, HEAP_DATA);
                 let depth = self.frames.len() as u32 - 1;
-                self.own.push(super::OwnBlock { depth, var, base });
+                self.own
+                    .get_or_insert_with(Default::default)
+                    .push(super::OwnBlock { depth, var, base });
                 self.set(dst, base);
             }
             Cont::OwnFree { index } => {
-                self.own.remove(index as usize);
+                if let Some(own) = &mut self.own {
+                    own.remove(index as usize);
+                    if own.is_empty() {
+                        self.own = None;
+                    }
+                }
                 return;
             }
         }

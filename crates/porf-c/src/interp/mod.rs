@@ -123,8 +123,9 @@ struct Machine {
     /// thread allocated (the next one's number).
     frame_blocks: u32,
     /// The live blocks of locals with a block of their own
-    /// ([`crate::ir::InstKind::LocalBlock`]), in allocation order.
-    own: Vec<OwnBlock>,
+    /// ([`crate::ir::InstKind::LocalBlock`]), in allocation order (`None` when there
+    /// are none: most threads never have one, and a snapshot then copies one word).
+    own: Option<Box<Vec<OwnBlock>>>,
     /// Threads this thread joined.
     joined: Vec<Tid>,
     /// The thread-private store (`Builtin::PrivateGet`/`PrivateSet`): `(key, value)`
@@ -293,13 +294,13 @@ impl CThread {
             undef: shadow::Shadow::default(),
             heap_blocks: 0,
             frame_blocks: 0,
-            own: Vec::new(),
+            own: None,
             joined: Vec::new(),
             private: Vec::new(),
             spin: spin::Spin::default(),
             printed: None,
         };
-        m.undef.resize(stack.len(), false);
+        m.undef.resize(0, stack.len(), false);
         m.spin.active = !code.loops.is_empty();
         let pending = if tid >= MAX_THREADS {
             Some(Fault::unsupported(format!(
@@ -337,6 +338,13 @@ impl CThread {
             Some(p) => p,
             None => self.m.run_located(&self.code),
         }
+    }
+}
+
+impl Machine {
+    /// The live blocks of locals with a block of their own.
+    fn own(&self) -> &[OwnBlock] {
+        self.own.as_deref().map_or(&[], |v| v.as_slice())
     }
 }
 

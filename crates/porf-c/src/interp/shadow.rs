@@ -6,27 +6,23 @@
 //!
 //! The engine clones a thread after every event, so the first [`INLINE`] words live in
 //! the struct itself: a thread whose private memory is at most `64 * INLINE` bytes (the
-//! usual case) clones its shadow without allocating.
+//! usual case for threads other than `main`, whose `argv` comes first) clones its
+//! shadow without allocating. The length is the owner's (`Machine::stack`'s), not
+//! kept here.
 
 /// Words kept inline.
-const INLINE: usize = 4;
+const INLINE: usize = 2;
 
-/// A bit per byte; bit `i` set: byte `i` is uninitialised. Bits at or past `len` are 0.
+/// A bit per byte; bit `i` set: byte `i` is uninitialised. Bits at or past the
+/// owner's length are 0.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(super) struct Shadow {
     inline: [u64; INLINE],
     /// Words `INLINE..`.
     spill: Vec<u64>,
-    len: usize,
 }
 
 impl Shadow {
-    /// Bytes tracked.
-    #[cfg(test)]
-    pub(super) fn len(&self) -> usize {
-        self.len
-    }
-
     fn word(&self, w: usize) -> u64 {
         match w.checked_sub(INLINE) {
             None => self.inline[w],
@@ -41,25 +37,24 @@ impl Shadow {
         }
     }
 
-    /// Grows or shrinks to `len` bytes; new bytes are uninitialised when `undef`.
-    pub(super) fn resize(&mut self, len: usize, undef: bool) {
-        if len < self.len {
+    /// Grows or shrinks from `old` to `len` bytes; new bytes are uninitialised when
+    /// `undef`.
+    pub(super) fn resize(&mut self, old: usize, len: usize, undef: bool) {
+        if len < old {
             // Clear the bits past the new end, so that bits past `len` stay 0.
-            self.set(len..self.len, false);
-            self.len = len;
+            self.set(len..old, false);
             self.spill.truncate(len.div_ceil(64).saturating_sub(INLINE));
             return;
         }
-        let old = self.len;
         self.spill
             .resize(len.div_ceil(64).saturating_sub(INLINE), 0);
-        self.len = len;
         if undef {
             self.set(old..len, true);
         }
     }
 
-    /// Marks bytes `r` uninitialised (`undef`) or initialised. Requires `r.end <= len`.
+    /// Marks bytes `r` uninitialised (`undef`) or initialised. Requires `r.end` within
+    /// the owner's length.
     pub(super) fn set(&mut self, r: std::ops::Range<usize>, undef: bool) {
         let mut i = r.start;
         while i < r.end {
@@ -90,7 +85,8 @@ impl Shadow {
         }
     }
 
-    /// Whether any byte of `r` is uninitialised. Requires `r.end <= len`.
+    /// Whether any byte of `r` is uninitialised. Requires `r.end` within the owner's
+    /// length.
     pub(super) fn any(&self, r: std::ops::Range<usize>) -> bool {
         let mut i = r.start;
         while i < r.end {
@@ -124,7 +120,7 @@ mod tests {
     #[test]
     fn ranges_across_words_and_the_inline_boundary() {
         let mut s = Shadow::default();
-        s.resize(400, true);
+        s.resize(0, 400, true);
         assert!(s.any(0..400));
         s.set(3..350, false);
         assert!(!s.any(3..350));
@@ -140,15 +136,14 @@ mod tests {
         assert!(t.same(&s, 65..300));
         assert!(t.same(&s, 301..400));
         // Shrinking forgets the bits past the end; growing adds initialised bytes.
-        t.resize(70, false);
-        assert_eq!(t.len(), 70);
-        t.resize(330, false);
+        t.resize(400, 70, false);
+        t.resize(70, 330, false);
         assert!(t.any(64..65));
         assert!(!t.any(65..330));
         assert!(s.any(350..400));
         // A shadow that never outgrows the inline words allocates nothing.
         let mut u = Shadow::default();
-        u.resize(64 * INLINE, true);
+        u.resize(0, 64 * INLINE, true);
         assert!(u.spill.is_empty());
         assert!(u.any(64 * INLINE - 1..64 * INLINE));
     }

@@ -311,7 +311,7 @@ fn same_state(fl: &FuncLoops, lp: usize, a: &Machine, b: &Machine) -> bool {
         || a.stack.len() != b.stack.len()
         || a.heap_blocks != b.heap_blocks
         || a.frame_blocks != b.frame_blocks
-        || a.own != b.own
+        || a.own() != b.own()
         || a.joined != b.joined
         || !same_private(&a.private, &b.private)
     {
