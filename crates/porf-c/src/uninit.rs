@@ -395,4 +395,50 @@ mod tests {
             ]
         );
     }
+
+    #[test]
+    fn a_jump_past_the_declaration_reads_an_uninitialised_local() {
+        // if (p) goto l; int x = 1; l: return x;
+        let mut b = FnB::new("f", 1);
+        let x = b.reg();
+        let decl = b.block();
+        let l = b.block();
+        b.term(Terminator::Branch {
+            cond: r(0),
+            then: l,
+            els: decl,
+        });
+        b.at(decl);
+        b.i(marker(x, "x"));
+        b.i(InstKind::Copy { dst: x, src: c(1) });
+        b.term(Terminator::Jump(l));
+        b.at(l);
+        b.term(Terminator::Return(Some(r(x))));
+        let mut f = b.done();
+        instrument(&mut f);
+        let flag = x + 1;
+        let k = kinds(&f);
+        // The flag is 0 on entry (registers start at 0) and set by the initialisation.
+        assert_eq!(
+            k[1],
+            vec![
+                InstKind::Copy {
+                    dst: flag,
+                    src: c(0)
+                },
+                InstKind::Copy { dst: x, src: c(1) },
+                InstKind::Copy {
+                    dst: flag,
+                    src: c(1)
+                },
+            ]
+        );
+        assert_eq!(
+            k[2],
+            vec![InstKind::CheckInit {
+                flag,
+                name: "x".into()
+            }]
+        );
+    }
 }
