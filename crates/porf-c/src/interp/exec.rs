@@ -561,11 +561,8 @@ impl Machine {
         }
         let fr = self.frames.pop().expect("a running thread has a frame");
         let depth = self.frames.len() as u32;
-        if let Some(own) = &mut self.own {
-            own.retain(|b| b.depth < depth);
-            if own.is_empty() {
-                self.own = None;
-            }
+        if self.own().iter().any(|b| b.depth >= depth) {
+            self.edit_own(|own| own.retain(|b| b.depth < depth));
         }
         self.vals.truncate(fr.base as usize);
         self.undef.resize(self.stack.len(), fr.sp as usize, true);
@@ -836,18 +833,13 @@ impl Machine {
                 self.frame_blocks += 1;
                 let base = frame_addr(self.tid, block, HEAP_DATA);
                 let depth = self.frames.len() as u32 - 1;
-                self.own
-                    .get_or_insert_with(Default::default)
-                    .push(super::OwnBlock { depth, var, base });
+                self.edit_own(|own| own.push(super::OwnBlock { depth, var, base }));
                 self.set(dst, base);
             }
             Cont::OwnFree { index } => {
-                if let Some(own) = &mut self.own {
+                self.edit_own(|own| {
                     own.remove(index as usize);
-                    if own.is_empty() {
-                        self.own = None;
-                    }
-                }
+                });
                 return;
             }
         }

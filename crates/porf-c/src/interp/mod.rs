@@ -125,7 +125,7 @@ struct Machine {
     /// The live blocks of locals with a block of their own
     /// ([`crate::ir::InstKind::LocalBlock`]), in allocation order (`None` when there
     /// are none: most threads never have one, and a snapshot then copies one word).
-    own: Option<Box<Vec<OwnBlock>>>,
+    own: Option<Box<[OwnBlock]>>,
     /// Threads this thread joined.
     joined: Vec<Tid>,
     /// The thread-private store (`Builtin::PrivateGet`/`PrivateSet`): `(key, value)`
@@ -344,7 +344,15 @@ impl CThread {
 impl Machine {
     /// The live blocks of locals with a block of their own.
     fn own(&self) -> &[OwnBlock] {
-        self.own.as_deref().map_or(&[], |v| v.as_slice())
+        self.own.as_deref().unwrap_or(&[])
+    }
+
+    /// Replaces the live blocks of locals with a block of their own by `f` of them
+    /// (a rare change: kept as a boxed slice, one word in every snapshot).
+    fn edit_own(&mut self, f: impl FnOnce(&mut Vec<OwnBlock>)) {
+        let mut v = self.own.take().map_or_else(Vec::new, |b| b.into_vec());
+        f(&mut v);
+        self.own = (!v.is_empty()).then(|| v.into_boxed_slice());
     }
 }
 
