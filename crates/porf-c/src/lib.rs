@@ -26,6 +26,7 @@ pub mod program;
 pub mod spin;
 mod srcmap;
 mod types;
+pub mod uninit;
 pub mod unroll;
 
 pub use diag::{DiagKind, Diagnostic};

@@ -140,7 +140,15 @@ impl Program for CProgram {
     }
 
     fn block_name_in(&self, base: Loc, site: &dyn Fn(Loc) -> Option<SrcLoc>) -> String {
-        crate::memory::name_in(&self.module, base.0 as i64, site(base), true)
+        crate::memory::block_name_in(&self.module, base.0 as i64, site(base))
+    }
+
+    fn uninit_read_message(
+        &self,
+        loc: Loc,
+        site: &dyn Fn(Loc) -> Option<SrcLoc>,
+    ) -> Option<String> {
+        crate::memory::uninit_read_message(&self.module, loc.0 as i64, site(loc))
     }
 
     fn show_value_in(
@@ -246,6 +254,7 @@ fn validate_func(m: &Module, f: &Function) -> Result<(), String> {
             use InstKind as K;
             if let K::Load { ty, .. }
             | K::CopyLoad { ty, .. }
+            | K::CopyStore { ty, .. }
             | K::Store { ty, .. }
             | K::Rmw { ty, .. }
             | K::Cas { ty, .. } = &inst.kind
@@ -293,6 +302,21 @@ fn validate_func(m: &Module, f: &Function) -> Result<(), String> {
                     dst, written, addr, ..
                 } => reg(*dst).and(reg(*written)).and(op(addr))?,
                 K::Store { addr, val, .. } => op(addr).and(op(val))?,
+                K::CopyStore {
+                    addr, val, written, ..
+                } => op(addr).and(op(val)).and(op(written))?,
+                K::FrameInit { offset, size, .. } => {
+                    if *offset as u64 + *size as u64 > f.frame_size as u64 {
+                        return Err(format!("frame range {offset}+{size} out of range"));
+                    }
+                }
+                K::Indeterminate { reg: r, .. } | K::CheckInit { flag: r, .. } => reg(*r)?,
+                K::LocalBlock { dst, var } => {
+                    reg(*dst)?;
+                    if f.locals.get(*var as usize).is_none_or(|v| v.site.is_none()) {
+                        return Err(format!("local {var} has no block of its own"));
+                    }
+                }
                 K::Rmw { dst, addr, val, .. } => reg(*dst).and(op(addr)).and(op(val))?,
                 K::Cas {
                     dst,

@@ -84,91 +84,13 @@ pub fn analyze(m: &Module) -> Vec<FuncLoops> {
 }
 
 /// Calls `f` on every operand an instruction reads.
-pub(crate) fn uses(k: &InstKind, mut f: impl FnMut(Operand)) {
-    use InstKind::*;
-    match k {
-        Copy { src, .. } => f(*src),
-        Unary { a, .. } | Convert { a, .. } | FloatConvert { a, .. } => f(*a),
-        Binary { a, b, .. } => {
-            f(*a);
-            f(*b)
-        }
-        FrameAddr { .. }
-        | SharedAddr { .. }
-        | TlsAddr { .. }
-        | FuncAddr { .. }
-        | Fence { .. }
-        | Abort
-        | Unsupported { .. } => {}
-        LoopEnter { .. } | LoopIter { .. } => {}
-        Load { addr, .. } | CopyLoad { addr, .. } => f(*addr),
-        Store { addr, val, .. } => {
-            f(*addr);
-            f(*val)
-        }
-        Rmw { addr, val, .. } => {
-            f(*addr);
-            f(*val)
-        }
-        Cas {
-            addr,
-            expected,
-            new,
-            ..
-        } => {
-            f(*addr);
-            f(*expected);
-            f(*new)
-        }
-        Call { args, .. } | Builtin { args, .. } | Print { args, .. } => {
-            args.iter().copied().for_each(f)
-        }
-        CallIndirect { target, args, .. } => {
-            f(*target);
-            args.iter().copied().for_each(f)
-        }
-        Spawn { func, arg, .. } => {
-            f(*func);
-            f(*arg)
-        }
-        Join { tid, .. } => f(*tid),
-        ThreadExit { val } => f(*val),
-        Lock { addr }
-        | TryLock { addr, .. }
-        | Unlock { addr }
-        | MutexInit { addr }
-        | MutexDestroy { addr } => f(*addr),
-        Assume { cond } | Assert { cond, .. } | Check { cond, .. } => f(*cond),
-    }
+pub(crate) fn uses(k: &InstKind, f: impl FnMut(Operand)) {
+    k.uses(f)
 }
 
-/// The register an instruction writes, if any (for `CopyLoad`, its value register; its
-/// `written` flag is left out, which only makes the liveness analysis err on the live
-/// side).
-fn def(k: &InstKind) -> Option<Reg> {
-    use InstKind::*;
-    match k {
-        Copy { dst, .. }
-        | Unary { dst, .. }
-        | Binary { dst, .. }
-        | Convert { dst, .. }
-        | FloatConvert { dst, .. }
-        | FrameAddr { dst, .. }
-        | SharedAddr { dst, .. }
-        | TlsAddr { dst, .. }
-        | FuncAddr { dst, .. }
-        | Load { dst, .. }
-        | CopyLoad { dst, .. }
-        | Rmw { dst, .. }
-        | Cas { dst, .. }
-        | Spawn { dst, .. }
-        | Join { dst, .. }
-        | TryLock { dst, .. } => Some(*dst),
-        Call { dst, .. } | CallIndirect { dst, .. } | Builtin { dst, .. } | Print { dst, .. } => {
-            *dst
-        }
-        _ => None,
-    }
+/// The registers an instruction writes.
+fn defs(k: &InstKind, f: impl FnMut(Reg)) {
+    k.defs(f)
 }
 
 /// Frame slots: which registers hold frame addresses, and the slot each plain access
@@ -204,13 +126,11 @@ fn frame_slots(f: &Function) -> Option<Slots> {
                         return None;
                     }
                 }
-                k => {
-                    if let Some(d) = def(k) {
-                        if let Some(o) = other_def.get_mut(d as usize) {
-                            *o = true;
-                        }
+                k => defs(k, |d| {
+                    if let Some(o) = other_def.get_mut(d as usize) {
+                        *o = true;
                     }
-                }
+                }),
             }
         }
     }
@@ -227,8 +147,17 @@ fn frame_slots(f: &Function) -> Option<Slots> {
     for b in &f.blocks {
         for i in &b.insts {
             let (addr, bytes, rest_ok) = match &i.kind {
-                InstKind::Load { addr, ty, .. } => (Some(*addr), ty.size, true),
+                InstKind::Load { addr, ty, .. } | InstKind::CopyLoad { addr, ty, .. } => {
+                    (Some(*addr), ty.size, true)
+                }
                 InstKind::Store { addr, val, ty, .. } => (Some(*addr), ty.size, !is_frame(val)),
+                InstKind::CopyStore {
+                    addr,
+                    val,
+                    written,
+                    ty,
+                    ..
+                } => (Some(*addr), ty.size, !is_frame(val) && !is_frame(written)),
                 k => {
                     let mut escapes = false;
                     uses(k, |o| escapes |= is_frame(&o));
@@ -320,21 +249,29 @@ fn liveness(f: &Function, slots: Option<&Slots>) -> Vec<Bits> {
             _ => {}
         }
         for i in blk.insts.iter().rev() {
-            if let Some(d) = def(&i.kind) {
+            defs(&i.kind, |d| {
                 if (d as usize) < nregs {
                     live.set(d as usize, false);
                 }
-            }
+            });
             if let Some(s) = slots {
                 match &i.kind {
-                    InstKind::Store { addr, ty, .. } => {
+                    InstKind::Store { addr, ty, .. } | InstKind::CopyStore { addr, ty, .. } => {
                         if let Some(k) = s.of(*addr, ty.size) {
                             live.set(nregs + k, false);
                         }
                     }
-                    InstKind::Load { addr, ty, .. } => {
+                    InstKind::Load { addr, ty, .. } | InstKind::CopyLoad { addr, ty, .. } => {
                         if let Some(k) = s.of(*addr, ty.size) {
                             live.set(nregs + k, true);
+                        }
+                    }
+                    // Rewrites every slot inside the range.
+                    InstKind::FrameInit { offset, size, .. } => {
+                        for (k, &(o, n)) in s.list.iter().enumerate() {
+                            if o >= *offset && o + n as u32 <= offset + size {
+                                live.set(nregs + k, false);
+                            }
                         }
                     }
                     _ => {}

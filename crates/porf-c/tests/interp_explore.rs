@@ -53,6 +53,7 @@ fn func(
         }],
         loop_heads: Vec::new(),
         src: SrcLoc::line(line0),
+        locals: Vec::new(),
     }
 }
 

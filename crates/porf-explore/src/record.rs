@@ -12,12 +12,30 @@ use crate::stats::{
 };
 use crate::step::error_class;
 use crate::Config;
-use porf_graph::{BlockReason, EventId, Graph, LabelKind, Program, SrcLoc, ThreadMachine};
-use porf_models::lifetime::{self, LifetimeError};
+use porf_graph::{BlockReason, EventId, Graph, LabelKind, Loc, Program, SrcLoc, ThreadMachine};
+use porf_models::lifetime::{self, LifetimeError, Violation};
 use porf_models::{race, MemoryModel};
 use std::collections::HashSet;
 use std::sync::Arc;
 use std::time::Instant;
+
+/// The message of lifetime error `err` of `g`: the violation's, except that a read of
+/// uninitialised memory is named by the program when it knows what the memory is
+/// ([`Program::uninit_read_message`]: a local variable living in a block of its own).
+pub fn lifetime_message<P: Program>(prog: &P, g: &Graph, err: &LifetimeError) -> String {
+    if err.violation == Violation::UninitializedRead {
+        if let Some(loc) = err.events.first().and_then(|&r| g.label(r).loc()) {
+            let site = |l: Loc| {
+                let (m, _) = prog.block_of(l).and_then(|b| g.block(b))?.malloc?;
+                Some(g.label(m).src)
+            };
+            if let Some(msg) = prog.uninit_read_message(loc, &site) {
+                return msg;
+            }
+        }
+    }
+    err.violation.message().into()
+}
 
 /// Counts, errors and limits of one exploration.
 ///
@@ -191,12 +209,13 @@ impl<'c> Recorder<'c> {
         self.races
     }
 
-    /// Records a lifetime error of dynamically allocated memory.
-    pub fn lifetime(&mut self, g: &Graph, err: &LifetimeError) {
+    /// Records a lifetime error of dynamically allocated memory (its message from
+    /// [`lifetime_message`]).
+    pub fn lifetime<P: Program>(&mut self, prog: &P, g: &Graph, err: &LifetimeError) {
         let events = err.events.iter().map(|&e| (e, g.label(e).src)).collect();
         self.error(
             ErrorClass::Memory,
-            err.violation.message().into(),
+            lifetime_message(prog, g, err),
             events,
             g,
         );
@@ -213,7 +232,7 @@ impl<'c> Recorder<'c> {
     /// Reports every data race and lifetime error of the just-added access or free `e`
     /// (errors are functions of the graph, so every explorer reports them the same way,
     /// when the later of their events is added). True if exploration must stop.
-    pub fn access_errors(&mut self, g: &Graph, e: EventId) -> bool {
+    pub fn access_errors<P: Program>(&mut self, prog: &P, g: &Graph, e: EventId) -> bool {
         let races = if self.races {
             race::races_with(g, e).collect()
         } else {
@@ -226,7 +245,7 @@ impl<'c> Recorder<'c> {
             }
         }
         for err in lifetime::errors_with(g, e) {
-            self.lifetime(g, &err);
+            self.lifetime(prog, g, &err);
             if self.stopped() {
                 return true;
             }

@@ -501,6 +501,18 @@ pub trait Program {
     fn block_name_in(&self, base: Loc, site: &dyn Fn(Loc) -> Option<SrcLoc>) -> String {
         self.loc_name_in(base, site)
     }
+    /// The error message of a read of `loc` that reads from no write although the
+    /// location lies in an allocated block that was not zero-filled (`site` as for
+    /// [`Program::loc_name_in`]), when the program knows better than the engine what
+    /// the memory is (a local variable in a block of its own). `None`: the engine's
+    /// message for uninitialised heap memory.
+    fn uninit_read_message(
+        &self,
+        _loc: Loc,
+        _site: &dyn Fn(Loc) -> Option<SrcLoc>,
+    ) -> Option<String> {
+        None
+    }
     /// [`Program::show_value`] within one execution (`site` as for
     /// [`Program::loc_name_in`]).
     fn show_value_in(

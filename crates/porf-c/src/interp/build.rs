@@ -92,6 +92,7 @@ impl FnB {
                 blocks: Vec::new(),
                 loop_heads: Vec::new(),
                 src: SrcLoc::line(0),
+                locals: Vec::new(),
             },
             cur: 0,
             line: 0,
@@ -131,6 +132,12 @@ impl FnB {
     /// Sets the shared frame's size (`Function::shared_size`).
     pub fn shared(&mut self, bytes: u32) {
         self.f.shared_size = bytes;
+    }
+
+    /// Names an object of the frames (`Function::locals`); returns its index.
+    pub fn local(&mut self, v: crate::ir::LocalVar) -> u32 {
+        self.f.locals.push(v);
+        self.f.locals.len() as u32 - 1
     }
 
     /// A new block ending in `return`; does not switch to it.

@@ -10,8 +10,8 @@
 
 use crate::interp::arith;
 use crate::ir::{
-    BinOp, Block, BlockId, Function, Inst, InstKind, LoopHead, LoopId, Operand, Reg, Scalar,
-    Terminator, UnOp,
+    BinOp, Block, BlockId, Function, Inst, InstKind, LocalVar, LoopHead, LoopId, Operand, Reg,
+    Scalar, Terminator, UnOp,
 };
 use porf_graph::{MemOrder, SrcLoc, Val};
 
@@ -44,6 +44,8 @@ pub struct FnBuilder {
     pub calls: Vec<(crate::ir::FuncId, usize, usize)>,
     /// The loops built so far ([`Function::loop_heads`]; block ids before renumbering).
     heads: Vec<(BlockId, LoopHead)>,
+    /// The named objects of the frames so far (`Function::locals`).
+    pub locals: Vec<LocalVar>,
 }
 
 impl FnBuilder {
@@ -63,6 +65,7 @@ impl FnBuilder {
             targets: Targets::default(),
             calls: Vec::new(),
             heads: Vec::new(),
+            locals: Vec::new(),
         }
     }
 
@@ -243,7 +246,7 @@ impl FnBuilder {
     }
 
     /// A cell copy's load: (value, 1 if the cell was initialised else 0).
-    pub fn copy_load(&mut self, addr: Operand, ty: Scalar) -> (Operand, Operand) {
+    pub fn copy_load(&mut self, addr: Operand, ty: Scalar, ord: MemOrder) -> (Operand, Operand) {
         let dst = self.reg();
         let written = self.reg();
         self.emit(InstKind::CopyLoad {
@@ -251,8 +254,26 @@ impl FnBuilder {
             written,
             addr,
             ty,
+            ord,
         });
         (Operand::Reg(dst), Operand::Reg(written))
+    }
+
+    /// The store of a cell copy of what [`FnBuilder::copy_load`] gave.
+    pub fn copy_store(
+        &mut self,
+        addr: Operand,
+        (val, written): (Operand, Operand),
+        ty: Scalar,
+        ord: MemOrder,
+    ) {
+        self.emit(InstKind::CopyStore {
+            addr,
+            val,
+            written,
+            ty,
+            ord,
+        });
     }
 
     pub fn store(&mut self, addr: Operand, val: Operand, ty: Scalar, ord: MemOrder) {
@@ -358,6 +379,7 @@ impl FnBuilder {
             blocks,
             loop_heads,
             src,
+            locals: self.locals,
         }
     }
 }

@@ -143,7 +143,7 @@ impl Cx<'_> {
         let to = self.b.bin(BinOp::Add, Operand::Reg(q), at, Scalar::PTR);
         for l in &leaves {
             let a = self.offset_addr(from, l.offset);
-            let (v, written) = self.b.copy_load(a, l.scalar);
+            let (v, written) = self.b.copy_load(a, l.scalar, MemOrder::NonAtomic);
             let a = self.offset_addr(to, l.offset);
             let store = self.b.new_block();
             let next = self.b.new_block();
