@@ -131,6 +131,7 @@ mod tests {
                 .collect(),
             loop_heads: Vec::new(),
             src: SrcLoc::UNKNOWN,
+            locals: Vec::new(),
         }
     }
 
