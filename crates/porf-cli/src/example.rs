@@ -62,5 +62,5 @@ pub fn run(a: ExampleArgs) -> u8 {
         eprintln!("warning: {g}");
     }
     report::print_human(&result, &prog, a.stats);
-    report::exit_code(&result)
+    report::judge(&result).exit
 }
