@@ -7,7 +7,11 @@ where the row has one, the ratio of porf's wall time to the reference's `ref_tim
 (measured on the same machine class, its compile step included). Then the median ratio,
 the worst row, the rows above half of `ref_time_s` and the acceptance line "porf <= half
 ref_time_s on every large and medium row"; the RSS check (nw1r N=9 within 1.2x of N=8);
-with --timeouts, how far `--timeout` overshoots on long runs of every explorer.
+with --timeouts, how far `--timeout` overshoots on long runs of every explorer (long
+explorations of short executions, and of executions that keep growing); with --sizes,
+peak RSS against the length of one execution (one thread of K writes, K = 10^3, 10^4,
+10^5: ratios, and RSS per event) and `--memory-limit 1G` on an execution that grows
+without end (peak RSS over the limit, exit code).
 
 Not a test: timings depend on the machine and its load (the load average is printed).
 Counts are checked against the table (a row whose count differs is marked WRONG and
@@ -15,7 +19,7 @@ makes the exit status 1).
 
 Usage: scripts/bench.py [--porf PATH] [--baseline PORF2] [--medium] [--repeat K]
                         [--filter SUBSTR] [--threads N] [--no-bigger] [--timeouts]
-                        [--markdown]
+                        [--sizes] [--markdown]
 """
 import argparse
 import json
@@ -52,6 +56,14 @@ TIMEOUT_RUNS = [
     (["-DN=16", "lastzero.c"], ["--equiv", "rvf", "--model", "sc"]),
     (["-DN=3000", "@long_threads.c"], ["--explorer", "rf-smc", "--equiv", "rf", "--model", "sc"]),
     (["-DN=3000", "@long_threads.c"], ["--equiv", "rvf", "--model", "sc"]),
+    # Executions that keep growing (at the default --max-events-per-execution, which
+    # may stop such a run before the time limit: then it does not count).
+    (["@unending_rounds.c"], ["--threads", "1"]),
+    (["@unending_rounds.c"], ["--threads", "2"]),
+    (["@unending_rounds.c"], ["--equiv", "rf"]),
+    (["@unending_rounds.c"], ["--explorer", "reference"]),
+    (["@unending_rounds.c"], ["--explorer", "rf-smc", "--equiv", "rf", "--model", "sc"]),
+    (["@unending_rounds.c"], ["--equiv", "rvf", "--model", "sc"]),
 ]
 
 
@@ -128,6 +140,8 @@ def main():
     ap.add_argument("--no-bigger", action="store_true", help="skip the bigger instances")
     ap.add_argument("--timeouts", action="store_true",
                     help="also measure --timeout 1, 2, 5 on long runs of every explorer")
+    ap.add_argument("--sizes", action="store_true",
+                    help="also measure peak RSS against execution length, and --memory-limit")
     ap.add_argument("--markdown", action="store_true", help="print tables as markdown")
     args = ap.parse_args()
 
@@ -231,6 +245,8 @@ def main():
               f"({'PASS' if q <= 1.2 else 'FAIL'}, bound 1.2)")
     if args.timeouts:
         timeouts(args.porf)
+    if args.sizes:
+        sizes(args.porf)
     load = os.getloadavg()
     print(f"load average at end: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
     for w in wrong:
@@ -258,6 +274,40 @@ def timeouts(porf):
                   f"({q:.3f}x, stopped by {stopped})")
             sys.stdout.flush()
     print(f"worst overshoot: {worst:.3f}x ({'PASS' if worst <= 1.10 else 'FAIL'}, bound 1.10)")
+
+
+
+def sizes(porf):
+    """Peak RSS of one thread of K writes against K, and --memory-limit 1G on an
+    execution that grows without end."""
+    print("\npeak RSS against the length of one execution (bench/k_writes.c, one thread "
+          "of K writes; the issue's bound: at most linear growth):")
+    prog = os.path.join(ROOT, "bench", "k_writes.c")
+    prev = None
+    for k in (1000, 10000, 100000):
+        cmd = [porf, "verify", "--json", "--stats", "--threads", "1",
+               "--max-events-per-execution", str(10 * k), f"-DK={k}", prog]
+        wall, rss, v, err, _ = measure(cmd)
+        line = f"  K={k}: {rss:.1f} MiB, {wall:.2f}s, verdict {(v or {}).get('verdict')}"
+        if prev is not None:
+            line += (f"; x{rss / prev[0]:.2f} RSS and x{wall / max(prev[1], 1e-3):.1f} time "
+                     f"for x10 K; {(rss - prev[0]) * 1024 / (k - prev[2]):.2f} KiB per "
+                     f"added write")
+        print(line)
+        sys.stdout.flush()
+        prev = (rss, wall, k)
+    print("--memory-limit 1G on an execution that grows without end (bench/grow_forever.c, "
+          "the event limit raised; bound: peak within 10% of the limit, exit code 4):")
+    for flags in ([], ["--equiv", "rf"], ["--threads", "2"]):
+        cmd = [porf, "verify", "--json", "--stats", "--memory-limit", "1G",
+               "--max-events-per-execution", "1000000000"] + flags + [
+                   os.path.join(ROOT, "bench", "grow_forever.c")]
+        wall, rss, v, err, _ = measure(cmd)
+        q = rss / 1024.0
+        ok = "PASS" if v and v.get("stopped_by") == "memory" and q <= 1.10 else "FAIL"
+        print(f"  {' '.join(flags) or '(defaults)'}: peak {rss:.0f} MiB = {q:.3f} x 1 GiB, "
+              f"{wall:.2f}s, stopped by {(v or {}).get('stopped_by')} ({ok})")
+        sys.stdout.flush()
 
 
 if __name__ == "__main__":

@@ -56,9 +56,7 @@ pub fn run(a: ExampleArgs) -> u8 {
         crate::progress::explore(a.explore.strategy(), &prog, model.as_ref(), &cfg)
     };
     report::print_warnings(&result, report::Bounds::default());
-    if let Some(g) =
-        crate::limits::growth_line(&result, |s| report::trace::location(&prog, s))
-    {
+    if let Some(g) = crate::limits::growth_line(&result, |s| report::trace::location(&prog, s)) {
         eprintln!("warning: {g}");
     }
     report::print_human(&result, &prog, a.stats);

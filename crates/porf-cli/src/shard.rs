@@ -374,9 +374,10 @@ fn merge_reports(a: &MergeArgs) -> Result<u8, String> {
         }
         let stopped_by = match (r.v["stopped_by"].as_str(), r.v.get("stop")) {
             (None, _) => None,
-            (Some(_), Some(stop)) if !stop.is_null() => Some(stop_of(stop).ok_or_else(|| {
-                format!("{}: unknown stop reason {stop}", r.path.display())
-            })?),
+            (Some(_), Some(stop)) if !stop.is_null() => Some(
+                stop_of(stop)
+                    .ok_or_else(|| format!("{}: unknown stop reason {stop}", r.path.display()))?,
+            ),
             (Some("timeout"), _) => Some(StopReason::Timeout(Duration::from_secs_f64(
                 r.v["timeout_s"].as_f64().unwrap_or(0.0),
             ))),
@@ -463,9 +464,7 @@ fn merge_reports(a: &MergeArgs) -> Result<u8, String> {
         rows: verify::spin_rows(&result, &loops, |s| {
             names.get(&s).cloned().unwrap_or_default()
         }),
-        growth: crate::limits::growth_line(&result, |s| {
-            names.get(&s).cloned().unwrap_or_default()
-        }),
+        growth: crate::limits::growth_line(&result, |s| names.get(&s).cloned().unwrap_or_default()),
         hangs: report::liveness::hangs(&result, &loops, |s| {
             names.get(&s).cloned().unwrap_or_default()
         }),

@@ -73,7 +73,6 @@ fn startup_allowance() -> Duration {
 fn timeout_stops_within_ten_percent_with_an_incomplete_verdict() {
     let _one_at_a_time = TIMING.lock().unwrap_or_else(|e| e.into_inner());
     let allowance = startup_allowance();
-    let prog = file("crates/porf-cli/tests/c/sc_stress.c");
     let explorers: [&[&str]; 5] = [
         &["--explorer", "graph"],
         &["--explorer", "reference"],
@@ -88,11 +87,20 @@ fn timeout_stops_within_ten_percent_with_an_incomplete_verdict() {
         ],
         &["--equiv", "rvf", "--model", "sc"],
     ];
-    for flags in explorers {
-        let name = flags.join(" ");
+    // A long exploration of short executions, and one whose executions keep growing
+    // (three loops that keep each other going).
+    let progs = [
+        file("crates/porf-cli/tests/c/sc_stress.c"),
+        file("crates/porf-cli/tests/c/limits/unending_rounds.c"),
+    ];
+    for (prog, flags) in progs
+        .iter()
+        .flat_map(|p| explorers.iter().map(move |f| (p, f)))
+    {
+        let name = format!("{} {prog}", flags.join(" "));
         let mut args = vec!["verify", "--json", "--timeout", "1"];
         args.extend_from_slice(flags);
-        args.push(&prog);
+        args.push(prog);
         let (wall, code, out, err) = timed(&args);
         let v: Value =
             serde_json::from_str(out.trim()).unwrap_or_else(|e| panic!("{name}: {e}: {out} {err}"));

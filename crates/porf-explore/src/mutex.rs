@@ -14,8 +14,8 @@ pub fn acquire_blocks(g: &Graph, loc: Loc, w: Option<EventId>) -> bool {
 
 /// Whether thread `t` holds the mutex at `loc` after its first `upto` events.
 pub fn holds(g: &Graph, t: Tid, loc: Loc, upto: u32) -> bool {
-    let evs = &g.thread(t)[..upto as usize];
-    for (i, lab) in evs.iter().enumerate().rev() {
+    let evs = g.thread(t);
+    for (i, lab) in evs.range(..upto as usize).enumerate().rev() {
         match lab.kind {
             LabelKind::Write {
                 loc: l,

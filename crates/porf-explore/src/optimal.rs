@@ -193,6 +193,21 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
         }
     }
 
+    /// Whether a limit stopped the exploration: it then ends without restoring its
+    /// state (no truncation, no undone revisit: the state is dropped whole), so that
+    /// stopping costs no time in proportion to the events explored. An error's stop
+    /// is not one (the parallel explorer may go on with earlier children).
+    fn abandoned(&self) -> bool {
+        self.rec.limit_stopped()
+    }
+
+    /// `st` truncated to `stamp`, unless the exploration was [abandoned](Self::abandoned).
+    fn truncate(&self, st: &mut State<P>, stamp: usize) {
+        if !self.abandoned() {
+            st.truncate(stamp);
+        }
+    }
+
     /// True if the loop over a node's children must stop before child `i`: a limit
     /// or an error stopped the exploration, or (parallel) an error was found at a node
     /// that comes before child `i` in the sequential order.
@@ -295,7 +310,7 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
             let e = step::add_choice(st, self.model, t, val, src);
             st.g.label_mut(e).added_max = val == lo;
             self.branch(st, i as u32, val == hi, Branch::Visit);
-            st.truncate(stamp);
+            self.truncate(st, stamp);
             self.shard.leave(hi > lo, &self.rec.stats);
         }
         self.rec.end_branch(b);
@@ -367,12 +382,14 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
             accepted.install(&mut st.g, base.as_ref());
             st.g.label_mut(r).added_max = i == 0;
             self.branch(st, i as u32, i + 1 == ok.len(), Branch::ContinueRead(r));
-            st.truncate(stamp + 1);
-            st.ts[t as usize].truncate(r.idx as usize);
+            if !self.abandoned() {
+                st.truncate(stamp + 1);
+                st.ts[t as usize].truncate(r.idx as usize);
+            }
             self.shard.leave(split, &self.rec.stats);
         }
         self.rec.end_branch(b);
-        st.truncate(stamp);
+        self.truncate(st, stamp);
     }
 
     /// Goes on after read `r` (its thread's last event, source fixed, no state pushed).
@@ -450,7 +467,7 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
             if self.co.check(&mut st.g, w) && !self.report_errors(&st.g, w) {
                 self.placed(st, w);
             }
-            st.truncate(stamp);
+            self.truncate(st, stamp);
             return;
         }
         let mut ok = Vec::new();
@@ -486,12 +503,14 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
             st.g.co_insert(w, pos);
             st.g.label_mut(w).added_max = i == 0;
             self.branch(st, i as u32, i + 1 == ok.len(), Branch::Placed(w));
-            st.truncate(stamp + 1);
-            st.g.co_remove(w);
+            if !self.abandoned() {
+                st.truncate(stamp + 1);
+                st.g.co_remove(w);
+            }
             self.shard.leave(split, &self.rec.stats);
         }
         self.rec.end_branch(places);
-        st.truncate(stamp);
+        self.truncate(st, stamp);
     }
 
     /// Every backward revisit of write `w` (the newest event, placed in co) that TruSt's
@@ -535,8 +554,11 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
             if self.shard.enter(true, child, &self.rec.stats) {
                 let len = st.g.len();
                 self.branch(st, j as u32, false, Branch::Revisit { r, w });
-                st.truncate(len);
+                self.truncate(st, len);
                 self.shard.leave(true, &self.rec.stats);
+            }
+            if self.abandoned() {
+                return (any, b);
             }
             rev.undo(st);
         }

@@ -3,8 +3,8 @@
 
 use crate::coherence::{Coherence, Equiv};
 use crate::deadline::Deadline;
-use crate::memory::{MemoryWatch, StackGuard};
 use crate::key::{execution_key, rf_class_key};
+use crate::memory::{MemoryWatch, StackGuard};
 use crate::outcome::{classify, Outcome};
 use crate::progress::{Branch, Progress, Tree};
 use crate::state::State;
@@ -171,6 +171,12 @@ impl<'c> Recorder<'c> {
         };
         self.stats.stopped_by = reason;
         reason.is_some()
+    }
+
+    /// Whether a limit stopped the exploration (final: the exploration ends).
+    #[inline]
+    pub fn limit_stopped(&self) -> bool {
+        self.stats.stopped_by.is_some()
     }
 
     /// Whether an error stopped the exploration (no keep-going).

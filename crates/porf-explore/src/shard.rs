@@ -1131,7 +1131,8 @@ fn probe<P: Program>(
         prev,
         dive,
     };
-    let (stats, filter) = optimal::explore_filtered(prog, model, &cfg, Filter::new(Mode::Probe(top)));
+    let (stats, filter) =
+        optimal::explore_filtered(prog, model, &cfg, Filter::new(Mode::Probe(top)));
     match filter.mode {
         Mode::Probe(top) => (top, stats),
         _ => unreachable!(),
@@ -1157,11 +1158,11 @@ pub fn plan<P: Program>(
     cfg: &Config,
     count: u32,
     budget: u64,
-) -> Result<Plan, Stats> {
+) -> Result<Plan, Box<Stats>> {
     let walks = (budget / 2).max(1);
     let mut reach = Reach { k: 0, d: 1 };
     let walk = |reach, prev, dive| match probe(prog, model, cfg, reach, prev, dive) {
-        (_, stats) if stats.stopped_by.is_some() => Err(stats),
+        (_, stats) if stats.stopped_by.is_some() => Err(Box::new(stats)),
         (top, _) => Ok(top),
     };
     let mut best = walk(reach, None, Dive::none())?;
@@ -1230,8 +1231,9 @@ fn run_shard<P: Program>(
     };
     let plan = match plan(prog, model, cfg, split.count, budget) {
         Ok(p) => p,
-        Err(mut stats) => {
+        Err(stats) => {
             // A limit stopped the pre-pass: this shard explored nothing it owns.
+            let mut stats = *stats;
             stats.elapsed = start.elapsed();
             stats.errors.clear();
             return ShardRun {

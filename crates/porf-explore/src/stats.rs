@@ -282,7 +282,7 @@ impl StopReason {
 pub fn format_size(n: u64) -> String {
     const UNITS: [(u64, &str); 3] = [(1 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB")];
     for (u, name) in UNITS {
-        if n >= u && n % u == 0 {
+        if n >= u && n.is_multiple_of(u) {
             return format!("{} {name}", n / u);
         }
     }

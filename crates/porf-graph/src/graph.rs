@@ -26,6 +26,7 @@
 //!   outside a view" is a suffix found by binary search ([`LocInfo::thread_accesses`]).
 
 use crate::action::{Loc, Tid, Val};
+use crate::chunked::Chunked;
 use crate::hash::FastMap;
 use crate::label::{EventId, Label, LabelKind};
 use crate::view::View;
@@ -174,9 +175,17 @@ enum Undo {
     },
     /// Kept read `r`'s source `w` was removed: `r` was made to read the
     /// initialisation (appended to its readers; `w` still lists `r`).
-    Dangling { loc: Loc, r: EventId, w: EventId },
+    Dangling {
+        loc: Loc,
+        r: EventId,
+        w: EventId,
+    },
     /// Write `w` left position `at` of `loc`'s co.
-    Co { loc: Loc, at: u32, w: EventId },
+    Co {
+        loc: Loc,
+        at: u32,
+        w: EventId,
+    },
     /// Access `e` (`bytes` wide) left position `at` of `loc`'s accesses and the end of
     /// its thread's list of class `class`.
     Access {
@@ -190,8 +199,16 @@ enum Undo {
         base: Loc,
         was: Option<(EventId, u64)>,
     },
-    Free { base: Loc, at: u32, e: EventId },
-    Join { child: Tid, at: u32, e: EventId },
+    Free {
+        base: Loc,
+        at: u32,
+        e: EventId,
+    },
+    Join {
+        child: Tid,
+        at: u32,
+        e: EventId,
+    },
 }
 
 /// What [`Graph::set_rf_undoable`] changed: read `r` read `old`, at position `at` of
@@ -217,7 +234,7 @@ pub struct BlockInfo {
 
 #[derive(Clone, Debug, Default)]
 pub struct Graph {
-    threads: Vec<Vec<Label>>,
+    threads: Vec<Chunked<Label>>,
     locs: FastMap<Loc, LocInfo>,
     blocks: FastMap<Loc, BlockInfo>,
     /// Shared between a graph and its copies ([`Graph::restricted`], `clone`):
@@ -244,8 +261,10 @@ impl Graph {
     pub fn thread_len(&self, t: Tid) -> u32 {
         self.threads.get(t as usize).map_or(0, |v| v.len() as u32)
     }
-    pub fn thread(&self, t: Tid) -> &[Label] {
-        self.threads.get(t as usize).map_or(&[], |v| v.as_slice())
+    /// Thread `t`'s events in program order (none if it does not exist).
+    pub fn thread(&self, t: Tid) -> &Chunked<Label> {
+        static NONE: Chunked<Label> = Chunked::new();
+        self.threads.get(t as usize).unwrap_or(&NONE)
     }
     pub fn last_of(&self, t: Tid) -> Option<EventId> {
         let n = self.thread_len(t);
@@ -410,7 +429,7 @@ impl Graph {
     pub fn add(&mut self, tid: Tid, kind: LabelKind, src: SrcLoc) -> EventId {
         let t = tid as usize;
         if self.threads.len() <= t {
-            self.threads.resize_with(t + 1, Vec::new);
+            self.threads.resize_with(t + 1, Chunked::new);
         }
         let idx = self.threads[t].len() as u32;
         debug_assert_eq!(idx == 0, matches!(kind, LabelKind::Start { .. }));
@@ -512,13 +531,13 @@ impl Graph {
         Self::renumber_co(&mut self.threads, co, pos - 1);
     }
     /// Restores `co_idx` of `co[from..]`.
-    fn renumber_co(threads: &mut [Vec<Label>], co: &[EventId], from: usize) {
+    fn renumber_co(threads: &mut [Chunked<Label>], co: &[EventId], from: usize) {
         for (i, w) in co.iter().enumerate().skip(from) {
             threads[w.tid as usize][w.idx as usize].co_idx = i as u32;
         }
     }
     /// Removes `w` from `co` (if there) and renumbers the writes after it.
-    fn remove_from_co(threads: &mut [Vec<Label>], co: &mut Vec<EventId>, w: EventId) {
+    fn remove_from_co(threads: &mut [Chunked<Label>], co: &mut Vec<EventId>, w: EventId) {
         let i = threads[w.tid as usize][w.idx as usize].co_idx as usize;
         if co.get(i) == Some(&w) {
             co.remove(i);
@@ -842,7 +861,7 @@ impl Graph {
             sc_fences,
         } = rm;
         if self.threads.len() < slots {
-            self.threads.resize_with(slots, Vec::new);
+            self.threads.resize_with(slots, Chunked::new);
         }
         let mut back: Vec<(u32, EventId)> = Vec::new();
         for (t, evs) in events.into_iter().enumerate() {
@@ -950,7 +969,7 @@ impl Graph {
         };
         for (t, evs) in self.threads.iter().enumerate() {
             let n = keep.get(t as Tid).min(evs.len() as u32) as usize;
-            g.threads.push(evs[..n].to_vec());
+            g.threads.push(evs.prefix(n));
         }
         while g.threads.last().is_some_and(|v| v.is_empty()) {
             g.threads.pop();

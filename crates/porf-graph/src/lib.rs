@@ -13,6 +13,8 @@
 //!   [`Program`]/[`ThreadMachine`] traits every front end implements.
 //! * [`view`]: vector clocks ([`View`]) used for porf and hb prefixes.
 //! * [`label`]: the events of a graph ([`Label`], [`LabelKind`]).
+//! * [`chunked`]: [`chunked::Chunked`], a thread's events in fixed-size chunks (no
+//!   growth step copies a whole thread).
 //! * [`graph`]: the execution graph itself: events per thread, rf, co per location,
 //!   insertion stamps, restriction to prefixes.
 //! * [`hash`]: [`hash::FastMap`], a map with a fast deterministic hasher for integer
@@ -22,6 +24,7 @@
 //!   program), for any front end.
 
 pub mod action;
+pub mod chunked;
 pub mod graph;
 pub mod hash;
 pub mod label;

@@ -36,6 +36,7 @@ use crate::relation::{Base, Relation};
 use crate::sc::{atomic_rf_view, on_cycle, Nav};
 use crate::tso::po_loc_next;
 use crate::{rf, MemoryModel};
+use porf_graph::chunked::Chunked;
 use porf_graph::{EventId, Graph, Label, LabelKind, Loc, View, WriteKind};
 
 /// PSO.
@@ -133,7 +134,7 @@ enum Item {
     Barrier,
 }
 
-fn items(labs: &[Label]) -> Vec<Item> {
+fn items(labs: &Chunked<Label>) -> Vec<Item> {
     let mut out = Vec::with_capacity(2 * labs.len());
     for lab in labs {
         let (virt, real) = match class(lab) {

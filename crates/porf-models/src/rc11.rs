@@ -109,7 +109,7 @@ pub(crate) fn hb_view(g: &Graph, e: EventId, f: Flavor) -> View {
         }
         _ if f.acquire_fence(lab) => {
             // Reads before an earlier acquire fence are already in its hb view.
-            for lab in g.thread(e.tid)[..e.idx as usize].iter().rev() {
+            for lab in g.thread(e.tid).range(..e.idx as usize).rev() {
                 match lab.kind {
                     _ if f.acquire_fence(lab) => break,
                     LabelKind::Read {
@@ -196,7 +196,7 @@ pub(crate) fn msg_view(g: &Graph, w: EventId, f: Flavor) -> View {
         // The po-latest release write to `loc` or release fence at or before `w`:
         // hb views grow along po, so the hb of any po-earlier one is already in its
         // hb, and the scan stops at the first hit.
-        for lab in g.thread(w.tid)[..=w.idx as usize].iter().rev() {
+        for lab in g.thread(w.tid).range(..=w.idx as usize).rev() {
             let hit = match lab.kind {
                 LabelKind::Write { loc: l, ord: o, .. } => {
                     !skip_writes && l == loc && o.is_release()

@@ -70,9 +70,9 @@ pub fn stale_in_thread(g: &Graph, r: EventId) -> bool {
         return false;
     };
     let own = |w: EventId| (w.tid == r.tid).then_some(w.idx as usize);
-    let before = &g.thread(r.tid)[..r.idx as usize];
-    let seen = before
-        .iter()
+    let seen = g
+        .thread(r.tid)
+        .range(..r.idx as usize)
         .enumerate()
         .rev()
         .find_map(|(i, l)| match l.kind {

@@ -58,10 +58,8 @@ pub(crate) fn class(lab: &Label) -> Class {
 /// is crossed only by the scan of the event just before it.
 fn ppo_succ(g: &Graph, a: EventId, out: &mut Vec<EventId>) {
     let labs = g.thread(a.tid);
-    let later = &labs[a.idx as usize + 1..];
     let first = |want: &dyn Fn(Class) -> bool| {
-        later
-            .iter()
+        labs.range(a.idx as usize + 1..)
             .position(|l| want(class(l)))
             .map(|j| EventId::new(a.tid, a.idx + 1 + j as u32))
     };
@@ -81,8 +79,10 @@ fn ppo_succ(g: &Graph, a: EventId, out: &mut Vec<EventId>) {
 /// The next access of `a`'s location in `a`'s thread, if any.
 pub(crate) fn po_loc_next(g: &Graph, a: EventId) -> Option<EventId> {
     let loc = g.label(a).loc()?;
-    let later = &g.thread(a.tid)[a.idx as usize + 1..];
-    let j = later.iter().position(|l| l.loc() == Some(loc))?;
+    let j = g
+        .thread(a.tid)
+        .range(a.idx as usize + 1..)
+        .position(|l| l.loc() == Some(loc))?;
     Some(EventId::new(a.tid, a.idx + 1 + j as u32))
 }
 

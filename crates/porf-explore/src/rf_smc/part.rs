@@ -168,7 +168,11 @@ impl<'a, 'c, P: Program> Part<'a, 'c, P> {
             for u in 0..info.thread_slots() {
                 let from = tried.lens.get(u as usize).copied().unwrap_or(0);
                 for c in [AccessClass::NaWrite, AccessClass::AtomicWrite] {
-                    writes.extend(info.thread_accesses(u, c, from).iter().map(|&i| EventId::new(u, i)));
+                    writes.extend(
+                        info.thread_accesses(u, c, from)
+                            .iter()
+                            .map(|&i| EventId::new(u, i)),
+                    );
                 }
             }
             writes.sort_by_key(|&w| st.g.label(w).stamp);
