@@ -654,6 +654,21 @@ impl<T> Revisit<T> {
 /// index: of each thread, only the reads outside `wporf` are looked at.
 fn revisit_candidates(g: &Graph, loc: Loc, wporf: &View) -> Vec<EventId> {
     let info = g.loc_info(loc);
+    let candidate = |r: EventId| {
+        let l = g.label(r);
+        l.is_read() && l.revisitable && !wporf.contains(r)
+    };
+    // A short list is cheaper to scan than the index is to search (the order of
+    // `accesses` is the insertion order).
+    if info.accesses.len() <= porf_graph::SCAN_BELOW {
+        return info
+            .accesses
+            .iter()
+            .rev()
+            .copied()
+            .filter(|&r| candidate(r))
+            .collect();
+    }
     let mut reads = Vec::new();
     for t in 0..info.thread_slots() {
         for c in [AccessClass::NaRead, AccessClass::AtomicRead] {

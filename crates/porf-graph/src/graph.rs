@@ -59,6 +59,11 @@ pub struct LocInfo {
     by_thread: Vec<[Vec<u32>; 4]>,
 }
 
+/// Below this many accesses of a location, scanning its `accesses` list is cheaper than
+/// searching the per-thread index ([`LocInfo::thread_accesses`]); users pick the
+/// cheaper way, with the same result.
+pub const SCAN_BELOW: usize = 64;
+
 /// What kind of access an event is, for the per-thread index of a location's
 /// accesses ([`LocInfo::thread_accesses`]): a read or a write, non-atomic or atomic.
 ///

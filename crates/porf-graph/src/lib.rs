@@ -35,7 +35,7 @@ pub use action::{
     Action, BlockReason, ErrorKind, Loc, MemOrder, Program, RmwOp, SrcLoc, ThreadMachine, Tid, Val,
     Wrap, MUTEX_DESTROYED,
 };
-pub use graph::{AccessClass, BlockInfo, Graph, LocInfo, Removed, RfUndo};
+pub use graph::{AccessClass, BlockInfo, Graph, LocInfo, Removed, RfUndo, SCAN_BELOW};
 pub use label::{EventId, Label, LabelKind, ReadKind, WriteKind, WIDTHLESS};
 pub use release_acquire::AllReleaseAcquire;
 pub use view::View;

@@ -33,17 +33,30 @@ pub fn races_with(g: &Graph, e: EventId) -> impl Iterator<Item = EventId> + '_ {
             (false, false) => &[AccessClass::NaWrite],
         };
         let info = g.loc_info(loc);
+        let races = |o: EventId| {
+            let ol = g.label(o);
+            (e_w || ol.is_write())
+                && (e_na || !ol.ord().unwrap().is_atomic())
+                && !lab.hb.contains(o)
+                && !ol.hb.contains(e)
+        };
+        // A short list is cheaper to scan than the index is to search (`accesses` is
+        // in insertion order).
+        if info.accesses.len() <= porf_graph::SCAN_BELOW {
+            out.extend(
+                info.accesses
+                    .iter()
+                    .copied()
+                    .filter(|&o| o.tid != e.tid && races(o)),
+            );
+            return out.into_iter();
+        }
         for t in (0..info.thread_slots()).filter(|&t| t != e.tid) {
             let from = lab.hb.get(t);
             for &c in others {
                 for &i in info.thread_accesses(t, c, from) {
                     let o = EventId::new(t, i);
-                    let ol = g.label(o);
-                    if (e_w || ol.is_write())
-                        && (e_na || !ol.ord().unwrap().is_atomic())
-                        && !lab.hb.contains(o)
-                        && !ol.hb.contains(e)
-                    {
+                    if races(o) {
                         out.push(o);
                     }
                 }
