@@ -1,0 +1,332 @@
+//! Differential testing of the whole C pipeline: random small C programs
+//! ([`porf_c::random`]: message passing, store and load buffering, IRIW, 2+2W, RMW
+//! chains, mutexes and trylocks, fences of every order, compare-exchanges whose failure
+//! order differs from their success order, races, conditionals, bounded loops,
+//! spin-waits, assertions, and locals read before they are written) are compiled by
+//! porf's front end and explored, under every model, by
+//! * the graph explorer in co mode, with stale blocks explored (`Config::
+//!   explore_stale_blocks`), against the brute-force reference explorer: complete,
+//!   blocked and erroneous counts, final states (memory's final values), thread
+//!   outcomes (every thread's values read and how it ended: `main` reads every
+//!   location it asserts on, and the join values it tests are the workers' return
+//!   values) and errors (class, source locations of the accesses involved, message);
+//! * the graph explorer's default run (stale blocks skipped): the same complete
+//!   executions, final states, outcomes and errors, at most as many blocked and
+//!   erroneous executions;
+//! * the graph explorer on two threads (subtrees handed over eagerly): the one-thread
+//!   result;
+//! * both explorers in rf mode: the rf-mode count is the number of reads-from classes
+//!   of the co-mode executions for both, blocked counts agree, and errors and thread
+//!   outcomes are co mode's.
+//!
+//! The run options are `porf verify`'s (spin-assume on). A failure prints the model,
+//! the seed and the program; `porf verify FILE --model M --keep-going` with
+//! `--explorer reference` reproduces it from the text.
+//!
+//! `PORF_DIFF_C_PROGRAMS` sets the number of programs per model (default 40; `wra`,
+//! whose co-mode executions multiply with the orders of the writes, gets smaller
+//! programs); `PORF_DIFF_C_FIRST` the first seed (default 0), to resume a large run;
+//! `PORF_DIFF_C_ACCESSES` the workers' access budget (default 8, `wra` 6).
+
+use porf_c::random::{random_program, GenConfig};
+use porf_c::{compile_file, CProgram, FrontOptions, RunOptions};
+use porf_explore::{explore, Config, Equiv, ErrorClass, ErrorReport, Stats, Strategy};
+use porf_models::by_name;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// A safety net: a generated program whose execution does not end would make the
+/// explorers run out of memory instead of failing.
+const LOOP_BOUND: u32 = 4;
+
+fn env(var: &str, default: u64) -> u64 {
+    std::env::var(var)
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(default)
+}
+
+/// Compiles `text` with porf's front end, as `porf verify` would run it.
+fn compile(text: &str, model: &str, seed: u64) -> Result<CProgram, String> {
+    let path = std::env::temp_dir().join(format!(
+        "porf-diff-c-{}-{model}-{seed}.c",
+        std::process::id()
+    ));
+    std::fs::write(&path, text).map_err(|e| e.to_string())?;
+    let module = compile_file(&path, &FrontOptions::default());
+    let _ = std::fs::remove_file(&path);
+    // The generator's loops end (two iterations, or spin-waits that spin-assume
+    // blocks): the bound never cuts, and the tests check that it did not.
+    let run = RunOptions {
+        spin_assume: true,
+        unroll: Some(LOOP_BOUND),
+        ..RunOptions::default()
+    };
+    module
+        .map(|m| CProgram::new(m, run))
+        .map_err(|d| d.to_string())
+}
+
+fn registers_free(s: &Stats) -> BTreeSet<porf_explore::ThreadOutcome> {
+    s.thread_outcomes.clone()
+}
+
+/// What must be equal between two explorations of one program in co mode.
+fn co_diffs(what: &str, a: &Stats, b: &Stats) -> Vec<String> {
+    let mut d = Vec::new();
+    for (n, x, y) in [
+        ("complete", a.complete, b.complete),
+        ("blocked", a.blocked, b.blocked),
+        ("erroneous", a.erroneous, b.erroneous),
+    ] {
+        if x != y {
+            d.push(format!("{what}: {n} {x} vs {y}"));
+        }
+    }
+    if a.final_states != b.final_states {
+        d.push(format!(
+            "{what}: final states\n    {:?}\n vs {:?}",
+            a.final_states, b.final_states
+        ));
+    }
+    if a.thread_outcomes != b.thread_outcomes {
+        d.push(format!(
+            "{what}: thread outcomes only in the first {:?}, only in the second {:?}",
+            a.thread_outcomes
+                .difference(&b.thread_outcomes)
+                .collect::<Vec<_>>(),
+            b.thread_outcomes
+                .difference(&a.thread_outcomes)
+                .collect::<Vec<_>>()
+        ));
+    }
+    if a.error_keys() != b.error_keys() {
+        d.push(format!(
+            "{what}: errors {:?} vs {:?}",
+            a.error_keys(),
+            b.error_keys()
+        ));
+    }
+    d
+}
+
+/// The default run (stale blocks skipped) against the run with them explored: the
+/// skipped subtrees hold executions in which a thread is blocked for good, so only the
+/// blocked and erroneous counts may drop.
+fn stale_diffs(pruned: &Stats, full: &Stats) -> Vec<String> {
+    let mut d = Vec::new();
+    if pruned.complete != full.complete {
+        d.push(format!(
+            "stale blocks skipped: complete {} vs {}",
+            pruned.complete, full.complete
+        ));
+    }
+    if pruned.blocked > full.blocked || pruned.erroneous > full.erroneous {
+        d.push(format!(
+            "stale blocks skipped: blocked / erroneous {} / {} vs {} / {}",
+            pruned.blocked, pruned.erroneous, full.blocked, full.erroneous
+        ));
+    }
+    if pruned.final_states != full.final_states {
+        d.push("stale blocks skipped: final states differ".into());
+    }
+    let complete = |s: &Stats| -> BTreeSet<porf_explore::ThreadOutcome> {
+        s.thread_outcomes
+            .iter()
+            .filter(|o| matches!(o.end, porf_explore::ThreadEnd::Finished(_)))
+            .cloned()
+            .collect()
+    };
+    if complete(pruned) != complete(full) {
+        d.push("stale blocks skipped: outcomes of finished threads differ".into());
+    }
+    if pruned.error_keys() != full.error_keys() {
+        d.push(format!(
+            "stale blocks skipped: errors {:?} vs {:?}",
+            pruned.error_keys(),
+            full.error_keys()
+        ));
+    }
+    d
+}
+
+/// Rf mode (both explorers) against co mode.
+fn rf_diffs(co: &Stats, opt: &Stats, reff: &Stats) -> Vec<String> {
+    let mut d = Vec::new();
+    let classes = co.rf_classes.len() as u64;
+    if opt.complete != classes || reff.complete != classes {
+        d.push(format!(
+            "rf complete: graph {}, reference {}, rf classes of co mode {classes}",
+            opt.complete, reff.complete
+        ));
+    }
+    if opt.blocked != reff.blocked {
+        d.push(format!(
+            "rf blocked: graph {} vs reference {}",
+            opt.blocked, reff.blocked
+        ));
+    }
+    if opt.error_keys() != reff.error_keys() || opt.error_keys() != co.error_keys() {
+        d.push(format!(
+            "rf errors: graph {:?}, reference {:?}, co mode {:?}",
+            opt.error_keys(),
+            reff.error_keys(),
+            co.error_keys()
+        ));
+    }
+    let (o, r, c) = (
+        registers_free(opt),
+        registers_free(reff),
+        registers_free(co),
+    );
+    if o != c || r != c {
+        d.push(format!(
+            "rf thread outcomes: graph {o:?}\n reference {r:?}\n co mode {c:?}"
+        ));
+    }
+    d
+}
+
+/// An error's kind for the tally: its class, refined by the message's first words.
+fn kind(e: &ErrorReport) -> String {
+    let words: Vec<&str> = e.message.split_whitespace().take(4).collect();
+    match e.class {
+        ErrorClass::Memory | ErrorClass::Lock | ErrorClass::Unsupported => {
+            format!("{:?}: {}", e.class, words.join(" "))
+        }
+        c => format!("{c:?}"),
+    }
+}
+
+fn differential(model_name: &str, default_accesses: u64) {
+    let model = by_name(model_name).unwrap();
+    let gen = GenConfig {
+        max_accesses: env("PORF_DIFF_C_ACCESSES", default_accesses) as u32,
+        ..GenConfig::default()
+    };
+    let base = Config {
+        keep_going: true,
+        collect_final_states: true,
+        collect_thread_outcomes: true,
+        explore_stale_blocks: true,
+        ..Config::default()
+    };
+    let co_cfg = Config {
+        collect_rf_classes: true,
+        ..base.clone()
+    };
+    let pruned_cfg = Config {
+        explore_stale_blocks: false,
+        ..base.clone()
+    };
+    let par_cfg = Config {
+        threads: 2,
+        eager_split: true,
+        ..base.clone()
+    };
+    let rf_cfg = Config {
+        equiv: Equiv::Rf,
+        ..base.clone()
+    };
+    let first = env("PORF_DIFF_C_FIRST", 0);
+    let n = env("PORF_DIFF_C_PROGRAMS", 40);
+    let start = std::time::Instant::now();
+    let mut failures = Vec::new();
+    let (mut complete, mut blocked, mut erroneous, mut rf_classes) = (0u64, 0u64, 0u64, 0u64);
+    let mut kinds: BTreeMap<String, u64> = BTreeMap::new();
+    for seed in first..first + n {
+        let text = random_program(seed, &gen);
+        let prog = match compile(&text, model_name, seed) {
+            Ok(p) => p,
+            Err(e) => {
+                failures.push(format!(
+                    "model {model_name}, seed {seed}: does not compile: {e}\nprogram:\n{text}"
+                ));
+                continue;
+            }
+        };
+        let m = model.as_ref();
+        let co = explore(Strategy::Optimal, &prog, m, &co_cfg);
+        let co_ref = explore(Strategy::Reference, &prog, m, &base);
+        let pruned = explore(Strategy::Optimal, &prog, m, &pruned_cfg);
+        let par = explore(Strategy::Optimal, &prog, m, &par_cfg);
+        let rf = explore(Strategy::Optimal, &prog, m, &rf_cfg);
+        let rf_ref = explore(Strategy::Reference, &prog, m, &rf_cfg);
+        complete += co_ref.complete;
+        blocked += co_ref.blocked;
+        erroneous += co_ref.erroneous;
+        rf_classes += rf_ref.complete;
+        let mut seen: Vec<String> = co.errors.iter().chain(&co_ref.errors).map(kind).collect();
+        seen.sort();
+        seen.dedup();
+        for k in seen {
+            *kinds.entry(k).or_default() += 1;
+        }
+        let mut d = co_diffs("graph vs reference", &co, &co_ref);
+        if co.bound_cut + co_ref.bound_cut > 0 {
+            d.push(format!("a loop reached the safety bound {LOOP_BOUND}"));
+        }
+        d.extend(stale_diffs(&pruned, &co));
+        d.extend(co_diffs("one thread vs two", &co, &par));
+        d.extend(rf_diffs(&co, &rf, &rf_ref));
+        if !d.is_empty() {
+            failures.push(format!(
+                "model {model_name}, seed {seed}:\n  {}\nprogram:\n{text}",
+                d.join("\n  ")
+            ));
+        }
+    }
+    let tally: Vec<String> = kinds.iter().map(|(k, c)| format!("{k}: {c}")).collect();
+    println!(
+        "differential C {model_name}: seeds {first}..{}, {} agreed in {:.1} s ({complete} complete, {blocked} blocked, {erroneous} erroneous executions, {rf_classes} rf classes); programs with errors by kind: {}",
+        first + n,
+        n - failures.len() as u64,
+        start.elapsed().as_secs_f64(),
+        tally.join(", ")
+    );
+    assert!(
+        failures.is_empty(),
+        "{} of {n} programs disagree under {model_name}; first:\n{}",
+        failures.len(),
+        failures[0]
+    );
+}
+
+#[test]
+fn differential_c_sc() {
+    differential("sc", 8);
+}
+
+#[test]
+fn differential_c_tso() {
+    differential("tso", 8);
+}
+
+#[test]
+fn differential_c_pso() {
+    differential("pso", 8);
+}
+
+#[test]
+fn differential_c_ra() {
+    differential("ra", 8);
+}
+
+#[test]
+fn differential_c_rc11() {
+    differential("rc11", 8);
+}
+
+#[test]
+fn differential_c_rc11_genmc() {
+    differential("rc11-genmc", 8);
+}
+
+#[test]
+fn differential_c_wra() {
+    differential("wra", 6);
+}
+
+#[test]
+fn differential_c_sra() {
+    differential("sra", 8);
+}
