@@ -15,6 +15,14 @@
 //! - A memory access names the [`Scalar`] it reads or writes. Accesses to thread-private
 //!   memory (address-taken locals, see [`InstKind::FrameAddr`]) never become events;
 //!   every other access is one engine event.
+//! - A local holds no value until something is stored in it: a register local's
+//!   declaration leaves an [`InstKind::Indeterminate`] marker (replaced by
+//!   [`crate::uninit::instrument`] before the module is complete), private frame bytes
+//!   are uninitialised on entry and after [`InstKind::FrameInit`] with `defined: false`,
+//!   shared frames are engine blocks allocated uninitialised. Loads, RMWs and
+//!   compare-exchanges of uninitialised private bytes are memory errors; cell copies
+//!   ([`InstKind::CopyLoad`], [`InstKind::CopyStore`]) carry the uninitialised state
+//!   instead.
 //! - Functions may recurse: calls are interpreted with a real frame stack, bounded by
 //!   `RunOptions::recursion_limit`.
 //! - Every block ends in exactly one [`Terminator`].
@@ -43,6 +51,10 @@ pub mod addr {
     pub const STACK_BASE: i64 = 1 << 45;
     /// Function "addresses" (values of function pointers) start here: `FUNC_BASE + id`.
     pub const FUNC_BASE: i64 = 1 << 46;
+    /// Shared frames (the locals other threads may reach, see
+    /// [`super::Function::shared_size`]) start here (encoding chosen by the
+    /// interpreter).
+    pub const FRAME_BASE: i64 = 1 << 47;
 }
 
 /// A scalar C type as the machine sees it: width in bytes, signedness and float-ness.
@@ -312,8 +324,20 @@ pub enum InstKind {
         to: Scalar,
     },
     /// `dst = address of byte `offset` of the current frame's private memory`.
-    /// The frame has [`Function::frame_size`] bytes, zero-initialised on entry.
+    /// The frame has [`Function::frame_size`] bytes, uninitialised on entry (see
+    /// [`InstKind::FrameInit`]).
     FrameAddr { dst: Reg, offset: u32 },
+    /// Bytes `offset .. offset + size` of the current frame's private memory become 0
+    /// and initialised (`defined`, an object with an initializer, before its items are
+    /// stored) or uninitialised (a declaration without initializer is reached: the
+    /// object's value is indeterminate again, C11 6.8p3). Reading an uninitialised
+    /// private byte with a load, RMW or compare-exchange is a memory error naming the
+    /// object ([`Function::locals`]).
+    FrameInit {
+        offset: u32,
+        size: u32,
+        defined: bool,
+    },
     /// `dst = address of byte `offset` of the current activation's shared frame: the
     /// locals another thread may reach ([`Function::shared_size`] bytes, an engine
     /// block allocated, uninitialised, on entry and freed on return, see `interp`).
@@ -332,14 +356,30 @@ pub enum InstKind {
         ty: Scalar,
         ord: MemOrder,
     },
-    /// `dst = *(ty*)addr` as a cell copy (`realloc`): reading a heap cell no write has
-    /// initialised is not an error; then `dst = 0` and `written = 0`, else `written = 1`.
-    /// Always non-atomic.
+    /// `dst = *(ty*)addr` as a cell copy (`realloc`, struct copies, `memcpy`): reading
+    /// a cell no write has initialised (a heap or shared-frame cell no write is visible
+    /// to, a private byte not initialised) is not an error; then `dst = 0` and
+    /// `written = 0`, else `written = 1`.
     CopyLoad {
         dst: Reg,
         written: Reg,
         addr: Operand,
         ty: Scalar,
+        ord: MemOrder,
+    },
+    /// The store of a cell copy: `*(ty*)addr = val` when `written != 0`. Otherwise the
+    /// copied value is indeterminate: private memory becomes uninitialised (0, like a
+    /// declaration without initializer); a shared frame's cell is not written (it
+    /// stays uninitialised unless it was written before: the engine cannot make a
+    /// location uninitialised again); global and heap memory is written `val` (0) all
+    /// the same, so that the write stays visible to race detection (C makes such a
+    /// value unspecified, not undefined, for an object whose address is taken).
+    CopyStore {
+        addr: Operand,
+        val: Operand,
+        written: Operand,
+        ty: Scalar,
+        ord: MemOrder,
     },
     /// `*(ty*)addr = val` (val already normalised to `ty`).
     Store {
@@ -433,11 +473,136 @@ pub enum InstKind {
         which: Builtin,
         args: Vec<Operand>,
     },
+    /// The declaration of `Function::locals[var]` is reached: a local other threads
+    /// may reach (see [`Function::shared_size`]), declared without initializer where
+    /// it can be reached again in the same activation (in a loop, or in a function
+    /// with labels), so each time it is a new object, uninitialised (C11 6.2.4p6,
+    /// 6.8p3). The activation's previous instance of it, if any, is freed
+    /// (`Action::Free`), a new engine block of its size is allocated (`Action::Malloc`,
+    /// uninitialised, at this instruction's position) and `dst` receives its address.
+    /// The activation frees its live instances when it returns or its thread exits
+    /// (but `main`'s own, like its shared frame).
+    LocalBlock { dst: Reg, var: u32 },
+    /// Marker left by the front end where the declaration without initializer of
+    /// register local `name` (`reg`) is reached: its value is indeterminate from here
+    /// until `reg` is next written. [`crate::uninit::instrument`] replaces the markers
+    /// by the run-time checks they need; the interpreter treats one as a no-op.
+    Indeterminate { reg: Reg, name: String },
+    /// A memory error "read of an uninitialised local variable `name`" when register
+    /// `flag` is 0 (the shadow of a register local, see [`crate::uninit`]).
+    CheckInit { flag: Reg, name: String },
     /// Reset the iteration counter of loop `id` (emitted right before the loop).
     LoopEnter { id: LoopId },
     /// Count one more iteration of loop `id` (emitted at the start of each body
     /// execution); with `--unroll N`, the (N+1)th iteration blocks the execution.
+    /// Cycles that bypass it (built with `goto`) are bounded at their retreating
+    /// edges instead ([`Function::loop_heads`], `crate::unroll`).
     LoopIter { id: LoopId },
+}
+
+impl InstKind {
+    /// Calls `f` on every operand the instruction reads.
+    pub fn uses(&self, mut f: impl FnMut(Operand)) {
+        use InstKind::*;
+        match self {
+            Copy { src, .. } => f(*src),
+            Unary { a, .. } | Convert { a, .. } | FloatConvert { a, .. } => f(*a),
+            Binary { a, b, .. } => {
+                f(*a);
+                f(*b)
+            }
+            FrameAddr { .. }
+            | FrameInit { .. }
+            | SharedAddr { .. }
+            | TlsAddr { .. }
+            | FuncAddr { .. }
+            | Fence { .. }
+            | Abort
+            | Unsupported { .. }
+            | Indeterminate { .. }
+            | LocalBlock { .. }
+            | LoopEnter { .. }
+            | LoopIter { .. } => {}
+            CheckInit { flag, .. } => f(Operand::Reg(*flag)),
+            Load { addr, .. } | CopyLoad { addr, .. } => f(*addr),
+            Store { addr, val, .. } | Rmw { addr, val, .. } => {
+                f(*addr);
+                f(*val)
+            }
+            CopyStore {
+                addr, val, written, ..
+            } => {
+                f(*addr);
+                f(*val);
+                f(*written)
+            }
+            Cas {
+                addr,
+                expected,
+                new,
+                ..
+            } => {
+                f(*addr);
+                f(*expected);
+                f(*new)
+            }
+            Call { args, .. } | Builtin { args, .. } | Print { args, .. } => {
+                args.iter().copied().for_each(f)
+            }
+            CallIndirect { target, args, .. } => {
+                f(*target);
+                args.iter().copied().for_each(f)
+            }
+            Spawn { func, arg, .. } => {
+                f(*func);
+                f(*arg)
+            }
+            Join { tid, .. } => f(*tid),
+            ThreadExit { val } => f(*val),
+            Lock { addr }
+            | TryLock { addr, .. }
+            | Unlock { addr }
+            | MutexInit { addr }
+            | MutexDestroy { addr } => f(*addr),
+            Assume { cond } | Assert { cond, .. } | Check { cond, .. } => f(*cond),
+        }
+    }
+
+    /// Calls `f` on every register the instruction writes (a `CopyLoad` writes two).
+    pub fn defs(&self, mut f: impl FnMut(Reg)) {
+        use InstKind::*;
+        match self {
+            Copy { dst, .. }
+            | Unary { dst, .. }
+            | Binary { dst, .. }
+            | Convert { dst, .. }
+            | FloatConvert { dst, .. }
+            | FrameAddr { dst, .. }
+            | SharedAddr { dst, .. }
+            | TlsAddr { dst, .. }
+            | FuncAddr { dst, .. }
+            | Load { dst, .. }
+            | Rmw { dst, .. }
+            | Cas { dst, .. }
+            | Spawn { dst, .. }
+            | Join { dst, .. }
+            | TryLock { dst, .. }
+            | LocalBlock { dst, .. } => f(*dst),
+            CopyLoad { dst, written, .. } => {
+                f(*dst);
+                f(*written)
+            }
+            Call { dst, .. }
+            | CallIndirect { dst, .. }
+            | Builtin { dst, .. }
+            | Print { dst, .. } => {
+                if let Some(d) = dst {
+                    f(*d)
+                }
+            }
+            _ => {}
+        }
+    }
 }
 
 #[derive(Clone, PartialEq, Debug)]
@@ -490,7 +655,105 @@ pub struct Function {
     pub shared_size: u32,
     /// `blocks[0]` is the entry block.
     pub blocks: Vec<Block>,
+    /// The targets of the back edges of the loops the front end built itself, with
+    /// what bounds them (sorted by block, one entry per block). `--unroll` bounds every
+    /// other retreating edge of the control-flow graph as a `goto` loop
+    /// (`crate::unroll`).
+    pub loop_heads: Vec<(BlockId, LoopHead)>,
     pub src: SrcLoc,
+    /// The named objects of the private and shared frames, for messages and witnesses
+    /// (a read of an uninitialised byte names the object and the member it lies in).
+    pub locals: Vec<LocalVar>,
+}
+
+impl Function {
+    /// The name of byte `offset` of the private frame (`shared`: of the shared frame)
+    /// as a C path: `s.next`, `a[3]`, `m[1][2].f` (the innermost object that has it;
+    /// `None` if no named object does).
+    pub fn local_name(&self, offset: u32, shared: bool) -> Option<String> {
+        let v = self.locals.iter().rev().find(|v| {
+            v.shared == shared
+                && v.site.is_none()
+                && (v.offset..v.offset + v.size).contains(&offset)
+        })?;
+        let mut path = v.name.clone();
+        v.shape.path(offset - v.offset, &mut path);
+        Some(path)
+    }
+}
+
+/// An object of a function's frame (a local variable, a parameter's copy, a call's
+/// struct result), for names only.
+#[derive(Clone, PartialEq, Debug)]
+pub struct LocalVar {
+    /// The C name (`flag`), or the expression of a temporary (`f()`).
+    pub name: String,
+    /// Byte offset in the private frame, or in the shared frame when `shared`.
+    pub offset: u32,
+    /// `sizeof` the object (> 0).
+    pub size: u32,
+    pub shared: bool,
+    pub shape: Shape,
+    /// For a local with an engine block of its own per declaration
+    /// ([`InstKind::LocalBlock`]): the declaration's position, which its blocks'
+    /// `Malloc`s carry (`offset` is then 0 in that block).
+    pub site: Option<SrcLoc>,
+}
+
+/// The layout of an object, for naming the scalar a byte lies in.
+#[derive(Clone, PartialEq, Debug)]
+pub enum Shape {
+    Scalar,
+    /// `len` elements of `stride` bytes.
+    Array {
+        elem: Box<Shape>,
+        stride: u32,
+        len: u32,
+    },
+    /// Members in declaration order: the path piece (`.f`, empty for an anonymous
+    /// member), offset, size and shape; a union's members all start at 0.
+    Record(Vec<(String, u32, u32, Shape)>),
+}
+
+impl Shape {
+    /// Appends to `out` the path of the scalar holding byte `off` (relative to the
+    /// object): `[2].next`; nothing more once `off` falls in padding.
+    pub fn path(&self, off: u32, out: &mut String) {
+        match self {
+            Shape::Scalar => {}
+            Shape::Array { elem, stride, len } => {
+                let i = off / (*stride).max(1);
+                if i < *len {
+                    out.push_str(&format!("[{i}]"));
+                    elem.path(off - i * stride, out);
+                }
+            }
+            Shape::Record(fields) => {
+                if let Some((name, o, _, s)) = fields
+                    .iter()
+                    .find(|(_, o, n, _)| (*o..o + n).contains(&off))
+                {
+                    out.push_str(name);
+                    s.path(off - o, out);
+                }
+            }
+        }
+    }
+}
+
+/// How a loop the front end built is bounded (see [`Function::loop_heads`]).
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum LoopHead {
+    /// The target of a `while` or `for` statement's back edge (its condition) or of a
+    /// `do` statement's (its body's start): the statement's [`InstKind::LoopIter`]
+    /// counts its iterations, and every path around the loop that stays inside the
+    /// statement passes it.
+    Statement,
+    /// The head of a loop the front end generated that ends by itself: its counter
+    /// register is set before the loop, only the loop's latch increments it, and the
+    /// head leaves the loop once it reaches a limit computed before the loop
+    /// (`realloc`'s copy loop). No label lies inside such a loop.
+    Finite,
 }
 
 /// How many threads get a copy of the thread-local globals (threads `0..TLS_THREADS`);
@@ -553,6 +816,11 @@ pub struct Module {
     /// ([`crate::spin::analyze`]). Empty (the front end's output) turns spin-assume off;
     /// [`crate::CProgram`] fills it when [`crate::RunOptions::spin_assume`] is set.
     pub loops: Vec<crate::spin::FuncLoops>,
+    /// `--unroll`: the counted edges of each function, indexed like `funcs`
+    /// ([`crate::unroll::analyze`]). Empty (the front end's output) leaves loops built
+    /// with `goto` unbounded; [`crate::CProgram`] fills it when
+    /// [`crate::RunOptions::unroll`] is set.
+    pub back_edges: Vec<crate::unroll::FuncEdges>,
     /// What each allocation site allocates, when the front end saw the block's pointer
     /// converted to a pointer to a complete type right after the call
     /// (`struct node *n = malloc(sizeof *n)`): witnesses then name heap memory by type

@@ -14,6 +14,7 @@
 //! IR of [`ir`] (`types`, `lower`); [`CProgram`] then runs the IR under the engine's
 //! Action contract (`interp`, `program`).
 
+mod cfg;
 pub mod diag;
 mod front;
 mod headers;
@@ -27,6 +28,8 @@ pub mod random;
 pub mod spin;
 mod srcmap;
 mod types;
+pub mod uninit;
+pub mod unroll;
 
 pub use diag::{DiagKind, Diagnostic};
 pub use program::CProgram;
@@ -46,7 +49,9 @@ pub struct FrontOptions {
 /// Run-time options of the interpreter.
 #[derive(Clone, Debug, Default)]
 pub struct RunOptions {
-    /// `--unroll N`: a loop that would start its (N+1)th iteration blocks.
+    /// `--unroll N`: a loop that would start its (N+1)th iteration blocks
+    /// (`BlockReason::LoopBound`): the body of a loop statement, and every cycle of the
+    /// control-flow graph (loops built with `goto`, see `unroll`).
     pub unroll: Option<u32>,
     /// Spin-assume (GenMC's default; `porf verify` turns it on unless
     /// `--disable-spin-assume`): a loop iteration without effect that is about to take
@@ -60,8 +65,8 @@ pub struct RunOptions {
     pub nondet_range: Option<(i64, i64)>,
     /// `--recursion-limit N`: a call that would make a function active more than `N`
     /// times at once (N nested recursive calls below its first activation, direct or
-    /// through other functions) blocks the execution, counted like an `--unroll` cut
-    /// (`BlockReason::LoopBound`). `None` means [`DEFAULT_RECURSION_LIMIT`].
+    /// through other functions) blocks the execution, a cut like an `--unroll` one
+    /// (`BlockReason::RecursionLimit`). `None` means [`DEFAULT_RECURSION_LIMIT`].
     pub recursion_limit: Option<u32>,
 }
 

@@ -10,6 +10,7 @@
 //! | heap | `HEAP_BASE + tid·2^34 + block·2^20 + offset` | yes, `Loc(addr)` |
 //! | stack | `STACK_BASE + tid·2^32 + offset` | no: private to `tid` |
 //! | functions | `FUNC_BASE + id` | no: only callable |
+//! | shared frames | `FRAME_BASE + tid·2^34 + frame·2^20 + offset` | yes, `Loc(addr)` |
 //!
 //! Invariants:
 //! * Every address is a pure function of the allocating thread's own history (its tid,
@@ -18,7 +19,10 @@
 //! * Heap addresses are never reused. A block's data starts at offset [`HEAP_DATA`] of
 //!   its slot, which is the pointer `malloc` returns and the block's base for the
 //!   engine ([`block_base`]); offsets below `HEAP_DATA` are a guard: any access there
-//!   is out of bounds.
+//!   is out of bounds. Shared frames are blocks of their own region laid out the same
+//!   way (numbered per thread apart from heap blocks), so the address alone says that
+//!   a cell is a local's: `free` of it is an invalid free, and a read of it that sees
+//!   no write is named as a local's ([`uninit_read_message`]).
 //! * Stack offsets are byte offsets into the owning thread's private byte stack.
 
 use crate::ir::{addr, Cell, FuncId, Module, Scalar};
@@ -56,6 +60,9 @@ pub enum Region {
     Stack { tid: Tid, off: u32 },
     /// The function with this id (which may not exist).
     Func(u32),
+    /// Byte `off` of the shared frame number `block` of thread `tid` (laid out like a
+    /// heap block: data from [`HEAP_DATA`]).
+    Frame { tid: Tid, block: u32, off: u32 },
     /// Anything else (between regions, negative, ...).
     Invalid,
 }
@@ -67,12 +74,8 @@ pub fn classify(a: Val, globals_end: Val) -> Region {
     } else if (addr::GLOBAL_BASE..globals_end).contains(&a) {
         Region::Global
     } else if (addr::HEAP_BASE..addr::STACK_BASE).contains(&a) {
-        let rel = (a - addr::HEAP_BASE) as u64;
-        Region::Heap {
-            tid: (rel >> HEAP_TID_SHIFT) as Tid,
-            block: ((rel >> HEAP_OFFSET_BITS) & (MAX_HEAP_BLOCKS as u64 - 1)) as u32,
-            off: (rel & ((1 << HEAP_OFFSET_BITS) - 1)) as u32,
-        }
+        let (tid, block, off) = split_block_addr((a - addr::HEAP_BASE) as u64);
+        Region::Heap { tid, block, off }
     } else if (addr::STACK_BASE..addr::FUNC_BASE).contains(&a) {
         let rel = (a - addr::STACK_BASE) as u64;
         Region::Stack {
@@ -81,27 +84,130 @@ pub fn classify(a: Val, globals_end: Val) -> Region {
         }
     } else if (addr::FUNC_BASE..=addr::FUNC_BASE + u32::MAX as Val).contains(&a) {
         Region::Func((a - addr::FUNC_BASE) as u32)
+    } else if (addr::FRAME_BASE..addr::FRAME_BASE + addr::HEAP_BASE).contains(&a) {
+        let (tid, block, off) = split_block_addr((a - addr::FRAME_BASE) as u64);
+        Region::Frame { tid, block, off }
     } else {
         Region::Invalid
     }
 }
 
+/// (thread, block, offset) of an address relative to the heap's or the shared
+/// frames' base.
+fn split_block_addr(rel: u64) -> (Tid, u32, u32) {
+    (
+        (rel >> HEAP_TID_SHIFT) as Tid,
+        ((rel >> HEAP_OFFSET_BITS) & (MAX_HEAP_BLOCKS as u64 - 1)) as u32,
+        (rel & ((1 << HEAP_OFFSET_BITS) - 1)) as u32,
+    )
+}
+
+/// `tid`, `block`, `off` relative to a region base.
+fn block_rel(tid: Tid, block: u32, off: u32) -> Val {
+    debug_assert!(tid < MAX_THREADS && block < MAX_HEAP_BLOCKS && off < 1 << HEAP_OFFSET_BITS);
+    ((tid as Val) << HEAP_TID_SHIFT) + ((block as Val) << HEAP_OFFSET_BITS) + off as Val
+}
+
 /// The address of byte `off` of heap block `block` of thread `tid`
 /// (requires `tid < MAX_THREADS`, `block < MAX_HEAP_BLOCKS`, `off < 2^HEAP_OFFSET_BITS`).
 pub fn heap_addr(tid: Tid, block: u32, off: u32) -> Val {
-    debug_assert!(tid < MAX_THREADS && block < MAX_HEAP_BLOCKS && off < 1 << HEAP_OFFSET_BITS);
-    addr::HEAP_BASE
-        + ((tid as Val) << HEAP_TID_SHIFT)
-        + ((block as Val) << HEAP_OFFSET_BITS)
-        + off as Val
+    addr::HEAP_BASE + block_rel(tid, block, off)
 }
 
-/// The base (data start) of the heap block address `a` lies in, if `a` is a heap address.
+/// The address of byte `off` of shared frame `block` of thread `tid` (requirements
+/// as for [`heap_addr`]).
+pub fn frame_addr(tid: Tid, block: u32, off: u32) -> Val {
+    addr::FRAME_BASE + block_rel(tid, block, off)
+}
+
+/// The base (data start) of the heap block or shared frame address `a` lies in, if
+/// `a` is such an address.
 pub fn block_base(a: Val) -> Option<Val> {
     match classify(a, 0) {
         Region::Heap { tid, block, .. } => Some(heap_addr(tid, block, HEAP_DATA)),
+        Region::Frame { tid, block, .. } => Some(frame_addr(tid, block, HEAP_DATA)),
         _ => None,
     }
+}
+
+/// What a block of the shared-frame region allocated at `site` (its `Malloc`'s
+/// source location) holds.
+enum FrameBlock<'m> {
+    /// An activation's shared frame (allocated at the function's position).
+    Activation(&'m crate::ir::Function),
+    /// A local with a block of its own per declaration (allocated at the declaration).
+    Local(&'m crate::ir::Function, &'m crate::ir::LocalVar),
+}
+
+fn frame_block(m: &Module, site: SrcLoc) -> Option<FrameBlock<'_>> {
+    if let Some(f) = m.funcs.iter().find(|f| f.shared_size > 0 && f.src == site) {
+        return Some(FrameBlock::Activation(f));
+    }
+    m.funcs.iter().find_map(|f| {
+        let v = f.locals.iter().find(|v| v.site == Some(site))?;
+        Some(FrameBlock::Local(f, v))
+    })
+}
+
+/// The activation a shared frame is: `main` for the entry activation of `main`
+/// (thread 0's first frame), else `f#T.B` (function, thread, frame number).
+fn frame_owner(f: &crate::ir::Function, tid: Tid, block: u32) -> String {
+    if tid == 0 && block == 0 && f.name == "main" {
+        "main".to_string()
+    } else {
+        format!("{}#{tid}.{block}", f.name)
+    }
+}
+
+/// The local at byte `off` (from the block's data start) of a frame-region block
+/// allocated at `site` (`None` outside named locals): its full name
+/// (`main::ids[1]`, `f#T.B::s.next`, or for a local with a block of its own
+/// `f::x#T.B`) and its name as a C path (`ids[1]`).
+fn frame_local(
+    m: &Module,
+    tid: Tid,
+    block: u32,
+    off: u32,
+    site: SrcLoc,
+) -> Option<(String, String)> {
+    let rel = off.checked_sub(HEAP_DATA)?;
+    match frame_block(m, site)? {
+        FrameBlock::Activation(f) => {
+            let var = f.local_name(rel, true)?;
+            Some((format!("{}::{var}", frame_owner(f, tid, block)), var))
+        }
+        FrameBlock::Local(f, v) => {
+            let mut path = String::new();
+            v.shape.path(rel, &mut path);
+            let full = format!("{}::{}#{tid}.{block}{path}", f.name, v.name);
+            Some((full, format!("{}{path}", v.name)))
+        }
+    }
+}
+
+/// The name of a local at shared-frame address `a` whose block was allocated at
+/// `site`; `None` outside frame-region blocks or named locals.
+fn frame_cell_name(m: &Module, a: Val, site: Option<SrcLoc>) -> Option<String> {
+    let Region::Frame { tid, block, off } = classify(a, m.globals_end) else {
+        return None;
+    };
+    frame_local(m, tid, block, off, site?).map(|(full, _)| full)
+}
+
+/// The message of a read of shared-frame cell `a` (whose frame was allocated at
+/// `site`) that sees no write: "read of an uninitialised local variable `x`", as the
+/// interpreter says of private locals. `None` outside shared frames.
+pub fn uninit_read_message(m: &Module, a: Val, site: Option<SrcLoc>) -> Option<String> {
+    let Region::Frame { tid, block, off } = classify(a, m.globals_end) else {
+        return None;
+    };
+    let var = site
+        .and_then(|s| frame_local(m, tid, block, off, s))
+        .map(|(_, var)| var);
+    Some(match var {
+        Some(v) => crate::interp::uninit_local_message(&v),
+        None => "read of an uninitialised local variable".to_string(),
+    })
 }
 
 /// The address of byte `off` of thread `tid`'s private stack (requires `tid < MAX_THREADS`).
@@ -129,6 +235,9 @@ pub fn name_of(m: &Module, a: Val) -> String {
             format!("heap#{tid}.{block}+{}", off as i64 - HEAP_DATA as i64)
         }
         Region::Stack { tid, off } => format!("stack#{tid}+{off}"),
+        Region::Frame { tid, block, off } => {
+            format!("frame#{tid}.{block}+{}", off as i64 - HEAP_DATA as i64)
+        }
         Region::Func(f) => match m.funcs.get(f as usize) {
             Some(func) => format!("&{}", func.name),
             None => format!("{a:#x}"),
@@ -145,6 +254,9 @@ pub fn name_of(m: &Module, a: Val) -> String {
 /// pointer to it reads), else by its first scalar (`node#1.0.val`, as an access there).
 pub fn name_in(m: &Module, a: Val, site: Option<SrcLoc>, object: bool) -> String {
     match (classify(a, m.globals_end), site) {
+        (Region::Frame { .. }, site) => {
+            frame_cell_name(m, a, site).unwrap_or_else(|| name_of(m, a))
+        }
         (Region::Heap { tid, block, off }, Some(site)) if off >= HEAP_DATA => {
             match (m.alloc_types.get(&site), heap_leaf(m, a, site)) {
                 (Some(ht), Some((idx, path, within, _))) => {
@@ -172,6 +284,24 @@ pub fn name_in(m: &Module, a: Val, site: Option<SrcLoc>, object: bool) -> String
             }
         }
         _ => name_of(m, a),
+    }
+}
+
+/// The name of the block allocated at `base` (its allocation at `site`): a heap
+/// block as [`name_in`] names the object there (`node#1.0`), a shared frame as
+/// `locals of main` or `locals of f#T.B`, a local's own block as `f::x#T.B`.
+pub fn block_name_in(m: &Module, base: Val, site: Option<SrcLoc>) -> String {
+    match (
+        classify(base, m.globals_end),
+        site.and_then(|s| frame_block(m, s)),
+    ) {
+        (Region::Frame { tid, block, .. }, Some(FrameBlock::Activation(f))) => {
+            format!("locals of {}", frame_owner(f, tid, block))
+        }
+        (Region::Frame { tid, block, .. }, Some(FrameBlock::Local(f, v))) => {
+            format!("{}::{}#{tid}.{block}", f.name, v.name)
+        }
+        _ => name_in(m, base, site, true),
     }
 }
 
@@ -295,9 +425,12 @@ pub fn show_value(m: &Module, a: Val, bytes: u8, val: Val) -> Option<String> {
             }
             _ => None,
         },
-        Region::Heap { .. } if bytes == 8 && val >= addr::HEAP_BASE => {
+        Region::Heap { .. } | Region::Frame { .. } if bytes == 8 && val >= addr::HEAP_BASE => {
             match classify(val, m.globals_end) {
-                Region::Heap { .. } | Region::Stack { .. } | Region::Func(_) => Some(named(val)),
+                Region::Heap { .. }
+                | Region::Stack { .. }
+                | Region::Func(_)
+                | Region::Frame { .. } => Some(named(val)),
                 _ => None,
             }
         }

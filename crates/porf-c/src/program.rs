@@ -36,6 +36,11 @@ impl CProgram {
         } else {
             Vec::new()
         };
+        module.back_edges = if run.unroll.is_some() {
+            crate::unroll::analyze(&module)
+        } else {
+            Vec::new()
+        };
         Ok(CProgram {
             module: Arc::new(module),
             run,
@@ -63,10 +68,20 @@ impl CProgram {
     }
 }
 
-/// Which functions `main` can reach through direct calls and function addresses.
+/// Which functions `main` can reach through direct calls and function addresses (a
+/// `FuncAddr`, a constant operand that is a function's address — how a function
+/// designator such as `pthread_create`'s third argument is lowered — or a global
+/// initialised with one).
 fn reachable(m: &Module) -> Vec<bool> {
-    let mut live = vec![false; m.funcs.len()];
+    let n = m.funcs.len();
+    let func_of = |v: Val| {
+        (addr::FUNC_BASE..addr::FUNC_BASE + n as Val)
+            .contains(&v)
+            .then(|| (v - addr::FUNC_BASE) as u32)
+    };
+    let mut live = vec![false; n];
     let mut todo = vec![m.main];
+    todo.extend(m.cells.values().filter_map(|c| func_of(c.init)));
     while let Some(f) = todo.pop() {
         let Some(seen) = live.get_mut(f as usize) else {
             continue;
@@ -80,7 +95,11 @@ fn reachable(m: &Module) -> Vec<bool> {
                     InstKind::Call { func, .. } | InstKind::FuncAddr { func, .. } => {
                         todo.push(func)
                     }
-                    _ => {}
+                    _ => crate::spin::uses(&i.kind, |o| {
+                        if let Operand::Const(v) = o {
+                            todo.extend(func_of(v));
+                        }
+                    }),
                 }
             }
         }
@@ -121,7 +140,15 @@ impl Program for CProgram {
     }
 
     fn block_name_in(&self, base: Loc, site: &dyn Fn(Loc) -> Option<SrcLoc>) -> String {
-        crate::memory::name_in(&self.module, base.0 as i64, site(base), true)
+        crate::memory::block_name_in(&self.module, base.0 as i64, site(base))
+    }
+
+    fn uninit_read_message(
+        &self,
+        loc: Loc,
+        site: &dyn Fn(Loc) -> Option<SrcLoc>,
+    ) -> Option<String> {
+        crate::memory::uninit_read_message(&self.module, loc.0 as i64, site(loc))
     }
 
     fn show_value_in(
@@ -185,6 +212,13 @@ fn validate_func(m: &Module, f: &Function) -> Result<(), String> {
             f.nparams, f.nregs
         ));
     }
+    if f.loop_heads.windows(2).any(|w| w[0].0 >= w[1].0)
+        || f.loop_heads
+            .last()
+            .is_some_and(|h| h.0 as usize >= f.blocks.len())
+    {
+        return Err("loop heads not sorted, repeated or out of range".into());
+    }
     let reg = |r: Reg| {
         if r < f.nregs {
             Ok(())
@@ -220,6 +254,7 @@ fn validate_func(m: &Module, f: &Function) -> Result<(), String> {
             use InstKind as K;
             if let K::Load { ty, .. }
             | K::CopyLoad { ty, .. }
+            | K::CopyStore { ty, .. }
             | K::Store { ty, .. }
             | K::Rmw { ty, .. }
             | K::Cas { ty, .. } = &inst.kind
@@ -267,6 +302,21 @@ fn validate_func(m: &Module, f: &Function) -> Result<(), String> {
                     dst, written, addr, ..
                 } => reg(*dst).and(reg(*written)).and(op(addr))?,
                 K::Store { addr, val, .. } => op(addr).and(op(val))?,
+                K::CopyStore {
+                    addr, val, written, ..
+                } => op(addr).and(op(val)).and(op(written))?,
+                K::FrameInit { offset, size, .. } => {
+                    if *offset as u64 + *size as u64 > f.frame_size as u64 {
+                        return Err(format!("frame range {offset}+{size} out of range"));
+                    }
+                }
+                K::Indeterminate { reg: r, .. } | K::CheckInit { flag: r, .. } => reg(*r)?,
+                K::LocalBlock { dst, var } => {
+                    reg(*dst)?;
+                    if f.locals.get(*var as usize).is_none_or(|v| v.site.is_none()) {
+                        return Err(format!("local {var} has no block of its own"));
+                    }
+                }
                 K::Rmw { dst, addr, val, .. } => reg(*dst).and(op(addr)).and(op(val))?,
                 K::Cas {
                     dst,

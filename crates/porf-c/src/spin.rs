@@ -9,11 +9,17 @@
 //! at run time, in the interpreter (`interp::spin`), from what this module computes
 //! once per program:
 //!
-//! * the natural loops (Aho, Lam, Sethi and Ullman, "Compilers", §9.6): a back edge is
-//!   an edge `latch → header` whose target dominates its source; a loop is a header
-//!   with all its latches. Irreducible cycles have no back edge and are never
-//!   transformed, as in GenMC. A loop whose header is the entry block is skipped (the
-//!   interpreter sees loop entries only as jumps).
+//! * the loops: a header with all its latches, the sources of the retreating edges
+//!   into it of one depth-first search ([`crate::cfg`]). For a reducible graph (every
+//!   `goto`-free function, and most with `goto`) these are exactly the natural loops
+//!   (Aho, Lam, Sethi and Ullman, "Compilers", §9.6: back edges `latch → header`
+//!   whose target dominates their source), however the loop was written (`while`,
+//!   `for`, `do`, a backward `goto`). An irreducible cycle (two entries, made with
+//!   `goto`) has no such back edge, but it has a retreating edge, so it is watched
+//!   too, at that edge's target; the run-time rule (`interp::spin`) compares machine
+//!   states at one program point and its argument does not depend on the loop's
+//!   shape. (GenMC leaves irreducible cycles alone.) A loop whose header is the entry
+//!   block is skipped (the interpreter sees loop entries only as jumps).
 //! * register and frame-slot liveness at each header (classic backward data flow): a
 //!   register that is not live at the header is redefined on every path from it before
 //!   being read, so two machine states that differ only there behave the same.
@@ -24,6 +30,7 @@
 //! address of a plain load or store, or slots overlap), `frame_escapes` is set and the
 //! whole frame counts as live.
 
+use crate::cfg::{successors, Cfg};
 use crate::ir::{BlockId, Function, InstKind, Module, Operand, Reg, Terminator};
 use porf_graph::SrcLoc;
 use std::collections::HashMap;
@@ -40,7 +47,7 @@ pub struct FuncLoops {
     pub frame_escapes: bool,
 }
 
-/// A natural loop: a header and the blocks that jump back to it.
+/// A loop: a header and the blocks that jump back to it (retreating edges).
 #[derive(Clone, Debug, PartialEq)]
 pub struct NatLoop {
     pub header: BlockId,
@@ -76,174 +83,14 @@ pub fn analyze(m: &Module) -> Vec<FuncLoops> {
     m.funcs.iter().map(analyze_func).collect()
 }
 
-fn successors(t: &Terminator) -> Vec<BlockId> {
-    match t {
-        Terminator::Jump(b) => vec![*b],
-        Terminator::Branch { then, els, .. } => vec![*then, *els],
-        Terminator::Return(_) | Terminator::Unreachable => Vec::new(),
-    }
-}
-
-/// Immediate dominators of the blocks reachable from block 0 (Cooper, Harvey and
-/// Kennedy, "A Simple, Fast Dominance Algorithm"); `None` for unreachable blocks.
-fn dominators(succ: &[Vec<BlockId>], preds: &[Vec<BlockId>]) -> Vec<Option<usize>> {
-    let n = succ.len();
-    // Reverse post-order of the reachable blocks.
-    let mut order = Vec::new();
-    let mut seen = vec![false; n];
-    let mut stack = vec![(0usize, 0usize)];
-    seen[0] = true;
-    while let Some((b, i)) = stack.pop() {
-        if let Some(&s) = succ[b].get(i) {
-            stack.push((b, i + 1));
-            if !seen[s as usize] {
-                seen[s as usize] = true;
-                stack.push((s as usize, 0));
-            }
-        } else {
-            order.push(b);
-        }
-    }
-    order.reverse();
-    let mut rpo = vec![usize::MAX; n];
-    for (i, &b) in order.iter().enumerate() {
-        rpo[b] = i;
-    }
-    let mut idom: Vec<Option<usize>> = vec![None; n];
-    idom[0] = Some(0);
-    let intersect = |idom: &[Option<usize>], mut a: usize, mut b: usize| {
-        while a != b {
-            while rpo[a] > rpo[b] {
-                a = idom[a].expect("processed");
-            }
-            while rpo[b] > rpo[a] {
-                b = idom[b].expect("processed");
-            }
-        }
-        a
-    };
-    let mut changed = true;
-    while changed {
-        changed = false;
-        for &b in order.iter().skip(1) {
-            let mut new = None;
-            for &p in &preds[b] {
-                let p = p as usize;
-                if idom[p].is_none() {
-                    continue;
-                }
-                new = Some(match new {
-                    None => p,
-                    Some(q) => intersect(&idom, p, q),
-                });
-            }
-            if new.is_some() && idom[b] != new {
-                idom[b] = new;
-                changed = true;
-            }
-        }
-    }
-    idom
-}
-
-fn dominates(idom: &[Option<usize>], a: usize, mut b: usize) -> bool {
-    loop {
-        if a == b {
-            return true;
-        }
-        match idom[b] {
-            Some(p) if p != b => b = p,
-            _ => return false,
-        }
-    }
-}
-
 /// Calls `f` on every operand an instruction reads.
-fn uses(k: &InstKind, mut f: impl FnMut(Operand)) {
-    use InstKind::*;
-    match k {
-        Copy { src, .. } => f(*src),
-        Unary { a, .. } | Convert { a, .. } | FloatConvert { a, .. } => f(*a),
-        Binary { a, b, .. } => {
-            f(*a);
-            f(*b)
-        }
-        FrameAddr { .. }
-        | SharedAddr { .. }
-        | TlsAddr { .. }
-        | FuncAddr { .. }
-        | Fence { .. }
-        | Abort
-        | Unsupported { .. } => {}
-        LoopEnter { .. } | LoopIter { .. } => {}
-        Load { addr, .. } | CopyLoad { addr, .. } => f(*addr),
-        Store { addr, val, .. } => {
-            f(*addr);
-            f(*val)
-        }
-        Rmw { addr, val, .. } => {
-            f(*addr);
-            f(*val)
-        }
-        Cas {
-            addr,
-            expected,
-            new,
-            ..
-        } => {
-            f(*addr);
-            f(*expected);
-            f(*new)
-        }
-        Call { args, .. } | Builtin { args, .. } | Print { args, .. } => {
-            args.iter().copied().for_each(f)
-        }
-        CallIndirect { target, args, .. } => {
-            f(*target);
-            args.iter().copied().for_each(f)
-        }
-        Spawn { func, arg, .. } => {
-            f(*func);
-            f(*arg)
-        }
-        Join { tid, .. } => f(*tid),
-        ThreadExit { val } => f(*val),
-        Lock { addr }
-        | TryLock { addr, .. }
-        | Unlock { addr }
-        | MutexInit { addr }
-        | MutexDestroy { addr } => f(*addr),
-        Assume { cond } | Assert { cond, .. } | Check { cond, .. } => f(*cond),
-    }
+pub(crate) fn uses(k: &InstKind, f: impl FnMut(Operand)) {
+    k.uses(f)
 }
 
-/// The register an instruction writes, if any (for `CopyLoad`, its value register; its
-/// `written` flag is left out, which only makes the liveness analysis err on the live
-/// side).
-fn def(k: &InstKind) -> Option<Reg> {
-    use InstKind::*;
-    match k {
-        Copy { dst, .. }
-        | Unary { dst, .. }
-        | Binary { dst, .. }
-        | Convert { dst, .. }
-        | FloatConvert { dst, .. }
-        | FrameAddr { dst, .. }
-        | SharedAddr { dst, .. }
-        | TlsAddr { dst, .. }
-        | FuncAddr { dst, .. }
-        | Load { dst, .. }
-        | CopyLoad { dst, .. }
-        | Rmw { dst, .. }
-        | Cas { dst, .. }
-        | Spawn { dst, .. }
-        | Join { dst, .. }
-        | TryLock { dst, .. } => Some(*dst),
-        Call { dst, .. } | CallIndirect { dst, .. } | Builtin { dst, .. } | Print { dst, .. } => {
-            *dst
-        }
-        _ => None,
-    }
+/// The registers an instruction writes.
+fn defs(k: &InstKind, f: impl FnMut(Reg)) {
+    k.defs(f)
 }
 
 /// Frame slots: which registers hold frame addresses, and the slot each plain access
@@ -279,13 +126,11 @@ fn frame_slots(f: &Function) -> Option<Slots> {
                         return None;
                     }
                 }
-                k => {
-                    if let Some(d) = def(k) {
-                        if let Some(o) = other_def.get_mut(d as usize) {
-                            *o = true;
-                        }
+                k => defs(k, |d| {
+                    if let Some(o) = other_def.get_mut(d as usize) {
+                        *o = true;
                     }
-                }
+                }),
             }
         }
     }
@@ -302,8 +147,17 @@ fn frame_slots(f: &Function) -> Option<Slots> {
     for b in &f.blocks {
         for i in &b.insts {
             let (addr, bytes, rest_ok) = match &i.kind {
-                InstKind::Load { addr, ty, .. } => (Some(*addr), ty.size, true),
+                InstKind::Load { addr, ty, .. } | InstKind::CopyLoad { addr, ty, .. } => {
+                    (Some(*addr), ty.size, true)
+                }
                 InstKind::Store { addr, val, ty, .. } => (Some(*addr), ty.size, !is_frame(val)),
+                InstKind::CopyStore {
+                    addr,
+                    val,
+                    written,
+                    ty,
+                    ..
+                } => (Some(*addr), ty.size, !is_frame(val) && !is_frame(written)),
                 k => {
                     let mut escapes = false;
                     uses(k, |o| escapes |= is_frame(&o));
@@ -395,21 +249,29 @@ fn liveness(f: &Function, slots: Option<&Slots>) -> Vec<Bits> {
             _ => {}
         }
         for i in blk.insts.iter().rev() {
-            if let Some(d) = def(&i.kind) {
+            defs(&i.kind, |d| {
                 if (d as usize) < nregs {
                     live.set(d as usize, false);
                 }
-            }
+            });
             if let Some(s) = slots {
                 match &i.kind {
-                    InstKind::Store { addr, ty, .. } => {
+                    InstKind::Store { addr, ty, .. } | InstKind::CopyStore { addr, ty, .. } => {
                         if let Some(k) = s.of(*addr, ty.size) {
                             live.set(nregs + k, false);
                         }
                     }
-                    InstKind::Load { addr, ty, .. } => {
+                    InstKind::Load { addr, ty, .. } | InstKind::CopyLoad { addr, ty, .. } => {
                         if let Some(k) = s.of(*addr, ty.size) {
                             live.set(nregs + k, true);
+                        }
+                    }
+                    // Rewrites every slot inside the range.
+                    InstKind::FrameInit { offset, size, .. } => {
+                        for (k, &(o, n)) in s.list.iter().enumerate() {
+                            if o >= *offset && o + n as u32 <= offset + size {
+                                live.set(nregs + k, false);
+                            }
                         }
                     }
                     _ => {}
@@ -440,23 +302,12 @@ fn liveness(f: &Function, slots: Option<&Slots>) -> Vec<Bits> {
 
 fn analyze_func(f: &Function) -> FuncLoops {
     let n = f.blocks.len();
-    let succ: Vec<Vec<BlockId>> = f.blocks.iter().map(|b| successors(&b.term)).collect();
-    let mut preds: Vec<Vec<BlockId>> = vec![Vec::new(); n];
-    for (b, ss) in succ.iter().enumerate() {
-        for &s in ss {
-            preds[s as usize].push(b as BlockId);
-        }
-    }
-    let idom = dominators(&succ, &preds);
+    let g = Cfg::of(f);
+    let preds = &g.preds;
     let mut latches: std::collections::BTreeMap<BlockId, Vec<BlockId>> = Default::default();
-    for (b, ss) in succ.iter().enumerate() {
-        if idom[b].is_none() {
-            continue;
-        }
-        for &h in ss {
-            if h != 0 && dominates(&idom, h as usize, b) {
-                latches.entry(h).or_default().push(b as BlockId);
-            }
+    for (b, _, h) in g.retreating_edges() {
+        if h != 0 {
+            latches.entry(h).or_default().push(b);
         }
     }
     if latches.is_empty() {
@@ -547,6 +398,20 @@ mod tests {
             lines.contains(&4) && lines.contains(&5) && lines.contains(&6),
             "{lines:?}"
         );
+    }
+
+    #[test]
+    fn an_irreducible_goto_loop_is_watched_at_one_header() {
+        // A and B are both entered from outside; the search reaches B first (the
+        // `goto B` is the if's `then`), so the loop's header is B and A its latch.
+        let src = "#include <stdatomic.h>\natomic_int x;\nint f(void) {\n\
+                   if (x) goto B;\n\
+                   A: ;\n\
+                   B: if (!x) goto A;\n\
+                   return 0; }\n";
+        let l = loops_of("irreducible", src, "f");
+        assert_eq!(l.loops.len(), 1, "{l:?}");
+        assert_eq!(l.loops[0].latches.len(), 1, "{l:?}");
     }
 
     #[test]

@@ -51,7 +51,9 @@ fn func(
             term: Terminator::Return(ret),
             term_src: SrcLoc::UNKNOWN,
         }],
+        loop_heads: Vec::new(),
         src: SrcLoc::line(line0),
+        locals: Vec::new(),
     }
 }
 

@@ -97,12 +97,21 @@ fn register_and_frame_locals() {
         .any(|k| matches!(k, InstKind::FrameAddr { offset: 0, .. })));
     let main = m.funcs.iter().find(|f| f.name == "main").unwrap();
     assert_eq!(main.frame_size, 8);
-    // `{1}` stores 1 and zero-fills the second element.
-    let stores = insts(&m, "main")
-        .into_iter()
+    // `{1}` zero-fills and initialises the whole array, then stores 1.
+    let is = insts(&m, "main");
+    let stores = is
+        .iter()
         .filter(|k| matches!(k, InstKind::Store { .. }))
         .count();
-    assert_eq!(stores, 2);
+    assert_eq!(stores, 1);
+    assert!(is.iter().any(|k| matches!(
+        k,
+        InstKind::FrameInit {
+            offset: 0,
+            size: 8,
+            defined: true
+        }
+    )));
 }
 
 #[test]
@@ -243,7 +252,7 @@ fn loops_threads_and_locations() {
 }
 
 #[test]
-fn main_locals_handed_to_threads_are_static() {
+fn main_locals_handed_to_threads_live_in_its_shared_frame() {
     let m = compile(
         "shared_local",
         "#include <pthread.h>\n\
@@ -255,14 +264,27 @@ fn main_locals_handed_to_threads_are_static() {
            pthread_create(&t, NULL, f, &ids[1]);\n\
            return priv[0];\n}\n",
     );
-    let ids = cell_addr(&m, "main::ids[1]");
-    assert_eq!(m.cells[&ids].init, 0);
-    let is = insts(&m, "main");
-    assert!(is.iter().any(|k| matches!(k,
-        InstKind::Store { addr: Operand::Const(a), val: Operand::Const(8), ord: MemOrder::NonAtomic, .. } if *a == ids)));
-    assert!(!m.cells.values().any(|c| c.name.contains("priv")));
+    assert!(!m.cells.values().any(|c| c.name.contains("ids")));
     let main = m.funcs.iter().find(|f| f.name == "main").unwrap();
+    assert_eq!(main.shared_size, 8); // `ids`
     assert_eq!(main.frame_size, 16); // `t` and `priv`
+    let is = insts(&m, "main");
+    assert!(is
+        .iter()
+        .any(|k| matches!(k, InstKind::SharedAddr { offset: 0, .. })));
+    assert!(is.iter().any(|k| matches!(
+        k,
+        InstKind::Store {
+            val: Operand::Const(8),
+            ord: MemOrder::NonAtomic,
+            ..
+        }
+    )));
+    let ids = main.locals.iter().find(|v| v.name == "ids").unwrap();
+    assert!(ids.shared);
+    assert_eq!(main.local_name(4, true).as_deref(), Some("ids[1]"));
+    assert_eq!(main.local_name(12, false).as_deref(), Some("priv[1]"));
+    assert_eq!(main.local_name(0, false).as_deref(), Some("t"));
 }
 
 #[test]

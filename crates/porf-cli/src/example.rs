@@ -57,5 +57,5 @@ pub fn run(a: ExampleArgs) -> u8 {
     };
     report::print_warnings(&result, report::Bounds::default());
     report::print_human(&result, &prog, a.stats);
-    report::exit_code(&result)
+    report::judge(&result).exit
 }

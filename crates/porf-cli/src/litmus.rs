@@ -1,10 +1,25 @@
 //! `porf litmus FILE.litmus...`: herd's C11 litmus tests, explored with porf's engine,
 //! with herd7's verdict lines (or one JSON object per file with `--json`).
+//!
+//! A test's answer (herd's `Ok`/`No`, `Never`/`Sometimes`/`Always`) is a fact about
+//! its executions, not an error, so it does not change the exit code. The one rule for
+//! limits applies as in `porf verify`: an answer computed while `--unroll` cut some
+//! execution holds only up to the bound (herd's `Loop` prefix, a warning, and in JSON
+//! `"incomplete": true`, `"stopped_by": "loop bound"` and `"bound_cut"`), and the run
+//! exits with code 4 unless a file could not be checked at all (3).
 
 use clap::Args;
 use porf_litmus::{check_file, herd_text, Options, Outcome};
 use serde_json::json;
 use std::path::PathBuf;
+
+/// `porf litmus`'s exit codes, as `--help` shows them.
+pub const EXIT_CODES_HELP: &str = "Exit codes:
+  0   every test was checked, every exploration complete
+  4   every test was checked, but --unroll cut executions of some test: its answer
+      holds only up to the bound (herd's \"Loop\" prefix; not a proof)
+  3   some test could not be checked (malformed, or unsupported by porf)
+  2   usage error";
 
 #[derive(Args)]
 pub struct LitmusArgs {
@@ -18,7 +33,9 @@ pub struct LitmusArgs {
     #[arg(long)]
     json: bool,
     /// Cut executions in which a loop would start its (N+1)th iteration (herd7's
-    /// `-unroll`); without it, a loop that spins is explored without end.
+    /// `-unroll`); without it, a loop that spins is explored without end. A test whose
+    /// executions were cut answers only up to the bound (herd's `Loop` prefix), and
+    /// the run exits with code 4.
     #[arg(long, value_name = "N")]
     unroll: Option<u32>,
     /// Run every test as Lahav and Boker's causal models read it: every load acquire,
@@ -34,6 +51,7 @@ pub struct LitmusArgs {
 fn to_json(o: &Outcome) -> serde_json::Value {
     let (wp, wn) = o.witnesses();
     let states: Vec<String> = o.states.iter().map(|s| s.line()).collect();
+    let state_executions: Vec<u64> = o.states.iter().map(|s| s.executions).collect();
     let races: Vec<serde_json::Value> = o
         .races
         .iter()
@@ -51,16 +69,22 @@ fn to_json(o: &Outcome) -> serde_json::Value {
         "negative": o.negative,
         "witnesses": {"positive": wp, "negative": wn},
         "states": states,
+        "state_executions": state_executions,
         "complete": o.executions(),
         "undefined": !o.races.is_empty(),
         "races": races,
         "loop_cut": o.loop_cut,
+        "bound_cut": o.bound_cut,
+        "incomplete": o.loop_cut,
+        "stopped_by": o.loop_cut.then_some("loop bound"),
         "errors": o.errors,
         "time_s": (o.elapsed.as_secs_f64() * 1e4).round() / 1e4,
     })
 }
 
-/// Runs the command; returns the exit code (3 if some file could not be checked).
+/// Runs the command; returns the exit code: 3 if some file could not be checked, else
+/// [`crate::report::EXIT_INCOMPLETE`] if the loop bound cut some test's executions,
+/// else 0.
 pub fn run(a: LitmusArgs) -> u8 {
     let model = porf_models::by_name(&a.model).expect("clap checked the model name");
     let threads = match a.threads {
@@ -82,9 +106,20 @@ pub fn run(a: LitmusArgs) -> u8 {
             Ok(o) => {
                 if o.loop_cut {
                     eprintln!(
-                        "{}: warning: unrolling limit exceeded, legal outcomes may be missing",
-                        o.file
+                        "{}: warning: unrolling limit exceeded, legal outcomes may be missing \
+                         ({} {} cut by the --unroll loop bound: the answer holds only up to \
+                         the bound)",
+                        o.file,
+                        o.bound_cut,
+                        if o.bound_cut == 1 {
+                            "execution"
+                        } else {
+                            "executions"
+                        }
                     );
+                    if code == 0 {
+                        code = crate::report::EXIT_INCOMPLETE;
+                    }
                 }
                 for (x, y) in &o.races {
                     eprintln!(

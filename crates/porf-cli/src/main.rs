@@ -164,6 +164,7 @@ enum Command {
     #[command(after_help = report::EXIT_CODES_HELP)]
     Merge(shard::MergeArgs),
     /// Run herd C11 litmus tests and print herd7's verdicts.
+    #[command(after_help = litmus::EXIT_CODES_HELP)]
     Litmus(litmus::LitmusArgs),
     /// Decide whether a toy program (`.toy`) can fail an assertion under SRA or WRA,
     /// for loops of any length (Lahav and Boker's backward reachability).

@@ -16,7 +16,7 @@ use crate::report::{self, Bounds};
 use crate::verify::{self, Format, Rendered};
 use clap::Args;
 use porf_explore::shard::{self, Counters, Part, PartSegment, ShardRun, Split};
-use porf_explore::{Config, ErrorClass, ErrorReport, Stats, StopReason};
+use porf_explore::{Config, ErrorClass, ErrorReport, SpinForever, Stats, StopReason};
 use porf_graph::{Graph, Program, SrcLoc};
 use porf_models::MemoryModel;
 use serde_json::{json, Value};
@@ -91,9 +91,19 @@ pub fn run<P: Program + Sync>(
                 .iter()
                 .map(|(l, n)| json!({"src": src(*l), "location": loc(*l), "blocked": n}))
                 .collect();
+            let forever: Vec<Value> = c
+                .spin_forever
+                .iter()
+                .map(|(k, n)| {
+                    json!({"thread": k.tid, "src": src(k.src), "location": loc(k.src),
+                           "main_finished": k.main_finished, "executions": n})
+                })
+                .collect();
             json!({"ordinal": s.ordinal, "complete": c.complete, "blocked": c.blocked,
-                   "bound_cut": c.bound_cut, "erroneous": c.erroneous,
-                   "spin_blocked": spin, "errors": s.errors})
+                   "bound_cut": c.bound_cut, "recursion_cut": c.recursion_cut,
+                   "erroneous": c.erroneous,
+                   "spin_blocked": spin, "spin_forever": forever, "hung": c.hung,
+                   "errors": s.errors})
         })
         .collect();
     let loops: Vec<Value> = loops
@@ -287,6 +297,22 @@ fn merge_reports(a: &MergeArgs) -> Result<u8, String> {
                 names.insert(l, e["location"].as_str().unwrap_or("").to_string());
                 spin.push((l, e["blocked"].as_u64().unwrap_or(0)));
             }
+            let mut forever = Vec::new();
+            for e in s["spin_forever"].as_array().into_iter().flatten() {
+                let (Some(l), Some(t)) = (triple(&e["src"]), e["thread"].as_u64()) else {
+                    return Err(format!(
+                        "{}: malformed spin_forever entry",
+                        r.path.display()
+                    ));
+                };
+                names.insert(l, e["location"].as_str().unwrap_or("").to_string());
+                let key = SpinForever {
+                    tid: t as u32,
+                    src: l,
+                    main_finished: e["main_finished"].as_bool().unwrap_or(false),
+                };
+                forever.push((key, e["executions"].as_u64().unwrap_or(0)));
+            }
             let mut errs = Vec::new();
             for i in s["errors"].as_array().into_iter().flatten() {
                 let i = i.as_u64().unwrap_or(u64::MAX) as usize;
@@ -302,8 +328,11 @@ fn merge_reports(a: &MergeArgs) -> Result<u8, String> {
                     complete: n("complete"),
                     blocked: n("blocked"),
                     bound_cut: n("bound_cut"),
+                    recursion_cut: n("recursion_cut"),
                     erroneous: n("erroneous"),
                     spin_blocked: spin,
+                    spin_forever: forever,
+                    hung: n("hung"),
                 },
                 errors: errs,
             });
@@ -352,8 +381,11 @@ fn merge_reports(a: &MergeArgs) -> Result<u8, String> {
         complete: c.complete,
         blocked: c.blocked,
         bound_cut: c.bound_cut,
+        recursion_cut: c.recursion_cut,
         erroneous: c.erroneous,
         spin_blocked: c.spin_blocked.iter().copied().collect(),
+        spin_forever: c.spin_forever.iter().copied().collect(),
+        hung: c.hung,
         errors,
         elapsed: Duration::from_secs_f64(longest),
         stopped_by: m.stopped_by,
@@ -378,6 +410,9 @@ fn merge_reports(a: &MergeArgs) -> Result<u8, String> {
             .collect(),
         json: m.errors.iter().map(|&e| error(e)["json"].clone()).collect(),
         rows: verify::spin_rows(&result, &loops, |s| {
+            names.get(&s).cloned().unwrap_or_default()
+        }),
+        hangs: report::liveness::hangs(&result, &loops, |s| {
             names.get(&s).cloned().unwrap_or_default()
         }),
     };

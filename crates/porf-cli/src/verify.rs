@@ -27,11 +27,15 @@ pub struct VerifyArgs {
     /// Add a directory to the include path.
     #[arg(short = 'I', value_name = "DIR")]
     include: Vec<PathBuf>,
-    /// A loop body about to start its (N+1)th run blocks the execution (blocked, not complete).
+    /// Bound every loop: a loop statement's body about to start its (N+1)th run, or a
+    /// cycle of the control flow (a loop built with goto) about to start its (N+1)th
+    /// round, blocks the execution (blocked, not complete). A run that cuts an
+    /// execution is incomplete: "No errors were detected up to the bound", exit code 4.
     #[arg(long, value_name = "N")]
     unroll: Option<u32>,
     /// A call that would make a function active more than N times at once (N nested
-    /// recursive calls) blocks the execution, counted like an --unroll cut (C programs).
+    /// recursive calls) blocks the execution, a cut like an --unroll one (the run is
+    /// then incomplete, exit code 4) (C programs).
     #[arg(long, value_name = "N", default_value_t = porf_c::DEFAULT_RECURSION_LIMIT,
           value_parser = clap::value_parser!(u32).range(1..))]
     recursion_limit: u32,
@@ -41,9 +45,11 @@ pub struct VerifyArgs {
     /// spin-assume; C programs only).
     #[arg(long)]
     disable_spin_assume: bool,
-    /// Report a liveness violation when, in a maximal execution, some threads are
-    /// blocked in spin loops whose last iteration read only the co-latest values, and
-    /// every other thread has finished or waits for good: those threads spin forever.
+    /// Report a liveness violation (an error, exit 42) when, in a maximal execution,
+    /// some threads are blocked in spin loops whose last iteration read only the
+    /// co-latest values, and every other thread has finished or waits for good: those
+    /// threads spin forever. Without it, porf finds the same executions (in rf and rvf
+    /// mode, by each class's witness co) and prints a warning per thread and loop.
     #[arg(long)]
     check_liveness: bool,
     /// Also explore and count the blocked executions GenMC drops as "moot": below a lock
@@ -325,6 +331,7 @@ fn explore_and_report<P: Program + Sync>(
             .map(|e| report::json::error_json(e, prog))
             .collect(),
         rows: spin_rows(&result, loops, |s| report::trace::location(prog, s)),
+        hangs: report::liveness::hangs(&result, loops, |s| report::trace::location(prog, s)),
     };
     let how = Format {
         json: a.json,
@@ -354,6 +361,8 @@ pub(crate) struct Rendered {
     pub json: Vec<serde_json::Value>,
     /// [`spin_rows`].
     pub rows: Vec<(String, String, u64)>,
+    /// [`report::liveness::hangs`].
+    pub hangs: Vec<report::liveness::Hang>,
 }
 
 /// How to print a result.
@@ -373,14 +382,28 @@ pub(crate) fn print_result(
     how: &Format,
     extra: Option<(String, &str, serde_json::Value)>,
 ) -> u8 {
-    report::print_warnings(result, how.bounds);
+    let mut warnings = report::warnings(result, how.bounds);
+    warnings.extend(report::liveness::warnings(&out.hangs, result));
+    for w in &warnings {
+        eprintln!("warning: {w}");
+    }
     if how.json {
-        let warnings = report::warnings(result, how.bounds);
         let mut v =
             report::json::to_json_with(result, out.json.clone(), how.model, how.equiv, &warnings);
         if how.stats {
             // porf's own peak (not that of the preprocessor it runs), for benchmarks.
             v["peak_rss_kib"] = report::peak_rss_kib().into();
+        }
+        if !out.hangs.is_empty() {
+            v["spin_forever"] = out
+                .hangs
+                .iter()
+                .map(|h| {
+                    serde_json::json!({"thread": h.thread, "location": h.location,
+                                       "function": h.function, "main_finished": h.main_finished,
+                                       "executions": h.executions})
+                })
+                .collect();
         }
         if !out.rows.is_empty() {
             v["spin_loops"] = out
@@ -418,5 +441,5 @@ pub(crate) fn print_result(
             report::emit(&lines);
         }
     }
-    report::exit_code(result)
+    report::judge(result).exit
 }

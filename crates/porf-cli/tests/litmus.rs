@@ -1,10 +1,15 @@
 //! `porf litmus`: the 115 Dat3M C11 litmus tests against herd7's rc11.cat verdicts
-//! (`../shared/litmus`, run by `../shared/tools/litmus.py`), and the command's output
-//! lines, JSON and exit codes.
+//! (`../shared/litmus`, run by `../shared/tools/litmus.py`), the verdict lines against
+//! the listed final states under every model, and the command's output lines, JSON
+//! and exit codes.
 
 mod common;
 use common::porf;
 
+use porf_litmus::ast::Atom;
+use porf_litmus::{Prop, Quant};
+use serde_json::Value;
+use std::collections::HashMap;
 use std::path::PathBuf;
 use std::process::Command;
 
@@ -135,4 +140,157 @@ fn malformed_files_exit_3_with_positions() {
     assert_eq!(code, 3);
     let (code, _, _) = porf(&["litmus", "--model", "power", &good]);
     assert_eq!(code, 2);
+}
+
+/// A listed state line (`0:r0=1; [x]=2;`) as location → value, both as printed.
+fn state_values(line: &str) -> HashMap<String, String> {
+    line.split(';')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(|s| {
+            let (l, v) = s.split_once('=').expect("loc=value");
+            (l.to_string(), v.to_string())
+        })
+        .collect()
+}
+
+/// `p` on a listed state, by the printed values (`None` if it mentions a location the
+/// state does not list).
+fn holds(p: &Prop, st: &HashMap<String, String>) -> Option<bool> {
+    Some(match p {
+        Prop::Atom(Atom::Eq(l, v), _) => st.get(&l.to_string())? == &v.to_string(),
+        Prop::Atom(Atom::EqLoc(a, b), _) => st.get(&a.to_string())? == st.get(&b.to_string())?,
+        Prop::Not(q) => !holds(q, st)?,
+        Prop::And(ps) => {
+            let vs: Option<Vec<bool>> = ps.iter().map(|q| holds(q, st)).collect();
+            vs?.into_iter().all(|b| b)
+        }
+        Prop::Or(ps) => {
+            let vs: Option<Vec<bool>> = ps.iter().map(|q| holds(q, st)).collect();
+            vs?.into_iter().any(|b| b)
+        }
+        Prop::Implies(a, b) => !holds(a, st)? || holds(b, st)?,
+    })
+}
+
+/// Checks one `porf litmus --json` line against its test: every listed state's
+/// condition recomputed from the state line, weighed by the executions the JSON lists
+/// for it, gives the positive and negative counts, the observation, the verdict and the
+/// witnesses; every listed state passes the filter (when the state shows its
+/// locations). Returns a description of the first disagreement.
+fn disagreement(v: &Value) -> Option<String> {
+    let file = v["file"].as_str().unwrap();
+    let text = std::fs::read_to_string(file).unwrap();
+    let l = porf_litmus::parse(file, &text).unwrap();
+    let states: Vec<&str> = v["states"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_str().unwrap())
+        .collect();
+    let counts: Vec<u64> = v["state_executions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n.as_u64().unwrap())
+        .collect();
+    if counts.len() != states.len() || counts.contains(&0) {
+        return Some(format!(
+            "state_executions {counts:?} for {} states",
+            states.len()
+        ));
+    }
+    let (mut pos, mut neg, mut sat_states) = (0, 0, 0);
+    for (line, n) in states.iter().zip(&counts) {
+        let st = state_values(line);
+        if let Some(f) = &l.filter {
+            if holds(f, &st) == Some(false) {
+                return Some(format!("listed state `{line}` fails the filter"));
+            }
+        }
+        match holds(&l.cond.prop, &st) {
+            Some(true) => {
+                pos += n;
+                sat_states += 1;
+            }
+            Some(false) => neg += n,
+            None => return Some(format!("state `{line}` lacks a location of the condition")),
+        }
+    }
+    let observation = if sat_states == 0 {
+        "Never"
+    } else if sat_states == states.len() {
+        "Always"
+    } else {
+        "Sometimes"
+    };
+    let ok = match l.cond.quant {
+        Quant::Exists => pos > 0,
+        Quant::NotExists => pos == 0,
+        Quant::Forall => neg == 0,
+    };
+    let verdict = if v["undefined"] == true {
+        "Undef"
+    } else if ok {
+        "Ok"
+    } else {
+        "No"
+    };
+    let witnesses = match l.cond.quant {
+        Quant::NotExists => (neg, pos),
+        _ => (pos, neg),
+    };
+    let want = serde_json::json!({
+        "positive": pos, "negative": neg, "complete": pos + neg,
+        "observation": observation, "verdict": verdict,
+        "witnesses": {"positive": witnesses.0, "negative": witnesses.1},
+    });
+    let got = serde_json::json!({
+        "positive": v["positive"], "negative": v["negative"], "complete": v["complete"],
+        "observation": v["observation"], "verdict": v["verdict"], "witnesses": v["witnesses"],
+    });
+    (want != got).then(|| format!("recomputed from the states {states:?}: {want}, porf: {got}"))
+}
+
+/// The shared corpus and porf-litmus's own tests under every model porf has: the
+/// verdict lines are functions of the listed final states (each execution's condition
+/// and listed state come from the same final state). Own tests include CoRW and 2+2W
+/// with release stores, where wra used to disagree.
+#[test]
+fn verdict_lines_agree_with_the_listed_states_under_every_model() {
+    let mut files: Vec<String> = Vec::new();
+    for dir in [
+        shared().join("litmus/c11"),
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../porf-litmus/tests/litmus"),
+    ] {
+        for e in std::fs::read_dir(&dir).unwrap() {
+            let p = e.unwrap().path().display().to_string();
+            if p.ends_with(".litmus") {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
+    assert!(files.len() > 120, "{} litmus files", files.len());
+    let mut checked = 0;
+    for model in porf_models::MODEL_NAMES {
+        let mut args = vec!["litmus", "--json", "--unroll", "2", "--model", model];
+        args.extend(files.iter().map(String::as_str));
+        let (code, out, err) = porf(&args);
+        let lines: Vec<Value> = out
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(lines.len(), files.len(), "{model}: one line per file");
+        // Exit 4 exactly when the loop bound cut some test (the one verdict rule).
+        let cut = lines.iter().any(|v| v["incomplete"] == Value::Bool(true));
+        assert_eq!(code, if cut { 4 } else { 0 }, "{model}: {err}");
+        for v in &lines {
+            if let Some(d) = disagreement(v) {
+                panic!("{model}: {}: {d}", v["file"]);
+            }
+            checked += 1;
+        }
+    }
+    println!("{checked} (test, model) pairs agree with their listed states");
 }

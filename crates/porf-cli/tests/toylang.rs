@@ -103,7 +103,10 @@ fn loops_are_bounded_by_unroll_and_silent_loops_block() {
         "values 2\nlocations x\ninit x = 0\nthread T1\nL: a := x\n  if a == 0 goto L\nthread T2\n  x := 1\n",
     );
     let (code, v) = json(&[&spin, "--unroll", "3", "--model", "ra"]);
-    assert_eq!(code, 0, "{v}");
+    // A run with cut executions is incomplete: exit 4.
+    assert_eq!(code, 4, "{v}");
+    assert_eq!(v["verdict"], "incomplete", "{v}");
+    assert_eq!(v["stopped_by"], "loop bound", "{v}");
     assert!(v["bound_cut"].as_u64().unwrap() > 0, "{v}");
     assert!(v["complete"].as_u64().unwrap() > 0, "{v}");
     let silent = toy_file("silent", "values 2\nthread T\nL: goto L\n");

@@ -184,17 +184,30 @@ fn unroll_bounds_spin_loops() {
 /// `examples/unroll_bug.c`: main's loop test reads flag = 0 or 1 (the setter's store);
 /// each 0 starts the body once more. By hand, with `--unroll 1`: flag = 1 at once
 /// (complete, polls = 0), flag = 0 then 1 (complete, polls = 1), flag = 0 twice (the
-/// second body start blocks): 2 complete, 1 blocked, the assertion never fails. With
-/// `--unroll 2`, flag = 0, 0, 1 leaves polls = 2 and the assertion after the loop fails.
+/// second body start blocks): 2 complete, 1 blocked, the assertion never fails, but
+/// the cut makes the run incomplete (exit 4, "up to the bound"). With `--unroll 2`,
+/// flag = 0, 0, 1 leaves polls = 2 and the assertion after the loop fails.
 #[test]
 fn unroll_blocks_instead_of_completing() {
     let path = file("examples/unroll_bug.c");
     let (code, v) = json(&["--unroll", "1", &path]);
-    assert_eq!(code, 0, "{v}");
+    assert_eq!(code, 4, "{v}");
     assert_eq!(
         (v["complete"].as_u64(), v["blocked"].as_u64()),
         (Some(2), Some(1)),
         "{v}"
+    );
+    assert_eq!(v["verdict"], "incomplete", "{v}");
+    assert_eq!(v["stopped_by"], "loop bound", "{v}");
+    assert_eq!(
+        (v["bound_cut"].as_u64(), v["partial"].as_bool()),
+        (Some(1), Some(false))
+    );
+    let (code, out, _) = porf(&["verify", "--unroll", "1", &path]);
+    assert_eq!(code, 4, "{out}");
+    assert!(
+        out.starts_with("No errors were detected up to the bound.\n"),
+        "{out}"
     );
     let (code, v) = json(&["--unroll", "2", &path]);
     assert_eq!(code, 42, "{v}");

@@ -65,8 +65,8 @@ pub mod step;
 pub use coherence::Equiv;
 pub use outcome::Outcome;
 pub use stats::{
-    ErrorClass, ErrorReport, FinalState, ParallelStats, RvfStats, SmcStats, Stats, StopReason,
-    ThreadEnd, ThreadOutcome,
+    Bound, ErrorClass, ErrorReport, FinalState, Limit, ParallelStats, RvfStats, SmcStats,
+    SpinForever, Stats, StopReason, ThreadEnd, ThreadOutcome,
 };
 
 use std::sync::Arc;
@@ -90,6 +90,9 @@ pub struct Config {
     pub clock_start: Option<Instant>,
     /// Record the final state of every complete execution.
     pub collect_final_states: bool,
+    /// Count the complete executions per final state ([`Stats::final_state_counts`]),
+    /// for front ends that weigh each execution, as herd7's `Positive`/`Negative` do.
+    pub count_final_states: bool,
     /// Which executions are told apart: (events, rf, co) or (events, rf).
     pub equiv: Equiv,
     /// Record the reads-from class ([`key::execution_key`] in rf mode) of every

@@ -19,18 +19,34 @@
 //! saw the co-latest write. A thread blocked by a failed assume (the execution
 //! is not one of the program's), by `--unroll` (its future was not explored), by a
 //! read of an uninitialised location, or stopped by an error, voids the check.
+//!
+//! "Co-latest" stands for "the only write a later read of the thread may read", which
+//! is what the argument needs. That holds in every model coherent with respect to its
+//! hb ([`porf_models::MemoryModel::maximal_extensions_consistent`]). It does not in
+//! WRA (Lahav and Boker, TOPLAS 2022), where co plays no role: a later read may read
+//! any write not hb-overwritten before it, a co-earlier one included (a lock released
+//! co-before the taken value the loop read can still be acquired). There a read's
+//! source counts as latest only if every other write of its location happens before
+//! it: every other write is then hb-overwritten for any later read of the thread
+//! ([`crate::outcome::sole_source`], which the deadlock rule uses too).
 
 use porf_graph::{BlockReason, EventId, Graph, LabelKind, Tid};
 
-/// The first spinning thread's block event if `g`, a maximal execution, has threads
-/// that spin forever (see the module documentation).
-pub fn violation(g: &Graph) -> Option<EventId> {
+/// The block events of the threads that spin forever in `g`, a maximal execution, in
+/// thread order: every thread blocked in a spin loop, if the execution is a violation
+/// (see the module documentation); else none. `coherent`: whether the model is
+/// coherent with respect to its hb (if not, "latest" is the stricter hb rule). In rf mode `g`'s co is a witness the
+/// model accepted, so a violation is one of a consistent execution, though another
+/// co of the same class might show none.
+pub fn spinning_forever(g: &Graph, coherent: bool) -> Vec<EventId> {
     let mut spinning = Vec::new();
     for t in 0..g.num_threads() {
         if !g.thread_exists(t) {
             continue;
         }
-        let last = g.last_of(t)?;
+        let Some(last) = g.last_of(t) else {
+            return Vec::new();
+        };
         match &g.label(last).kind {
             LabelKind::Finish { .. } => {}
             LabelKind::Block {
@@ -45,39 +61,44 @@ pub fn violation(g: &Graph) -> Option<EventId> {
             // execution with that re-read is explored too).
             LabelKind::Block {
                 reason: BlockReason::SpinLoop { repeats: false, .. },
-            } => return None,
+            } => return Vec::new(),
             LabelKind::Block {
                 reason: BlockReason::Lock | BlockReason::Wait,
             } => {
-                let r = last.prev()?;
-                match g.label(r).kind {
-                    LabelKind::Read { loc, rf, .. } if g.co_next(loc, rf).is_none() => {}
-                    _ => return None,
+                let waits_for_good = last.prev().is_some_and(|r| match g.label(r).kind {
+                    LabelKind::Read { loc, rf, .. } => {
+                        crate::outcome::sole_source(g, loc, rf, coherent)
+                    }
+                    _ => false,
+                });
+                if !waits_for_good {
+                    return Vec::new();
                 }
             }
-            LabelKind::Block { .. } | LabelKind::Error { .. } => return None,
+            LabelKind::Block { .. } | LabelKind::Error { .. } => return Vec::new(),
             // Waiting for a join.
             _ => {}
         }
     }
-    if spinning.is_empty() {
-        return None;
-    }
-    spinning
+    if spinning
         .iter()
-        .all(|&(t, last, reads)| reads_latest(g, t, last, reads))
-        .then(|| spinning[0].1)
+        .all(|&(t, last, reads)| reads_latest(g, t, last, reads, coherent))
+    {
+        spinning.into_iter().map(|(_, last, _)| last).collect()
+    } else {
+        Vec::new()
+    }
 }
 
-/// Whether the last `reads` reads of thread `t` before `last` all read the co-latest
-/// write of their location.
-fn reads_latest(g: &Graph, t: Tid, last: EventId, reads: u32) -> bool {
+/// Whether the last `reads` reads of thread `t` before `last` all read the latest
+/// write of their location ([`crate::outcome::sole_source`]).
+fn reads_latest(g: &Graph, t: Tid, last: EventId, reads: u32, coherent: bool) -> bool {
     let mut left = reads;
     let mut i = last.idx;
     while left > 0 && i > 0 {
         i -= 1;
         if let LabelKind::Read { loc, rf, .. } = g.label(EventId::new(t, i)).kind {
-            if g.co_next(loc, rf).is_some() {
+            if !crate::outcome::sole_source(g, loc, rf, coherent) {
                 return false;
             }
             left -= 1;

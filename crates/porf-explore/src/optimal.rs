@@ -301,7 +301,7 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
     /// Reports every race and lifetime error of the just-added access or free `e`;
     /// true if exploration must stop.
     fn report_errors(&mut self, g: &Graph, e: EventId) -> bool {
-        self.rec.access_errors(g, e)
+        self.rec.access_errors(self.prog, g, e)
     }
 
     fn read(

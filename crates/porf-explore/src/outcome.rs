@@ -16,6 +16,13 @@
 //!   like a stale lock acquire). A thread that re-locks a mutex it
 //!   already holds waits for itself: porf's mutexes are not recursive, so such a thread
 //!   can never go on and the graph is a deadlock too (GenMC 0.11 counts it as blocked).
+//!
+//! "Co-later write" stands for "a write a retry of the thread could read" ([`sole_source`]).
+//! In a model coherent with respect to its hb
+//! ([`porf_models::MemoryModel::maximal_extensions_consistent`]) a retry can read only
+//! the co-latest write or a later one. Not in WRA, where co plays no role: there a retry
+//! may read any write not hb-overwritten before it, so a lock is held for good only if
+//! every other write of it happens before the write the acquire read.
 
 use crate::coherence::{Coherence, Equiv};
 use crate::mutex;
@@ -75,10 +82,33 @@ enum Stuck {
 /// only in a co placing u before w.
 type Pending = Vec<(Loc, EventId, EventId)>;
 
+/// Whether `rf` is the only write of `loc` a later read of the reading thread may read:
+/// the co-latest write if the model is `coherent` (with respect to its hb), else a
+/// write every other write of `loc` happens before (each other one is then
+/// hb-overwritten for any later read of the thread; see the module documentation).
+pub(crate) fn sole_source(g: &Graph, loc: Loc, rf: Option<EventId>, coherent: bool) -> bool {
+    if coherent {
+        return g.co_next(loc, rf).is_none();
+    }
+    g.co(loc)
+        .iter()
+        .all(|&w| Some(w) == rf || rf.is_some_and(|r| g.label(r).hb.contains(w)))
+}
+
 /// Whether the lock at `loc`, last acquired by write `w`, is released by a co-later
 /// write (`None`: not in every co; then `pending` lists the writes that must all go
-/// before `w` for it to stay held). Co mode reads the execution's co.
-fn released_later(g: &Graph, loc: Loc, w: Option<EventId>, equiv: Equiv) -> Option<Pending> {
+/// before `w` for it to stay held). Co mode reads the execution's co; a model that is
+/// not `coherent` reads hb only ([`sole_source`]), in either mode.
+fn released_later(
+    g: &Graph,
+    loc: Loc,
+    w: Option<EventId>,
+    equiv: Equiv,
+    coherent: bool,
+) -> Option<Pending> {
+    if !coherent {
+        return sole_source(g, loc, w, false).then(Vec::new);
+    }
     let Some(w) = w.filter(|_| equiv == Equiv::Rf) else {
         return g.co_next(loc, w).is_none().then(Vec::new);
     };
@@ -127,7 +157,7 @@ fn can_hold(co: &Coherence, g: &Graph, pending: &Pending) -> bool {
     co.model.rf_consistent(&g).is_some()
 }
 
-fn stuck<P: Program>(st: &mut State<P>, t: Tid, equiv: Equiv) -> Stuck {
+fn stuck<P: Program>(st: &mut State<P>, t: Tid, equiv: Equiv, coherent: bool) -> Stuck {
     let g = &st.g;
     let last = g.last_of(t).unwrap();
     match g.label(last).kind {
@@ -141,10 +171,12 @@ fn stuck<P: Program>(st: &mut State<P>, t: Tid, equiv: Equiv) -> Stuck {
             let r = last.prev().expect("a wait block follows its read");
             let l = g.label(r);
             match l.kind {
-                LabelKind::Read { loc, rf, .. } => match released_later(g, loc, rf, equiv) {
-                    None => Stuck::StaleLock,
-                    Some(pending) => Stuck::HeldLock(r, l.src, false, pending),
-                },
+                LabelKind::Read { loc, rf, .. } => {
+                    match released_later(g, loc, rf, equiv, coherent) {
+                        None => Stuck::StaleLock,
+                        Some(pending) => Stuck::HeldLock(r, l.src, false, pending),
+                    }
+                }
                 _ => Stuck::Assume,
             }
         }
@@ -159,7 +191,7 @@ fn stuck<P: Program>(st: &mut State<P>, t: Tid, equiv: Equiv) -> Stuck {
                 } = l.kind
                 {
                     if g.read_val(r) != 0 {
-                        return match released_later(g, loc, rf, equiv) {
+                        return match released_later(g, loc, rf, equiv, coherent) {
                             None => Stuck::StaleLock,
                             Some(pending) => {
                                 Stuck::HeldLock(r, l.src, mutex::holds(g, t, loc, r.idx), pending)
@@ -185,11 +217,12 @@ pub fn classify<P: Program>(st: &mut State<P>, co: &Coherence) -> Outcome {
     let mut relocks = Vec::new();
     let mut pending = Vec::new();
     let mut error = false;
+    let coherent = co.model.maximal_extensions_consistent();
     for t in 0..st.g.num_threads() {
         if !st.g.thread_exists(t) || st.finished(t) {
             continue;
         }
-        match stuck(st, t, co.equiv) {
+        match stuck(st, t, co.equiv, coherent) {
             Stuck::Error => error = true,
             Stuck::Assume | Stuck::StaleLock => blocked = true,
             Stuck::HeldLock(e, s, own, p) => {

@@ -8,16 +8,34 @@ use crate::outcome::{classify, Outcome};
 use crate::progress::{Branch, Progress, Tree};
 use crate::state::State;
 use crate::stats::{
-    ErrorClass, ErrorReport, FinalState, Stats, StopReason, ThreadEnd, ThreadOutcome,
+    ErrorClass, ErrorReport, FinalState, SpinForever, Stats, StopReason, ThreadEnd, ThreadOutcome,
 };
 use crate::step::error_class;
 use crate::Config;
-use porf_graph::{BlockReason, EventId, Graph, LabelKind, Program, SrcLoc, ThreadMachine};
-use porf_models::lifetime::{self, LifetimeError};
+use porf_graph::{BlockReason, EventId, Graph, LabelKind, Loc, Program, SrcLoc, ThreadMachine};
+use porf_models::lifetime::{self, LifetimeError, Violation};
 use porf_models::{race, MemoryModel};
 use std::collections::HashSet;
 use std::sync::Arc;
 use std::time::Instant;
+
+/// The message of lifetime error `err` of `g`: the violation's, except that a read of
+/// uninitialised memory is named by the program when it knows what the memory is
+/// ([`Program::uninit_read_message`]: a local variable living in a block of its own).
+pub fn lifetime_message<P: Program>(prog: &P, g: &Graph, err: &LifetimeError) -> String {
+    if err.violation == Violation::UninitializedRead {
+        if let Some(loc) = err.events.first().and_then(|&r| g.label(r).loc()) {
+            let site = |l: Loc| {
+                let (m, _) = prog.block_of(l).and_then(|b| g.block(b))?.malloc?;
+                Some(g.label(m).src)
+            };
+            if let Some(msg) = prog.uninit_read_message(loc, &site) {
+                return msg;
+            }
+        }
+    }
+    err.violation.message().into()
+}
 
 /// Counts, errors and limits of one exploration.
 ///
@@ -191,12 +209,13 @@ impl<'c> Recorder<'c> {
         self.races
     }
 
-    /// Records a lifetime error of dynamically allocated memory.
-    pub fn lifetime(&mut self, g: &Graph, err: &LifetimeError) {
+    /// Records a lifetime error of dynamically allocated memory (its message from
+    /// [`lifetime_message`]).
+    pub fn lifetime<P: Program>(&mut self, prog: &P, g: &Graph, err: &LifetimeError) {
         let events = err.events.iter().map(|&e| (e, g.label(e).src)).collect();
         self.error(
             ErrorClass::Memory,
-            err.violation.message().into(),
+            lifetime_message(prog, g, err),
             events,
             g,
         );
@@ -213,7 +232,7 @@ impl<'c> Recorder<'c> {
     /// Reports every data race and lifetime error of the just-added access or free `e`
     /// (errors are functions of the graph, so every explorer reports them the same way,
     /// when the later of their events is added). True if exploration must stop.
-    pub fn access_errors(&mut self, g: &Graph, e: EventId) -> bool {
+    pub fn access_errors<P: Program>(&mut self, prog: &P, g: &Graph, e: EventId) -> bool {
         let races = if self.races {
             race::races_with(g, e).collect()
         } else {
@@ -226,7 +245,7 @@ impl<'c> Recorder<'c> {
             }
         }
         for err in lifetime::errors_with(g, e) {
-            self.lifetime(g, &err);
+            self.lifetime(prog, g, &err);
             if self.stopped() {
                 return true;
             }
@@ -258,9 +277,15 @@ impl<'c> Recorder<'c> {
         match outcome {
             Outcome::Complete => {
                 self.stats.complete += 1;
-                if self.cfg.collect_final_states {
+                if self.cfg.collect_final_states || self.cfg.count_final_states {
                     let with_memory = self.cfg.equiv == Equiv::Co;
-                    self.stats.final_states.insert(final_state(st, with_memory));
+                    let fs = final_state(st, with_memory);
+                    if self.cfg.count_final_states {
+                        *self.stats.final_state_counts.entry(fs.clone()).or_default() += 1;
+                    }
+                    if self.cfg.collect_final_states {
+                        self.stats.final_states.insert(fs);
+                    }
                 }
                 if self.cfg.collect_rf_classes {
                     let k = execution_key(&st.g, Equiv::Rf);
@@ -276,9 +301,14 @@ impl<'c> Recorder<'c> {
             }
             Outcome::Blocked => {
                 self.stats.blocked += 1;
-                if hit_loop_bound(&st.g) {
+                let (on_loop, on_recursion) = cut_by(&st.g);
+                if on_loop || on_recursion {
                     self.stats.bound_cut += 1;
                 }
+                if on_recursion {
+                    self.stats.recursion_cut += 1;
+                }
+                let mut spins = false;
                 for t in 0..st.g.num_threads() {
                     if let Some(e) = st.g.last_of(t) {
                         let l = st.g.label(e);
@@ -289,24 +319,51 @@ impl<'c> Recorder<'c> {
                             }
                         ) {
                             *self.stats.spin_blocked.entry(l.src).or_default() += 1;
+                            spins = true;
                         }
                     }
                 }
-                if self.cfg.check_liveness {
-                    if let Some(e) = crate::liveness::violation(&st.g) {
-                        let msg = format!(
-                            "Non-terminating spin loop: thread {} (every thread is finished, \
-                             blocked for good, or spinning on values nothing will change)",
-                            e.tid
-                        );
-                        let src = st.g.label(e).src;
-                        self.error(ErrorClass::Liveness, msg, vec![(e, src)], &st.g);
-                    }
+                if spins {
+                    self.spin_forever(&st.g, co.model.maximal_extensions_consistent());
                 }
             }
             Outcome::Erroneous => self.stats.erroneous += 1,
             Outcome::Deadlock(d) => {
                 self.error(ErrorClass::Deadlock, d.message(), d.waiting, &st.g);
+            }
+        }
+    }
+
+    /// A blocked execution `g` with a thread in a spin loop: its liveness violation
+    /// ([`crate::liveness`]), if it has one, is an error with
+    /// [`Config::check_liveness`], else counted per spinning thread and loop
+    /// ([`Stats::spin_forever`]). `coherent`: whether the model is coherent with
+    /// respect to its hb.
+    fn spin_forever(&mut self, g: &Graph, coherent: bool) {
+        let forever = crate::liveness::spinning_forever(g, coherent);
+        let Some(&e) = forever.first() else {
+            return;
+        };
+        if self.cfg.check_liveness {
+            let msg = format!(
+                "Non-terminating spin loop: thread {} (every thread is finished, \
+                 blocked for good, or spinning on values nothing will change)",
+                e.tid
+            );
+            let src = g.label(e).src;
+            self.error(ErrorClass::Liveness, msg, vec![(e, src)], g);
+        } else {
+            self.stats.hung += 1;
+            let main_finished = g
+                .last_of(0)
+                .is_some_and(|e| matches!(g.label(e).kind, LabelKind::Finish { .. }));
+            for e in forever {
+                let key = SpinForever {
+                    tid: e.tid,
+                    src: g.label(e).src,
+                    main_finished,
+                };
+                *self.stats.spin_forever.entry(key).or_default() += 1;
             }
         }
     }
@@ -346,16 +403,24 @@ pub fn thread_outcomes(g: &Graph) -> Vec<ThreadOutcome> {
         .collect()
 }
 
-/// Whether some thread of `g` ended at a loop bound.
-fn hit_loop_bound(g: &Graph) -> bool {
-    (0..g.num_threads()).any(|t| {
-        g.last_of(t).is_some_and(|e| {
-            g.label(e).kind
-                == LabelKind::Block {
+/// Whether some thread of `g` ended at the loop bound, and whether some thread ended
+/// at the recursion limit.
+fn cut_by(g: &Graph) -> (bool, bool) {
+    let mut cut = (false, false);
+    for t in 0..g.num_threads() {
+        if let Some(e) = g.last_of(t) {
+            match g.label(e).kind {
+                LabelKind::Block {
                     reason: BlockReason::LoopBound,
-                }
-        })
-    })
+                } => cut.0 = true,
+                LabelKind::Block {
+                    reason: BlockReason::RecursionLimit,
+                } => cut.1 = true,
+                _ => {}
+            }
+        }
+    }
+    cut
 }
 
 /// Registers of every thread and, if `with_memory`, final values of every location (in

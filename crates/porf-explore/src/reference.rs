@@ -490,7 +490,7 @@ impl<P: Program> Reference<'_, '_, P> {
             match f {
                 Found::Event(e) => self.rec.error_event(&st.g, e),
                 Found::Race(a, b) => self.rec.race(&st.g, a, b),
-                Found::Lifetime(err) => self.rec.lifetime(&st.g, &err),
+                Found::Lifetime(err) => self.rec.lifetime(self.prog, &st.g, &err),
             }
         }
         self.rec.maximal(st, &self.co);

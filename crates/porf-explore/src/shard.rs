@@ -56,7 +56,7 @@
 
 use crate::coherence::Equiv;
 use crate::optimal;
-use crate::{Config, Stats, StopReason, Strategy};
+use crate::{Config, SpinForever, Stats, StopReason, Strategy};
 use porf_graph::hash::SplitMix64;
 use porf_graph::{Program, SrcLoc};
 use porf_models::MemoryModel;
@@ -149,9 +149,16 @@ pub struct Counters {
     pub complete: u64,
     pub blocked: u64,
     pub bound_cut: u64,
+    /// Of `bound_cut`, those cut by the recursion limit ([`Stats::recursion_cut`]).
+    pub recursion_cut: u64,
     pub erroneous: u64,
     /// Blocked executions per spin loop ([`Stats::spin_blocked`]), in no order.
     pub spin_blocked: Vec<(SrcLoc, u64)>,
+    /// Executions per (thread, spin loop) in which the thread spins forever
+    /// ([`Stats::spin_forever`]), in no order.
+    pub spin_forever: Vec<(SpinForever, u64)>,
+    /// [`Stats::hung`].
+    pub hung: u64,
 }
 
 impl Counters {
@@ -160,18 +167,23 @@ impl Counters {
             complete: s.complete,
             blocked: s.blocked,
             bound_cut: s.bound_cut,
+            recursion_cut: s.recursion_cut,
             erroneous: s.erroneous,
             spin_blocked: s.spin_blocked.iter().map(|(l, n)| (*l, *n)).collect(),
+            spin_forever: s.spin_forever.iter().map(|(k, n)| (*k, *n)).collect(),
+            hung: s.hung,
         }
     }
 
     /// `self - before` (counters only grow).
     fn since(&self, before: &Counters) -> Counters {
         let old: HashMap<SrcLoc, u64> = before.spin_blocked.iter().copied().collect();
+        let old_forever: HashMap<SpinForever, u64> = before.spin_forever.iter().copied().collect();
         Counters {
             complete: self.complete - before.complete,
             blocked: self.blocked - before.blocked,
             bound_cut: self.bound_cut - before.bound_cut,
+            recursion_cut: self.recursion_cut - before.recursion_cut,
             erroneous: self.erroneous - before.erroneous,
             spin_blocked: self
                 .spin_blocked
@@ -179,6 +191,13 @@ impl Counters {
                 .map(|(l, n)| (*l, n - old.get(l).copied().unwrap_or(0)))
                 .filter(|(_, n)| *n > 0)
                 .collect(),
+            spin_forever: self
+                .spin_forever
+                .iter()
+                .map(|(k, n)| (*k, n - old_forever.get(k).copied().unwrap_or(0)))
+                .filter(|(_, n)| *n > 0)
+                .collect(),
+            hung: self.hung - before.hung,
         }
     }
 
@@ -186,8 +205,11 @@ impl Counters {
         self.complete == 0
             && self.blocked == 0
             && self.bound_cut == 0
+            && self.recursion_cut == 0
             && self.erroneous == 0
             && self.spin_blocked.is_empty()
+            && self.spin_forever.is_empty()
+            && self.hung == 0
     }
 
     /// Maximal executions counted (complete, blocked, erroneous): the work measure.
@@ -200,6 +222,7 @@ impl Counters {
         self.complete += o.complete;
         self.blocked += o.blocked;
         self.bound_cut += o.bound_cut;
+        self.recursion_cut += o.recursion_cut;
         self.erroneous += o.erroneous;
         for (l, n) in &o.spin_blocked {
             match self.spin_blocked.iter_mut().find(|(m, _)| m == l) {
@@ -207,6 +230,13 @@ impl Counters {
                 None => self.spin_blocked.push((*l, *n)),
             }
         }
+        for (k, n) in &o.spin_forever {
+            match self.spin_forever.iter_mut().find(|(m, _)| m == k) {
+                Some((_, c)) => *c += n,
+                None => self.spin_forever.push((*k, *n)),
+            }
+        }
+        self.hung += o.hung;
     }
 }
 
@@ -1433,6 +1463,15 @@ mod tests {
             complete: 5,
             blocked: 2,
             spin_blocked: vec![(l, 2)],
+            spin_forever: vec![(
+                SpinForever {
+                    tid: 1,
+                    src: l,
+                    main_finished: false,
+                },
+                1,
+            )],
+            hung: 1,
             ..Counters::default()
         };
         let mut b = a.clone();

@@ -65,6 +65,18 @@ impl ErrorReport {
     }
 }
 
+/// A thread spinning forever in a loop ([`Stats::spin_forever`]).
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub struct SpinForever {
+    pub tid: porf_graph::Tid,
+    /// The loop's position (its block event's source location).
+    pub src: porf_graph::SrcLoc,
+    /// Whether `main` (thread 0) had finished in those executions: in C, main's return
+    /// ends the process, and the spinning thread with it (unless main called
+    /// `pthread_exit`, which porf does not tell apart).
+    pub main_finished: bool,
+}
+
 /// The final state of a complete execution: every thread's registers (by tid) and
 /// every location's final value (by location).
 #[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
@@ -84,15 +96,27 @@ pub struct Stats {
     pub complete: u64,
     /// Maximal consistent executions in which some thread is blocked (see [`crate::outcome`]).
     pub blocked: u64,
-    /// Of the blocked executions, those in which a loop reached the user's bound
-    /// (`BlockReason::LoopBound`): the program's behaviour beyond was not explored.
+    /// Of the blocked executions, those cut by a bound: some thread stopped at the
+    /// loop bound (`BlockReason::LoopBound`) or the recursion limit
+    /// (`BlockReason::RecursionLimit`), so the program's behaviour beyond was not
+    /// explored (see [`Stats::limit`]).
     pub bound_cut: u64,
+    /// Of the executions cut by a bound, those in which some thread stopped at the
+    /// recursion limit.
+    pub recursion_cut: u64,
     /// Maximal consistent executions containing an error event (only with keep-going).
     pub erroneous: u64,
     /// Spin-assume: for each loop position (the source location of the back edge), the
     /// number of blocked executions in which a thread stopped there
     /// (`BlockReason::SpinLoop`); a thread counts once per execution.
     pub spin_blocked: std::collections::HashMap<porf_graph::SrcLoc, u64>,
+    /// Without [`crate::Config::check_liveness`]: for each thread and loop, the number of blocked executions in which that thread spins forever there
+    /// ([`crate::liveness::spinning_forever`]: the liveness violations the check would
+    /// report as errors, kept for a warning). Empty with the check on.
+    pub spin_forever: std::collections::HashMap<SpinForever, u64>,
+    /// The blocked executions [`Stats::spin_forever`] counts (one per execution, however
+    /// many threads spin forever in it).
+    pub hung: u64,
     /// Distinct errors found (the first one only, unless keep-going).
     pub errors: Vec<ErrorReport>,
     pub elapsed: Duration,
@@ -115,6 +139,9 @@ pub struct Stats {
     pub stopped_by: Option<StopReason>,
     /// Final states of complete executions, if requested.
     pub final_states: BTreeSet<FinalState>,
+    /// With [`crate::Config::count_final_states`]: for each final state, the number of
+    /// complete executions that end in it (they add up to `complete`).
+    pub final_state_counts: std::collections::BTreeMap<FinalState, u64>,
     /// The thread-local outcomes of every maximal execution, if requested
     /// ([`crate::Config::collect_thread_outcomes`]).
     pub thread_outcomes: BTreeSet<ThreadOutcome>,
@@ -238,10 +265,61 @@ impl std::fmt::Display for StopReason {
     }
 }
 
+/// A bound that cuts single executions short (they end blocked, and count in
+/// [`Stats::bound_cut`]).
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum Bound {
+    /// `--unroll`: a loop started once too often.
+    Loop,
+    /// `--recursion-limit`: a function would have been active once too often.
+    Recursion,
+}
+
+/// What keeps a result from being a proof (see [`Stats::limit`]).
+#[derive(Copy, Clone, PartialEq, Debug)]
+pub enum Limit {
+    /// A limit stopped the exploration before it had explored everything: the counts
+    /// are lower bounds.
+    Stopped(StopReason),
+    /// Every execution was explored, but some were cut short by a bound: the counts
+    /// are those of the bounded program.
+    Cut(Bound),
+}
+
+impl Limit {
+    /// The limit's name in JSON's `stopped_by`: `timeout`, `max-executions`,
+    /// `loop bound`, `recursion limit`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Limit::Stopped(r) => r.name(),
+            Limit::Cut(Bound::Loop) => "loop bound",
+            Limit::Cut(Bound::Recursion) => "recursion limit",
+        }
+    }
+}
+
 impl Stats {
     /// True when a limit stopped the exploration early: the counts are partial.
     pub fn partial(&self) -> bool {
         self.stopped_by.is_some()
+    }
+
+    /// The one rule for every limit: `None` exactly when the exploration was
+    /// complete (every execution explored to its end), so that finding no error
+    /// proves the program correct (for the model). Otherwise the limit to name: the
+    /// one that stopped the exploration, if one did; else the bound that cut
+    /// executions (the loop bound, unless every cut execution hit the recursion
+    /// limit).
+    pub fn limit(&self) -> Option<Limit> {
+        if let Some(r) = self.stopped_by {
+            Some(Limit::Stopped(r))
+        } else if self.bound_cut == 0 {
+            None
+        } else if self.recursion_cut == self.bound_cut {
+            Some(Limit::Cut(Bound::Recursion))
+        } else {
+            Some(Limit::Cut(Bound::Loop))
+        }
     }
 
     /// Records `err` unless an error with the same key is already known. Returns true if new.
@@ -263,10 +341,15 @@ impl Stats {
         self.complete += o.complete;
         self.blocked += o.blocked;
         self.bound_cut += o.bound_cut;
+        self.recursion_cut += o.recursion_cut;
         self.erroneous += o.erroneous;
         for (k, n) in o.spin_blocked {
             *self.spin_blocked.entry(k).or_default() += n;
         }
+        for (k, n) in o.spin_forever {
+            *self.spin_forever.entry(k).or_default() += n;
+        }
+        self.hung += o.hung;
         for e in o.errors {
             self.add_error(e);
         }
@@ -276,6 +359,9 @@ impl Stats {
         self.peak_graph_size = self.peak_graph_size.max(o.peak_graph_size);
         self.stopped_by = self.stopped_by.or(o.stopped_by);
         self.final_states.extend(o.final_states);
+        for (k, n) in o.final_state_counts {
+            *self.final_state_counts.entry(k).or_default() += n;
+        }
         self.thread_outcomes.extend(o.thread_outcomes);
         self.rvf_class_keys.extend(o.rvf_class_keys);
     }
@@ -335,5 +421,28 @@ mod tests {
         assert_eq!(a.peak_graph_size, 10);
         let msgs: Vec<&str> = a.errors.iter().map(|e| e.message.as_str()).collect();
         assert_eq!(msgs, ["first", "second"]);
+    }
+
+    /// Complete only without a stop and without cuts; a stop is named before a cut,
+    /// and the recursion limit only when it cut every cut execution.
+    #[test]
+    fn the_limit_is_none_only_for_a_complete_exploration() {
+        let mut s = Stats {
+            complete: 4,
+            blocked: 3,
+            ..Stats::default()
+        };
+        assert_eq!(s.limit(), None);
+        s.bound_cut = 2;
+        s.recursion_cut = 2;
+        assert_eq!(s.limit(), Some(Limit::Cut(Bound::Recursion)));
+        assert_eq!(s.limit().map(Limit::name), Some("recursion limit"));
+        s.recursion_cut = 1;
+        assert_eq!(s.limit().map(Limit::name), Some("loop bound"));
+        s.stopped_by = Some(StopReason::MaxExecutions(4));
+        assert_eq!(s.limit().map(Limit::name), Some("max-executions"));
+        let mut t = Stats::default();
+        t.merge(s);
+        assert_eq!((t.bound_cut, t.recursion_cut), (2, 1));
     }
 }

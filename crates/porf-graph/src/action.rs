@@ -400,6 +400,9 @@ pub enum BlockReason {
     /// A loop reached the bound the user set (`--unroll`): the rest of the execution
     /// was not explored.
     LoopBound,
+    /// A call would have made a function active more times at once than the recursion
+    /// limit allows (`--recursion-limit`): the rest of the execution was not explored.
+    RecursionLimit,
     /// A lock acquire read a taken lock (added by the engine, never by a program).
     Lock,
     /// Spin-assume (GenMC's `SpinAssumePass`, done at run time by the C front end): a
@@ -497,6 +500,18 @@ pub trait Program {
     /// the first field at the same address.
     fn block_name_in(&self, base: Loc, site: &dyn Fn(Loc) -> Option<SrcLoc>) -> String {
         self.loc_name_in(base, site)
+    }
+    /// The error message of a read of `loc` that reads from no write although the
+    /// location lies in an allocated block that was not zero-filled (`site` as for
+    /// [`Program::loc_name_in`]), when the program knows better than the engine what
+    /// the memory is (a local variable in a block of its own). `None`: the engine's
+    /// message for uninitialised heap memory.
+    fn uninit_read_message(
+        &self,
+        _loc: Loc,
+        _site: &dyn Fn(Loc) -> Option<SrcLoc>,
+    ) -> Option<String> {
+        None
     }
     /// [`Program::show_value`] within one execution (`site` as for
     /// [`Program::loc_name_in`]).

@@ -9,7 +9,7 @@
 //! the same results, except for the memory orders of loads, stores and RMWs. It knows
 //! no front end and no explorer: it only rewrites [`Action`]s.
 
-use crate::action::{Action, Loc, MemOrder, Program, RmwOp, ThreadMachine, Tid, Val};
+use crate::action::{Action, Loc, MemOrder, Program, RmwOp, SrcLoc, ThreadMachine, Tid, Val};
 
 /// `P` with every load acquire, every store release and every RMW acq_rel.
 #[derive(Clone, Debug)]
@@ -110,6 +110,31 @@ impl<P: Program> Program for AllReleaseAcquire<P> {
     fn loc_name(&self, loc: Loc) -> String {
         self.0.loc_name(loc)
     }
+    fn show_value(&self, loc: Loc, bytes: u8, val: Val) -> Option<String> {
+        self.0.show_value(loc, bytes, val)
+    }
+    fn loc_name_in(&self, loc: Loc, site: &dyn Fn(Loc) -> Option<SrcLoc>) -> String {
+        self.0.loc_name_in(loc, site)
+    }
+    fn block_name_in(&self, base: Loc, site: &dyn Fn(Loc) -> Option<SrcLoc>) -> String {
+        self.0.block_name_in(base, site)
+    }
+    fn show_value_in(
+        &self,
+        loc: Loc,
+        bytes: u8,
+        val: Val,
+        site: &dyn Fn(Loc) -> Option<SrcLoc>,
+    ) -> Option<String> {
+        self.0.show_value_in(loc, bytes, val, site)
+    }
+    fn uninit_read_message(
+        &self,
+        loc: Loc,
+        site: &dyn Fn(Loc) -> Option<SrcLoc>,
+    ) -> Option<String> {
+        self.0.uninit_read_message(loc, site)
+    }
     fn source_file(&self, file: u32) -> &str {
         self.0.source_file(file)
     }
@@ -118,7 +143,7 @@ impl<P: Program> Program for AllReleaseAcquire<P> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::action::{SrcLoc, Wrap};
+    use crate::action::Wrap;
 
     #[test]
     fn accesses_become_release_acquire() {

@@ -4,15 +4,14 @@
 //! herd's `Positive` and `Negative` count *executions* (consistent candidate
 //! executions whose final state does / does not satisfy the condition's proposition),
 //! and `States` lists the distinct final states restricted to the observed locations.
-//! porf explores each (events, rf, co) execution once, as herd enumerates them, so:
-//!
-//! 1. the first exploration (mode 0, or 1 with a filter) counts every complete
-//!    execution and collects the distinct final states
-//!    (`Config::collect_final_states`); each state is projected on the observed
-//!    locations and the proposition is evaluated on it;
-//! 2. if some states satisfy the proposition and some do not, a second exploration
-//!    (mode 2: `main` assumes the proposition after joining every thread) counts the
-//!    executions that satisfy it; otherwise the count is all or nothing.
+//! porf explores each (events, rf, co) execution once, as herd enumerates them, and
+//! counts the complete executions per final state (`Config::count_final_states`).
+//! Everything is then read off those final states, so the listed states, the filter
+//! and the condition see the same values: a location's final value is that of its
+//! co-last write in the execution (as herd computes it; under `wra`, where co plays no
+//! role in consistency, every co is an execution of its own), a register's is the
+//! value its thread left in it. An execution the filter rejects is not counted; the
+//! others count as positive or negative by the proposition on their final state.
 //!
 //! Data races are herd's undefined behaviour (`undefined_unless empty dr` in
 //! rc11.cat): porf explores with keep-going, so racy executions are counted like the
@@ -20,7 +19,7 @@
 
 use crate::ast::*;
 use crate::parse::{parse, LitmusError};
-use crate::translate::{translate, Translation, MODE};
+use crate::translate::{translate, Translation};
 use porf_c::{CProgram, Diagnostic, FrontOptions, RunOptions};
 use porf_explore::{Config, ErrorClass, Stats, Strategy};
 use porf_graph::{AllReleaseAcquire, Program, SrcLoc};
@@ -69,12 +68,14 @@ impl fmt::Display for CheckError {
 
 impl std::error::Error for CheckError {}
 
-/// One distinct final state: the observed locations' values (herd's spelling) and
-/// whether the condition's proposition holds.
+/// One distinct final state: the observed locations' values (herd's spelling),
+/// whether the condition's proposition holds, and how many of the executions the
+/// filter keeps end in it.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct FinalState {
     pub values: Vec<(Loc, String)>,
     pub satisfies: bool,
+    pub executions: u64,
 }
 
 impl FinalState {
@@ -108,6 +109,9 @@ pub struct Outcome {
     /// Some execution was cut by the loop bound (herd's `Loop` prefix): outcomes may
     /// be missing.
     pub loop_cut: bool,
+    /// How many executions the bound cut (`Stats::bound_cut` of the first
+    /// exploration): `loop_cut` is `bound_cut > 0`.
+    pub bound_cut: u64,
     pub elapsed: Duration,
 }
 
@@ -224,17 +228,11 @@ pub fn compile(l: &Litmus, tr: &Translation) -> Result<porf_c::ir::Module, Check
 
 fn explore(
     module: &porf_c::ir::Module,
-    mode: i64,
     model: &dyn MemoryModel,
-    collect: bool,
     opts: &Options,
 ) -> (Stats, CProgram) {
-    let mut m = module.clone();
-    if let Some(c) = m.cells.values_mut().find(|c| c.name == MODE) {
-        c.init = mode;
-    }
     let prog = CProgram::new(
-        m,
+        module.clone(),
         RunOptions {
             unroll: opts.unroll,
             spin_assume: false,
@@ -244,7 +242,7 @@ fn explore(
     );
     let cfg = Config {
         keep_going: true,
-        collect_final_states: collect,
+        count_final_states: true,
         threads: opts.threads,
         ..Config::default()
     };
@@ -301,8 +299,7 @@ pub fn check(
     }
     let names_by_addr: HashMap<i64, &str> = addrs.iter().map(|(n, &a)| (a, n.as_str())).collect();
 
-    let mode = if l.filter.is_some() { 1 } else { 0 };
-    let (stats, prog) = explore(&module, mode, model, true, opts);
+    let (stats, prog) = explore(&module, model, opts);
     if let Some(e) = stats
         .errors
         .iter()
@@ -337,20 +334,29 @@ pub fn check(
         Value::Int(i) => *i,
         Value::Addr(x) => addrs.get(x).copied().unwrap_or(-1),
     };
-    let mut distinct: BTreeMap<Vec<i64>, bool> = BTreeMap::new();
-    for fs in &stats.final_states {
+    // Per distinct projection on the observed locations: whether the proposition
+    // holds (a function of the projection, since the condition's locations are
+    // observed) and how many executions end there.
+    let mut distinct: BTreeMap<Vec<i64>, (bool, u64)> = BTreeMap::new();
+    for (fs, &n) in &stats.final_state_counts {
         let mem: HashMap<i64, i64> = fs.memory.iter().map(|&(a, v)| (a as i64, v)).collect();
         let val = |loc: &Loc| {
             let a = cells[loc].0;
             mem.get(&a).copied().unwrap_or_else(|| init_of(a))
         };
+        if l.filter
+            .as_ref()
+            .is_some_and(|f| !f.eval(&val, &addr_value))
+        {
+            continue;
+        }
         let sat = l.cond.prop.eval(&val, &addr_value);
         let key: Vec<i64> = observed.iter().map(&val).collect();
-        distinct.insert(key, sat);
+        distinct.entry(key).or_insert((sat, 0)).1 += n;
     }
     let states: Vec<FinalState> = distinct
         .iter()
-        .map(|(vals, &satisfies)| FinalState {
+        .map(|(vals, &(satisfies, executions))| FinalState {
             values: observed
                 .iter()
                 .zip(vals)
@@ -363,16 +369,19 @@ pub fn check(
                 })
                 .collect(),
             satisfies,
+            executions,
         })
         .collect();
-    let total = stats.complete;
-    let positive = if states.iter().all(|s| s.satisfies) {
-        total
-    } else if states.iter().all(|s| !s.satisfies) {
-        0
-    } else {
-        explore(&module, 2, model, false, opts).0.complete
-    };
+    let positive = states
+        .iter()
+        .filter(|s| s.satisfies)
+        .map(|s| s.executions)
+        .sum();
+    let negative = states
+        .iter()
+        .filter(|s| !s.satisfies)
+        .map(|s| s.executions)
+        .sum();
     let loop_cut = stats.bound_cut > 0;
     Ok(Outcome {
         name: l.name.clone(),
@@ -381,10 +390,11 @@ pub fn check(
         cond: l.cond.clone(),
         states,
         positive,
-        negative: total.saturating_sub(positive),
+        negative,
         races,
         errors,
         loop_cut,
+        bound_cut: stats.bound_cut,
         elapsed: start.elapsed(),
     })
 }

@@ -5,7 +5,6 @@
 //! #include <stdatomic.h>  ...
 //! #line 1 "<litmus harness>"
 //! int x = 0; int *p = &x;         // one global per location (litmus names)
-//! int __porf_mode;                // 0: run, 1: assume the filter, 2: filter && condition
 //! int __porf_reg_1_r0;            // one global per observed register
 //! void __porf_P1                  // each thread: its parameter list and body verbatim,
 //! #line 9 "test.litmus"           // line for line, so positions map back to the file;
@@ -14,10 +13,16 @@
 //! __porf_reg_1_r0 = r0; }                     // values stored before the `}`
 //! #line 1 "<litmus harness>"
 //! void *__porf_run1(void *a) { __porf_P1((void *)&x, (void *)&y); return NULL; }
-//! int main(void) {                // spawn every thread, join them, and (modes 1, 2)
-//!   ...                           // assume the filter / the condition over the
-//! }                               // final values
+//! int main(void) {                // spawn every thread and join them; main reads
+//!   ...                           // nothing, so it adds no event that could
+//! }                               // multiply or restrict the executions
 //! ```
+//!
+//! The filter and the condition are not part of the program: [`crate::run`] evaluates
+//! them on each execution's final state, where a location's value is that of its
+//! co-last write (as herd7 computes it). A read in `main` after the joins would not
+//! do: under a model where co does not constrain reads (`wra`), it may read a write
+//! other than the co-last one.
 //!
 //! `_Atomic` is defined away because herd's C has no atomic objects: a plain `*x` is a
 //! non-atomic access even when `x` is an `atomic_int*`, and only the `atomic_*`
@@ -30,8 +35,6 @@ use crate::parse::LitmusError;
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
-/// The name of the mode cell (see the module documentation).
-pub const MODE: &str = "__porf_mode";
 /// The pseudo file name of the harness code around the litmus text.
 pub const HARNESS: &str = "<litmus harness>";
 
@@ -114,33 +117,6 @@ fn c_value(v: &Value) -> String {
         Value::Int(i) if *i == i64::MIN => format!("({} - 1)", i + 1),
         Value::Int(i) => format!("({i})"),
         Value::Addr(x) => format!("(&{x})"),
-    }
-}
-
-/// The C expression for a proposition over the final values.
-fn c_prop(p: &Prop, cells: &BTreeMap<Loc, (String, bool)>) -> String {
-    let cell = |l: &Loc| format!("(long)({})", cells[l].0);
-    match p {
-        Prop::Atom(Atom::Eq(l, v), _) => format!("({} == (long){})", cell(l), c_value(v)),
-        Prop::Atom(Atom::EqLoc(a, b), _) => format!("({} == {})", cell(a), cell(b)),
-        Prop::Not(q) => format!("!{}", c_prop(q, cells)),
-        Prop::And(ps) if ps.is_empty() => "1".into(),
-        Prop::Or(ps) if ps.is_empty() => "0".into(),
-        Prop::And(ps) => format!(
-            "({})",
-            ps.iter()
-                .map(|q| c_prop(q, cells))
-                .collect::<Vec<_>>()
-                .join(" && ")
-        ),
-        Prop::Or(ps) => format!(
-            "({})",
-            ps.iter()
-                .map(|q| c_prop(q, cells))
-                .collect::<Vec<_>>()
-                .join(" || ")
-        ),
-        Prop::Implies(a, b) => format!("(!{} || {})", c_prop(a, cells), c_prop(b, cells)),
     }
 }
 
@@ -256,7 +232,6 @@ pub fn translate(l: &Litmus) -> Result<Translation, LitmusError> {
         let v = init_of(n).map_or("0".to_string(), |i| c_value(&i.value));
         let _ = writeln!(c, "{ty} {n} = {v};");
     }
-    let _ = writeln!(c, "int {MODE};");
 
     let mut cells: BTreeMap<Loc, (String, bool)> = BTreeMap::new();
     for (n, ty) in &globals {
@@ -341,16 +316,6 @@ pub fn translate(l: &Litmus) -> Result<Translation, LitmusError> {
     for t in 0..l.threads.len() {
         let _ = writeln!(c, "  pthread_join(__porf_t{t}, NULL);");
     }
-    let filter = l
-        .filter
-        .as_ref()
-        .map_or("1".to_string(), |f| c_prop(f, &cells));
-    let cond = c_prop(&l.cond.prop, &cells);
-    let _ = writeln!(c, "  if ({MODE} == 1) __VERIFIER_assume({filter});");
-    let _ = writeln!(
-        c,
-        "  if ({MODE} == 2) __VERIFIER_assume({filter} && {cond});"
-    );
     c.push_str("  return 0;\n}\n");
     Ok(Translation { c, globals, cells })
 }

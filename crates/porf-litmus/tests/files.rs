@@ -202,3 +202,85 @@ fn malformed_files_are_rejected_with_positions() {
         assert_eq!(is_c, name == "body_error.litmus", "{name}: {e:?}");
     }
 }
+
+/// The models with coherence, and wra, which has none (see each file's doc string).
+const COHERENT: [&str; 7] = ["sc", "tso", "pso", "ra", "rc11", "rc11-genmc", "sra"];
+
+/// The listed states, the filter and the condition all read each execution's final
+/// state, a location's value being its co-last write's: under wra (every co counts)
+/// the executions ending with the co-later write satisfy `x=2`.
+#[test]
+fn condition_reads_the_listed_final_state_under_every_model() {
+    for model in COHERENT {
+        let o = run("corw.litmus", model);
+        assert_eq!(
+            summary(&o),
+            (
+                "No",
+                "Never",
+                0,
+                3,
+                strs(&["0:r0=0; [x]=1;", "0:r0=0; [x]=2;", "0:r0=2; [x]=1;"])
+            ),
+            "{model}"
+        );
+        let o = run("corw_filter.litmus", model);
+        assert_eq!(
+            summary(&o),
+            ("No", "Never", 0, 1, strs(&["0:r0=0;"])),
+            "{model}"
+        );
+    }
+    let o = run("corw.litmus", "wra");
+    assert_eq!(
+        summary(&o),
+        (
+            "Ok",
+            "Sometimes",
+            1,
+            3,
+            strs(&[
+                "0:r0=0; [x]=1;",
+                "0:r0=0; [x]=2;",
+                "0:r0=2; [x]=1;",
+                "0:r0=2; [x]=2;"
+            ])
+        )
+    );
+    let o = run("corw_filter.litmus", "wra");
+    assert_eq!(
+        summary(&o),
+        ("Ok", "Sometimes", 1, 1, strs(&["0:r0=0;", "0:r0=2;"]))
+    );
+}
+
+#[test]
+fn two_plus_two_w_with_release_stores_under_every_model() {
+    let all = strs(&[
+        "[x]=1; [y]=1;",
+        "[x]=1; [y]=2;",
+        "[x]=2; [y]=1;",
+        "[x]=2; [y]=2;",
+    ]);
+    for model in ["sc", "tso", "pso", "sra"] {
+        let o = run("2+2w_rel.litmus", model);
+        assert_eq!(
+            summary(&o),
+            ("No", "Never", 0, 3, all[1..].to_vec()),
+            "{model}"
+        );
+    }
+    for model in ["ra", "rc11", "rc11-genmc", "wra"] {
+        let o = run("2+2w_rel.litmus", model);
+        assert_eq!(
+            summary(&o),
+            ("Ok", "Sometimes", 1, 3, all.clone()),
+            "{model}"
+        );
+        assert_eq!(
+            o.states.iter().map(|s| s.executions).collect::<Vec<_>>(),
+            [1, 1, 1, 1],
+            "{model}: one execution per pair of co orders"
+        );
+    }
+}

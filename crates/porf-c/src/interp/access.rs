@@ -28,7 +28,7 @@ impl Machine {
                 global_cell(code, a, size)?;
                 Ok(Target::Shared(Loc(a as u64)))
             }
-            Region::Heap { off, .. } => {
+            Region::Heap { off, .. } | Region::Frame { off, .. } => {
                 self.check_heap(code, a, off, size.unwrap_or(1))?;
                 Ok(Target::Shared(Loc(a as u64)))
             }
@@ -49,8 +49,8 @@ impl Machine {
         }
     }
 
-    /// Checks what the address alone says of a heap access of `size` bytes (a power of
-    /// two) at byte `off` of a block: not before the block's data, aligned. Whether the
+    /// Checks what the address alone says of a heap or shared-frame access of `size`
+    /// bytes (a power of two) at byte `off` of a block: not before the block's data, aligned. Whether the
     /// block is allocated, not freed and large enough depends on other threads: the
     /// engine checks it (`porf_models::lifetime`).
     fn check_heap(&self, code: &Module, a: Val, off: u32, size: u8) -> Result<(), Fault> {
@@ -87,6 +87,7 @@ impl Machine {
     ) -> Step {
         match self.resolve(code, a, Some(ty.size))? {
             Target::Private(off) => {
+                self.check_init(code, off, ty)?;
                 let v = read_private(&self.stack, off, ty);
                 self.finish_local(dst, v)
             }
@@ -121,6 +122,7 @@ impl Machine {
         match self.resolve(code, a, Some(ty.size))? {
             Target::Private(off) => {
                 write_private(&mut self.stack, off, ty, v);
+                self.undef.set(off..off + ty.size as usize, false);
                 self.advance();
                 Ok(None)
             }
@@ -149,6 +151,7 @@ impl Machine {
     ) -> Step {
         match self.resolve(code, a, Some(ty.size))? {
             Target::Private(off) => {
+                self.check_init(code, off, ty)?;
                 let old = read_private(&self.stack, off, ty);
                 write_private(&mut self.stack, off, ty, arith::rmw(op, old, v, ty));
                 self.finish_local(dst, old)
@@ -185,6 +188,7 @@ impl Machine {
     ) -> Step {
         match self.resolve(code, a, Some(ty.size))? {
             Target::Private(off) => {
+                self.check_init(code, off, ty)?;
                 let old = read_private(&self.stack, off, ty);
                 if let Some(new) = op.apply(old) {
                     write_private(&mut self.stack, off, ty, new);
@@ -208,33 +212,91 @@ impl Machine {
         }
     }
 
-    /// A cell copy's load ([`crate::ir::InstKind::CopyLoad`]). Private memory is always
-    /// initialised (frames start zeroed).
+    /// A cell copy's load ([`crate::ir::InstKind::CopyLoad`]): a private cell with an
+    /// uninitialised byte, or a shared cell no write of which is visible, gives 0 and
+    /// "not written" instead of an error.
     pub(super) fn copy_load(
         &mut self,
         code: &Module,
         (dst, written): (Reg, Reg),
         a: Val,
         ty: Scalar,
+        ord: MemOrder,
         src: SrcLoc,
     ) -> Step {
         match self.resolve(code, a, Some(ty.size))? {
             Target::Private(off) => {
-                let v = read_private(&self.stack, off, ty);
-                self.set(written, 1);
+                let init = !self.undef.any(off..off + ty.size as usize);
+                let v = if init {
+                    read_private(&self.stack, off, ty)
+                } else {
+                    0
+                };
+                self.set(written, init as Val);
                 self.finish_local(dst, v)
             }
             Target::Shared(loc) => {
                 let action = Action::Load {
                     loc,
                     bytes: ty.size,
-                    ord: MemOrder::NonAtomic,
+                    ord,
                     copy: true,
                     src,
                 };
                 Ok(Some(Pending::new(action, Cont::Copy { dst, written, ty })))
             }
         }
+    }
+
+    /// A cell copy's store ([`crate::ir::InstKind::CopyStore`]) of `v` (normalised to
+    /// `ty`), which `written` says was initialised. An uninitialised value makes a
+    /// private cell uninitialised, is not stored into a shared frame (a local's cell
+    /// keeps what it had: nothing, unless it was written before), and is stored as is
+    /// (0) into global and heap memory.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn copy_store(
+        &mut self,
+        code: &Module,
+        a: Val,
+        v: Val,
+        written: bool,
+        ty: Scalar,
+        ord: MemOrder,
+        src: SrcLoc,
+    ) -> Step {
+        match self.resolve(code, a, Some(ty.size))? {
+            Target::Private(off) if !written => {
+                let r = off..off + ty.size as usize;
+                self.stack[r.clone()].fill(0);
+                self.undef.set(r, true);
+                self.advance();
+                Ok(None)
+            }
+            Target::Shared(_) if !written && matches!(classify(a, 0), Region::Frame { .. }) => {
+                self.advance();
+                Ok(None)
+            }
+            _ => self.store(code, a, v, ty, ord, src),
+        }
+    }
+
+    /// Checks that the `ty` cell at byte `off` of private memory is initialised, else
+    /// the error naming the local it belongs to.
+    fn check_init(&self, code: &Module, off: usize, ty: Scalar) -> Result<(), Fault> {
+        if !self.undef.any(off..off + ty.size as usize) {
+            return Ok(());
+        }
+        // The frame holding `off`: the last one starting at or before it.
+        let name = self
+            .frames
+            .iter()
+            .rev()
+            .find(|f| f.sp as usize <= off)
+            .and_then(|f| code.funcs[f.func as usize].local_name(off as u32 - f.sp, false));
+        Err(match name {
+            Some(n) => super::exec::uninit_local(&n),
+            None => Fault::memory("read of an uninitialised local variable"),
+        })
     }
 
     fn finish_local(&mut self, dst: Reg, v: Val) -> Step {

@@ -90,7 +90,9 @@ impl FnB {
                 frame_size: 0,
                 shared_size: 0,
                 blocks: Vec::new(),
+                loop_heads: Vec::new(),
                 src: SrcLoc::line(0),
+                locals: Vec::new(),
             },
             cur: 0,
             line: 0,
@@ -113,6 +115,13 @@ impl FnB {
         self.f.nloops - 1
     }
 
+    /// Marks `b` as a loop statement's back-edge target (`Function::loop_heads`), as
+    /// the front end does for `while`, `for` and `do`.
+    pub fn loop_head(&mut self, b: BlockId) {
+        self.f.loop_heads.push((b, crate::ir::LoopHead::Statement));
+        self.f.loop_heads.sort_by_key(|h| h.0);
+    }
+
     /// Reserves `bytes` (8-aligned) of private frame memory; returns the offset.
     pub fn frame(&mut self, bytes: u32) -> u32 {
         let off = self.f.frame_size;
@@ -123,6 +132,12 @@ impl FnB {
     /// Sets the shared frame's size (`Function::shared_size`).
     pub fn shared(&mut self, bytes: u32) {
         self.f.shared_size = bytes;
+    }
+
+    /// Names an object of the frames (`Function::locals`); returns its index.
+    pub fn local(&mut self, v: crate::ir::LocalVar) -> u32 {
+        self.f.locals.push(v);
+        self.f.locals.len() as u32 - 1
     }
 
     /// A new block ending in `return`; does not switch to it.

@@ -4,8 +4,8 @@
 use super::{arith, Cont, Frame, Machine, Pending, EBUSY, LOCAL_STEP_LIMIT, MAX_CALL_DEPTH};
 use crate::ir::{Builtin, FuncId, Inst, InstKind, Module, Operand, Reg, Scalar, Terminator};
 use crate::memory::{
-    classify, func_addr, heap_addr, stack_addr, Fault, Region, HEAP_DATA, MAX_HEAP_BLOCKS,
-    MAX_MALLOC, MAX_STACK, MAX_THREADS,
+    classify, frame_addr, func_addr, heap_addr, stack_addr, Fault, Region, HEAP_DATA,
+    MAX_HEAP_BLOCKS, MAX_MALLOC, MAX_STACK, MAX_THREADS,
 };
 use porf_graph::{Action, BlockReason, ErrorKind, Loc, RmwOp, SrcLoc, Tid, Val};
 
@@ -135,7 +135,41 @@ impl Machine {
                 written,
                 addr,
                 ty,
-            } => self.copy_load(code, (*dst, *written), val(addr), *ty, src),
+                ord,
+            } => self.copy_load(code, (*dst, *written), val(addr), *ty, *ord, src),
+            InstKind::CopyStore {
+                addr,
+                val: v,
+                written,
+                ty,
+                ord,
+            } => {
+                let v = ty.normalize(val(v));
+                self.copy_store(code, val(addr), v, val(written) != 0, *ty, *ord, src)
+            }
+            InstKind::FrameInit {
+                offset,
+                size,
+                defined,
+            } => {
+                let r = (fr.sp + offset) as usize..(fr.sp + offset + size) as usize;
+                self.stack[r.clone()].fill(0);
+                self.undef.set(r, !*defined);
+                self.advance();
+                Ok(None)
+            }
+            InstKind::LocalBlock { dst, var } => self.local_block(code, fr, *dst, *var, src),
+            InstKind::Indeterminate { .. } => {
+                self.advance();
+                Ok(None)
+            }
+            InstKind::CheckInit { flag, name } => {
+                if self.get(fr.base, Operand::Reg(*flag)) == 0 {
+                    return Err(uninit_local(name));
+                }
+                self.advance();
+                Ok(None)
+            }
             InstKind::Store {
                 addr,
                 val: v,
@@ -226,8 +260,12 @@ impl Machine {
                 Ok(Some(Pending::new(Action::Join { tid, src }, cont)))
             }
             InstKind::ThreadExit { val: v } => {
-                // Every activation's shared frame dies with the thread, innermost first.
-                if let Some(p) = self.free_shared(None, src) {
+                // Every activation's own blocks and shared frame die with the thread,
+                // innermost first.
+                if let Some(p) = self
+                    .free_own(None, src)
+                    .or_else(|| self.free_shared(None, src))
+                {
                     return Ok(Some(p));
                 }
                 Ok(Some(Pending::end(Action::Finish { ret: val(v) })))
@@ -480,30 +518,66 @@ impl Machine {
         (fr.base + code.funcs[fr.func as usize].nregs + id) as usize
     }
 
-    /// Runs the running frame's block terminator `term`.
+    /// `--unroll` at a jump along successor `slot` of frame `fr`'s block
+    /// ([`crate::unroll`]): restarts or advances the target's counter; a retreating
+    /// edge taken once too often blocks the execution, at the terminator.
+    fn count_edge(&mut self, code: &Module, fr: Frame, slot: usize) -> Option<Pending> {
+        let edges = code.back_edges.get(fr.func as usize)?;
+        let f = &code.funcs[fr.func as usize];
+        let at = |c: u32| (fr.base + f.nregs + f.nloops + c) as usize;
+        match edges.edge(fr.block, slot) {
+            crate::unroll::Edge::None => None,
+            crate::unroll::Edge::Reset(c) => {
+                self.vals[at(c)] = 0;
+                None
+            }
+            crate::unroll::Edge::Count { counter, slack } => {
+                let i = at(counter);
+                let n = self.vals[i].saturating_add(1);
+                if crate::unroll::blocks(n as u64, self.unroll, slack) {
+                    let src = f.blocks[fr.block as usize].term_src;
+                    return Some(Pending::end(Action::Block {
+                        reason: BlockReason::LoopBound,
+                        src,
+                    }));
+                }
+                self.vals[i] = n;
+                None
+            }
+        }
+    }
+
+    /// Runs the running frame's block terminator `term`. A jump is seen by
+    /// spin-assume first (a loop iteration without effect blocks as a spin loop
+    /// whatever the bound), then counted for `--unroll`.
     pub(super) fn terminate(&mut self, code: &Module, fr: Frame, term: &Terminator) -> Step {
-        let goto = |m: &mut Machine, b: u32| {
+        let goto = |m: &mut Machine, b: u32, slot: usize| {
             let top = m.top_mut();
             top.block = b;
             top.inst = 0;
-            Ok(m.arrive(code, fr.block, b))
+            if let Some(p) = m.arrive(code, fr.block, b) {
+                return Ok(Some(p));
+            }
+            Ok(m.count_edge(code, fr, slot))
         };
         match term {
-            Terminator::Jump(b) => goto(self, *b),
+            Terminator::Jump(b) => goto(self, *b, 0),
             Terminator::Branch { cond, then, els } => {
-                let b = if self.get(fr.base, *cond) != 0 {
-                    *then
+                if self.get(fr.base, *cond) != 0 {
+                    goto(self, *then, 0)
                 } else {
-                    *els
-                };
-                goto(self, b)
+                    goto(self, *els, 1)
+                }
             }
             Terminator::Return(_) | Terminator::Unreachable
-                if fr.shared != 0 && !self.is_main_entry(self.frames.len() - 1) =>
+                if !self.is_main_entry(self.frames.len() - 1)
+                    && (fr.shared != 0 || self.has_own(self.frames.len() - 1)) =>
             {
                 let depth = self.frames.len() - 1;
                 let src = code.funcs[fr.func as usize].blocks[fr.block as usize].term_src;
-                Ok(self.free_shared(Some(depth), src))
+                Ok(self
+                    .free_own(Some(depth), src)
+                    .or_else(|| self.free_shared(Some(depth), src)))
             }
             Terminator::Return(v) => {
                 let v = v.map_or(0, |o| self.get(fr.base, o));
@@ -519,7 +593,12 @@ impl Machine {
             return Some(Pending::end(Action::Finish { ret: v }));
         }
         let fr = self.frames.pop().expect("a running thread has a frame");
+        let depth = self.frames.len() as u32;
+        if self.own().iter().any(|b| b.depth >= depth) {
+            self.edit_own(|own| own.retain(|b| b.depth < depth));
+        }
         self.vals.truncate(fr.base as usize);
+        self.undef.resize(self.stack.len(), fr.sp as usize, true);
         self.stack.truncate(fr.sp as usize);
         self.spin_popped();
         if let Some(dst) = fr.ret {
@@ -530,7 +609,8 @@ impl Machine {
 
     /// Calls `func` with `args` evaluated in the running frame; `dst` receives the result.
     /// A call that would make `func` active more than `recursion_limit` times at once
-    /// blocks the execution instead (`BlockReason::LoopBound`, like an `--unroll` cut).
+    /// blocks the execution instead (`BlockReason::RecursionLimit`, a cut like an
+    /// `--unroll` one).
     fn call(
         &mut self,
         code: &Module,
@@ -542,7 +622,7 @@ impl Machine {
         let active = self.frames.iter().filter(|f| f.func == func).count();
         if active >= self.recursion_limit as usize {
             return Ok(Some(Pending::end(Action::Block {
-                reason: BlockReason::LoopBound,
+                reason: BlockReason::RecursionLimit,
                 src,
             })));
         }
@@ -592,8 +672,11 @@ impl Machine {
                 "thread-private memory exceeds {MAX_STACK} bytes (stack overflow?)"
             )));
         }
-        self.vals.resize(base + (f.nregs + f.nloops) as usize, 0);
+        let counters = code.back_edges.get(func as usize).map_or(0, |e| e.counters);
+        self.vals
+            .resize(base + (f.nregs + f.nloops + counters) as usize, 0);
         self.stack.resize(end, 0);
+        self.undef.resize(sp, end, true);
         self.frames.push(Frame {
             func,
             block: 0,
@@ -612,11 +695,11 @@ impl Machine {
     /// nobody initialised is GenMC's "read from uninitialized memory" error.
     fn alloc_shared(&mut self, code: &Module, fr: Frame) -> Pending {
         let f = &code.funcs[fr.func as usize];
-        let block = self.heap_blocks;
+        let block = self.frame_blocks;
         let size = f.shared_size;
         let fault = if block >= MAX_HEAP_BLOCKS {
             Some(format!(
-                "more than {MAX_HEAP_BLOCKS} heap blocks and shared frames allocated by one thread"
+                "more than {MAX_HEAP_BLOCKS} shared frames (activations with locals other threads may reach) allocated by one thread"
             ))
         } else if size > MAX_MALLOC {
             Some(format!(
@@ -629,7 +712,7 @@ impl Machine {
             return Pending::fault(Fault::unsupported(msg), f.src);
         }
         let action = Action::Malloc {
-            base: Loc(heap_addr(self.tid, block, HEAP_DATA) as u64),
+            base: Loc(frame_addr(self.tid, block, HEAP_DATA) as u64),
             size: size as u64,
             zeroed: false,
             src: f.src,
@@ -672,6 +755,63 @@ impl Machine {
         })
     }
 
+    /// Whether frame `depth` has a live local with a block of its own.
+    fn has_own(&self, depth: usize) -> bool {
+        self.own().iter().any(|b| b.depth as usize == depth)
+    }
+
+    /// The `Free` of a live block of a local with a block of its own
+    /// ([`crate::ir::InstKind::LocalBlock`]): the last one of frame `depth`, or
+    /// (`None`) of the innermost frame that has one (but `main`'s own).
+    fn free_own(&self, depth: Option<usize>, src: SrcLoc) -> Option<Pending> {
+        let i = match depth {
+            Some(d) => self.own().iter().rposition(|b| b.depth as usize == d)?,
+            None => {
+                let (i, _) = self
+                    .own()
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, b)| !self.is_main_entry(b.depth as usize))
+                    .max_by_key(|(i, b)| (b.depth, *i))?;
+                i
+            }
+        };
+        let base = Loc(self.own()[i].base as u64);
+        let cont = Cont::OwnFree { index: i as u32 };
+        Some(Pending::new(Action::Free { base, src }, cont))
+    }
+
+    /// [`crate::ir::InstKind::LocalBlock`] for `Function::locals[var]` of frame `fr`:
+    /// the `Free` of the frame's previous instance of it, else the `Malloc` of a new
+    /// one.
+    fn local_block(&mut self, code: &Module, fr: Frame, dst: Reg, var: u32, src: SrcLoc) -> Step {
+        let depth = self.frames.len() as u32 - 1;
+        if let Some(i) = self
+            .own()
+            .iter()
+            .position(|b| b.depth == depth && b.var == var)
+        {
+            let base = Loc(self.own()[i].base as u64);
+            let cont = Cont::OwnFree { index: i as u32 };
+            return Ok(Some(Pending::new(Action::Free { base, src }, cont)));
+        }
+        let size = code.funcs[fr.func as usize].locals[var as usize].size;
+        let block = self.frame_blocks;
+        if block >= MAX_HEAP_BLOCKS {
+            return Err(Fault::unsupported(format!(
+                "more than {MAX_HEAP_BLOCKS} shared frames and blocks of locals other threads \
+                 may reach allocated by one thread"
+            )));
+        }
+        let action = Action::Malloc {
+            base: Loc(frame_addr(self.tid, block, HEAP_DATA) as u64),
+            size: size as u64,
+            zeroed: false,
+            src,
+        };
+        Ok(Some(Pending::new(action, Cont::OwnAlloc { dst, var })))
+    }
+
     /// The thread id `v` names if this thread may join it: a thread id other than its
     /// own that it has not joined before.
     fn joinable(&self, v: Val) -> Result<Tid, Fault> {
@@ -712,9 +852,9 @@ impl Machine {
                 }
             }
             Cont::SharedAlloc => {
-                let block = self.heap_blocks;
-                self.heap_blocks += 1;
-                let base = heap_addr(self.tid, block, HEAP_DATA);
+                let block = self.frame_blocks;
+                self.frame_blocks += 1;
+                let base = frame_addr(self.tid, block, HEAP_DATA);
                 let top = self.top_mut();
                 top.shared = base;
                 top.needs_shared = false;
@@ -724,9 +864,29 @@ impl Machine {
                 self.frames[depth as usize].shared = 0;
                 return;
             }
+            Cont::OwnAlloc { dst, var } => {
+                let block = self.frame_blocks;
+                self.frame_blocks += 1;
+                let base = frame_addr(self.tid, block, HEAP_DATA);
+                let depth = self.frames.len() as u32 - 1;
+                self.edit_own(|own| own.push(super::OwnBlock { depth, var, base }));
+                self.set(dst, base);
+            }
+            Cont::OwnFree { index } => {
+                self.edit_own(|own| {
+                    own.remove(index as usize);
+                });
+                return;
+            }
         }
         self.advance();
     }
+}
+
+/// The error of a read of local variable `name` (a C path: `s.next`, `a[3]`) while
+/// it is uninitialised.
+pub(crate) fn uninit_local(name: &str) -> Fault {
+    Fault::memory(super::uninit_local_message(name))
 }
 
 /// The function a function-pointer value names, or a memory error `msg`.

@@ -20,10 +20,11 @@
 //!   memory are normalised to the access type (see [`crate::memory`] for addresses).
 //!
 //! Snapshot cost: the engine clones a thread after every event. A clone copies an `Arc`,
-//! a small struct, and up to four `Vec`s of which usually only two are non-empty
-//! (frames and the flat register file); private stack bytes and joined threads are
-//! empty for most threads and then cost nothing to clone (about 60 ns per clone of a
-//! one-frame thread, release build).
+//! a small struct, and a few `Vec`s of which usually only two are non-empty (frames and
+//! the flat register file); private stack bytes (with their shadow, a bit per byte),
+//! joined threads and locals with blocks of their own are empty for most threads and
+//! then cost nothing to clone (about 60 ns per clone of a one-frame thread, release
+//! build).
 //!
 //! # Errors the interpreter raises
 //!
@@ -35,8 +36,13 @@
 //! pointer, join of an invalid thread (not `0..MAX_THREADS`, the caller itself, or
 //! already joined by the caller; a thread id nobody ever spawns is left to the engine,
 //! which reports the waiting thread as a deadlock), `free` of a pointer that is not the
-//! start of a heap block ("invalid free"), and accesses before a block's data (the
-//! guard below `HEAP_DATA`).
+//! start of a heap block ("invalid free", also for shared frames), accesses before a
+//! block's data (the guard below `HEAP_DATA`), and reads of uninitialised locals
+//! ([`uninit_local_message`]): a load, RMW or compare-exchange of a private byte no
+//! store initialised since its frame was entered or its declaration last reached
+//! ([`shadow`]), and a register local's failed [`crate::ir::InstKind::CheckInit`].
+//! (A shared frame's cell that a read sees no write of is the engine's uninitialised
+//! read, named by [`crate::memory::uninit_read_message`].)
 //!
 //! Everything else about the heap is the engine's (`porf_models::lifetime`): `malloc`
 //! and `free` are [`Action::Malloc`] and [`Action::Free`] events, and every access to a
@@ -62,6 +68,7 @@ mod heap;
 mod locate;
 mod print;
 mod print_float;
+mod shadow;
 mod spin;
 
 #[cfg(test)]
@@ -103,13 +110,25 @@ struct Machine {
     /// The call stack; the last frame is running.
     frames: Vec<Frame>,
     /// All frames' registers and loop counters, frame by frame: a frame owns
-    /// `vals[base .. base + nregs + nloops]`, registers first.
+    /// `vals[base .. base + nregs + nloops + counters]`: registers, then the loop
+    /// statements' counters, then the counters of the retreating edges' targets
+    /// (`counters` of the function's [`crate::unroll::FuncEdges`], 0 without
+    /// `--unroll`).
     vals: Vec<Val>,
     /// Private memory (address-taken locals), frame by frame: a frame owns
-    /// `stack[sp .. sp + frame_size]`, zeroed on entry, dropped on return.
+    /// `stack[sp .. sp + frame_size]`, uninitialised (and 0) on entry, dropped on return.
     stack: Vec<u8>,
+    /// Which bytes of `stack` are uninitialised (as long as `stack`).
+    undef: shadow::Shadow,
     /// Number of heap blocks this thread allocated (the next block's number).
     heap_blocks: u32,
+    /// Number of shared frames and blocks of locals with a block of their own this
+    /// thread allocated (the next one's number).
+    frame_blocks: u32,
+    /// The live blocks of locals with a block of their own
+    /// ([`crate::ir::InstKind::LocalBlock`]), in allocation order (`None` when there
+    /// are none: most threads never have one, and a snapshot then copies one word).
+    own: Option<Box<[OwnBlock]>>,
     /// Threads this thread joined.
     joined: Vec<Tid>,
     /// The thread-private store (`Builtin::PrivateGet`/`PrivateSet`): `(key, value)`
@@ -120,6 +139,15 @@ struct Machine {
     spin: spin::Spin,
     /// What the thread printed so far ([`print`]).
     printed: Option<Arc<print::Printed>>,
+}
+
+/// A live block of a local with a block of its own: the frame (index in `frames`), the
+/// local (index in `Function::locals`), the block's base.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+struct OwnBlock {
+    depth: u32,
+    var: u32,
+    base: Val,
 }
 
 /// One activation of a function.
@@ -169,12 +197,18 @@ enum Cont {
     Join { dst: Reg, tid: Tid },
     /// `malloc` allocated block number `heap_blocks`: count it, return its address.
     Malloc { dst: Option<Reg> },
-    /// The running frame's shared block (block number `heap_blocks`) is allocated:
+    /// The running frame's shared block (frame number `frame_blocks`) is allocated:
     /// count it, record it in the frame, stay at the current instruction.
     SharedAlloc,
     /// The shared block of frame `depth` (index in `frames`) is freed: forget it, stay
     /// at the current instruction (a return or thread exit, which runs again).
     SharedFree { depth: u32 },
+    /// A block of local `var` of the running frame is allocated (frame number
+    /// `frame_blocks`): count it, record it, write its address to `dst`, move on.
+    OwnAlloc { dst: Reg, var: u32 },
+    /// Own block `index` (in `own`) is freed: forget it, stay at the current
+    /// instruction (a `LocalBlock`, return or thread exit, which runs again).
+    OwnFree { index: u32 },
 }
 
 impl Pending {
@@ -201,6 +235,12 @@ impl Pending {
             src,
         })
     }
+}
+
+/// The message of a read of local variable `name` (a C path: `flag`, `s.next`, `a[3]`)
+/// while it is uninitialised, whichever memory the local lives in.
+pub fn uninit_local_message(name: &str) -> String {
+    format!("read of an uninitialised local variable `{name}`")
 }
 
 /// EBUSY, what `pthread_mutex_trylock` returns for a taken mutex.
@@ -254,12 +294,16 @@ impl CThread {
             frames: Vec::new(),
             vals: Vec::new(),
             stack: stack.to_vec(),
+            undef: shadow::Shadow::default(),
             heap_blocks: 0,
+            frame_blocks: 0,
+            own: None,
             joined: Vec::new(),
             private: Vec::new(),
             spin: spin::Spin::default(),
             printed: None,
         };
+        m.undef.resize(0, stack.len(), false);
         m.spin.active = !code.loops.is_empty();
         let pending = if tid >= MAX_THREADS {
             Some(Fault::unsupported(format!(
@@ -297,6 +341,21 @@ impl CThread {
             Some(p) => p,
             None => self.m.run_located(&self.code),
         }
+    }
+}
+
+impl Machine {
+    /// The live blocks of locals with a block of their own.
+    fn own(&self) -> &[OwnBlock] {
+        self.own.as_deref().unwrap_or(&[])
+    }
+
+    /// Replaces the live blocks of locals with a block of their own by `f` of them
+    /// (a rare change: kept as a boxed slice, one word in every snapshot).
+    fn edit_own(&mut self, f: impl FnOnce(&mut Vec<OwnBlock>)) {
+        let mut v = self.own.take().map_or_else(Vec::new, |b| b.into_vec());
+        f(&mut v);
+        self.own = (!v.is_empty()).then(|| v.into_boxed_slice());
     }
 }
 

@@ -7,15 +7,18 @@
 //! header's φ-nodes only carry values re-read from memory. porf decides on the
 //! machine state instead, which needs no pattern matching on the code and is exact:
 //!
-//! **Rule.** A thread is about to take a back edge `latch → header` of a natural loop
-//! (`crate::spin`), in a visit of the loop begun by entering its header from outside.
+//! **Rule.** A thread is about to take a back edge `latch → header` of a loop
+//! (`crate::spin`: a retreating edge of the control-flow graph, natural loop or not),
+//! in a visit of the loop begun by entering its header (from outside, or by a back
+//! edge the bookkeeping did not see begin).
 //! It blocks (`BlockReason::SpinLoop`) when the events the thread added since a point
 //! `P` of this visit are only reads (loads and failed compare-exchanges) and fences,
 //! and the state at the header now equals, on everything live there (registers and
 //! frame slots live at the header, the whole frame if a frame address escapes, every
-//! caller frame, the private stack below, the heap-block count, the joined threads,
-//! the thread-private store;
-//! loop counters are ignored), either
+//! caller frame, the private stack below, the heap-block and shared-frame counts, the
+//! joined threads, the thread-private store; the running frame's `--unroll` counters, of
+//! loop statements and of `crate::unroll`'s heads, are ignored: with one iteration fewer
+//! they are lower, so that execution goes at least as far before a bound), either
 //! * (a) the state at `P` = the start of the current iteration; or
 //! * (b) the state obtained by resuming, at `P` = the last read `R0` before the loop
 //!   (a load, with no action between it and the loop's entry), with the value of a read
@@ -103,7 +106,10 @@ impl Machine {
             frames: self.frames.clone(),
             vals: self.vals.clone(),
             stack: self.stack.clone(),
+            undef: self.undef.clone(),
             heap_blocks: self.heap_blocks,
+            frame_blocks: self.frame_blocks,
+            own: self.own.clone(),
             joined: self.joined.clone(),
             private: self.private.clone(),
             spin: Spin::default(),
@@ -307,6 +313,8 @@ fn same_state(fl: &FuncLoops, lp: usize, a: &Machine, b: &Machine) -> bool {
         || a.vals.len() != b.vals.len()
         || a.stack.len() != b.stack.len()
         || a.heap_blocks != b.heap_blocks
+        || a.frame_blocks != b.frame_blocks
+        || a.own() != b.own()
         || a.joined != b.joined
         || !same_private(&a.private, &b.private)
     {
@@ -324,7 +332,10 @@ fn same_state(fl: &FuncLoops, lp: usize, a: &Machine, b: &Machine) -> bool {
         return false;
     }
     let (base, sp) = (fa.base as usize, fa.sp as usize);
-    if a.vals[..base] != b.vals[..base] || a.stack[..sp] != b.stack[..sp] {
+    if a.vals[..base] != b.vals[..base]
+        || a.stack[..sp] != b.stack[..sp]
+        || !a.undef.same(&b.undef, 0..sp)
+    {
         return false;
     }
     let l = &fl.loops[lp];
@@ -334,12 +345,14 @@ fn same_state(fl: &FuncLoops, lp: usize, a: &Machine, b: &Machine) -> bool {
             return false;
         }
     }
+    // Private bytes agree when their values and their initialisation agree.
     if fl.frame_escapes {
-        return a.stack[sp..] == b.stack[sp..];
+        return a.stack[sp..] == b.stack[sp..] && a.undef.same(&b.undef, sp..a.stack.len());
     }
     l.live_slots.iter().all(|&k| {
         let (off, n) = fl.slots[k];
         let r = sp + off as usize..sp + off as usize + n as usize;
-        a.stack.get(r.clone()) == b.stack.get(r)
+        r.end > a.stack.len()
+            || (a.stack[r.clone()] == b.stack[r.clone()] && a.undef.same(&b.undef, r))
     })
 }

@@ -304,7 +304,7 @@ fn unbounded_recursion_is_cut_by_the_recursion_limit() {
         assert_eq!(
             t.peek(),
             Action::Block {
-                reason: BlockReason::LoopBound,
+                reason: BlockReason::RecursionLimit,
                 src: SrcLoc::line(line)
             }
         );
@@ -415,8 +415,8 @@ fn loads_and_rmws_normalise_engine_values() {
 
 #[test]
 fn private_memory_makes_no_actions() {
-    // int a[2]; a[1] = 0x1ff; char b = ((char*)a)[4]; fetch_add(&a[0], 5); cas(&a[0], 5, 9);
-    // cas(&a[0], 5, 11) (fails); x = b; y = a[0]; z = old of failing cas
+    // int a[2] = {0}; a[1] = 0x1ff; char b = ((char*)a)[4]; fetch_add(&a[0], 5);
+    // cas(&a[0], 5, 9); cas(&a[0], 5, 11) (fails); x = b; y = a[0]; z = old of failing cas
     let mut g = [0; 3];
     let m = main_with(|mb, f| {
         g = [
@@ -434,6 +434,11 @@ fn private_memory_makes_no_actions() {
             f.reg(),
             f.reg(),
         );
+        f.i(K::FrameInit {
+            offset: off,
+            size: 8,
+            defined: true,
+        });
         f.i(K::FrameAddr {
             dst: p,
             offset: off,
@@ -773,6 +778,7 @@ fn spin_module() -> (Module, Val, u32) {
         x = mb.global("x", Scalar::INT, 0);
         let (v, id) = (f.reg(), f.loop_id());
         let body = f.block();
+        f.loop_head(body);
         f.i(K::LoopEnter { id });
         f.term(Terminator::Jump(body));
         f.at(body);
@@ -836,6 +842,8 @@ fn loop_counters_reset_on_entry() {
             f.block(),
             f.block(),
         );
+        f.loop_head(oh);
+        f.loop_head(ih);
         f.i(K::Copy { dst: i, src: c(0) });
         f.i(K::LoopEnter { id: outer });
         f.term(Terminator::Jump(oh));
@@ -908,9 +916,130 @@ fn runaway_local_loop_is_reported() {
     assert!(msg.contains(&LOCAL_STEP_LIMIT.to_string()));
 }
 
+/// `L: r = x; goto L;` (a loop without a loop statement): with `--unroll N` the
+/// retreating edge blocks the N-th time it is taken, at the jump, so L starts N times
+/// (N loads); `--unroll 0` counts as 1 there.
+#[test]
+fn unroll_bounds_a_goto_loop_at_its_retreating_edge() {
+    let mut jump_line = 0;
+    let m = main_with(|mb, f| {
+        let x = mb.global("x", Scalar::INT, 0);
+        let v = f.reg();
+        let l = f.block();
+        f.term(Terminator::Jump(l));
+        f.at(l);
+        f.i(load(v, c(x), Scalar::INT, RLX));
+        jump_line = f.term(Terminator::Jump(l));
+    });
+    for (unroll, loads) in [(3, 3), (1, 1), (0, 1)] {
+        let p = CProgram::new(
+            m.clone(),
+            RunOptions {
+                unroll: Some(unroll),
+                ..RunOptions::default()
+            },
+        );
+        let (trace, _) = seq(&p, p.main_thread());
+        assert_eq!(trace.len(), loads + 1, "unroll {unroll}: {trace:?}");
+        assert_eq!(
+            last(&trace),
+            &Action::Block {
+                reason: BlockReason::LoopBound,
+                src: SrcLoc::line(jump_line)
+            }
+        );
+    }
+}
+
+/// A local goto loop (no action at all) is cut by `--unroll` instead of running into
+/// the "no progress" limit; without a bound it still is that error.
+#[test]
+fn unroll_cuts_a_local_goto_loop_before_the_step_limit() {
+    let m = main_with(|_, f| {
+        let i = f.reg();
+        let b = f.block();
+        f.term(Terminator::Jump(b));
+        f.at(b);
+        f.i(bin(i, BinOp::Add, r(i), c(1)));
+        f.term(Terminator::Jump(b));
+    });
+    let p = CProgram::new(
+        m.clone(),
+        RunOptions {
+            unroll: Some(3),
+            ..RunOptions::default()
+        },
+    );
+    let (trace, _) = seq(&p, p.main_thread());
+    assert!(
+        matches!(
+            trace[..],
+            [Action::Block {
+                reason: BlockReason::LoopBound,
+                ..
+            }]
+        ),
+        "{trace:?}"
+    );
+    let (trace, _) = run_main(m);
+    assert!(error_of(&trace).1.starts_with("no progress"));
+}
+
+/// An irreducible loop, 0 → 1 | 2, 1 → 2, 2 → 1 | 3 (two entries; each block loads
+/// x, and 2 leaves when it reads 1): the search's retreating edge 2 → 1 is counted,
+/// so reading 0 forever is cut; the entry 0 → 2 resets nothing that matters.
+#[test]
+fn unroll_bounds_an_irreducible_loop() {
+    let m = main_with(|mb, f| {
+        let x = mb.global("x", Scalar::INT, 0);
+        let (v, w) = (f.reg(), f.reg());
+        let (b1, b2, b3) = (f.block(), f.block(), f.block());
+        f.i(load(v, c(x), Scalar::INT, RLX));
+        f.term(Terminator::Branch {
+            cond: r(v),
+            then: b1,
+            els: b2,
+        });
+        f.at(b1);
+        f.i(load(w, c(x), Scalar::INT, RLX));
+        f.term(Terminator::Jump(b2));
+        f.at(b2);
+        f.i(load(w, c(x), Scalar::INT, RLX));
+        f.term(Terminator::Branch {
+            cond: r(w),
+            then: b3,
+            els: b1,
+        });
+        f.at(b3);
+        f.term(Terminator::Return(Some(c(0))));
+    });
+    let p = CProgram::new(
+        m,
+        RunOptions {
+            unroll: Some(2),
+            ..RunOptions::default()
+        },
+    );
+    // x stays 0 (`seq` answers with memory): 0 → 2 → 1 → 2 → 1 (cut: the 2nd
+    // retreating arrival at 1).
+    let (trace, _) = seq(&p, p.main_thread());
+    let loads = trace
+        .iter()
+        .filter(|a| matches!(a, Action::Load { .. }))
+        .count();
+    assert_eq!(loads, 4, "{trace:?}");
+    assert!(matches!(
+        last(&trace),
+        Action::Block {
+            reason: BlockReason::LoopBound,
+            ..
+        }
+    ));
+}
+
 #[test]
 fn peek_is_idempotent_and_clones_are_independent() {
-    // a = x; y = a * 10 + (private counter incremented before the load)
+    // a = x; y = a * 10 + (private counter, initialised to 0, incremented before the load)
     let mut x = 0;
     let mut y = 0;
     let m = main_with(|mb, f| {
@@ -918,6 +1047,11 @@ fn peek_is_idempotent_and_clones_are_independent() {
         y = mb.global("y", Scalar::INT, 0);
         let off = f.frame(4);
         let (p, k, a) = (f.reg(), f.reg(), f.reg());
+        f.i(K::FrameInit {
+            offset: off,
+            size: 4,
+            defined: true,
+        });
         f.i(K::FrameAddr {
             dst: p,
             offset: off,
@@ -1221,7 +1355,8 @@ fn shared_frames_are_allocated_on_entry_and_freed_on_return() {
     let e = mb.func(entry);
     let m = Arc::new(mb.build(e));
     let run = RunOptions::default();
-    let block = |tid, n| Loc(heap_addr(tid, n, HEAP_DATA) as u64);
+    // Shared frames are blocks of their own region, numbered apart from heap blocks.
+    let block = |tid, n| Loc(crate::memory::frame_addr(tid, n, HEAP_DATA) as u64);
     let kinds = |trace: &[Action]| -> Vec<String> {
         trace
             .iter()
@@ -1408,4 +1543,361 @@ fn block_size_asks_the_engine_about_heap_block_starts_only() {
             "invalid free: the pointer is not the start of a heap block"
         )
     );
+}
+
+/// A struct `{ int a; long *b; }` named `name` at `offset` of a frame.
+fn pair_local(name: &str, offset: u32, shared: bool) -> crate::ir::LocalVar {
+    use crate::ir::Shape;
+    crate::ir::LocalVar {
+        name: name.into(),
+        offset,
+        size: 16,
+        shared,
+        shape: Shape::Record(vec![
+            (".a".into(), 0, 4, Shape::Scalar),
+            (".b".into(), 8, 8, Shape::Scalar),
+        ]),
+        site: None,
+    }
+}
+
+#[test]
+fn private_reads_of_uninitialised_bytes_are_errors_naming_the_local() {
+    // struct { int a; long *b; } s; s.a = 1; x = s.a; y = s.b;
+    let mut x = 0;
+    let m = main_with(|mb, f| {
+        x = mb.global("x", Scalar::INT, 0);
+        let off = f.frame(16);
+        f.local(pair_local("s", off, false));
+        let (p, q, v) = (f.reg(), f.reg(), f.reg());
+        f.i(K::FrameAddr {
+            dst: p,
+            offset: off,
+        });
+        f.i(padd(q, r(p), 8));
+        f.i(store(r(p), c(1), Scalar::INT, NA));
+        f.i(load(v, r(p), Scalar::INT, NA));
+        f.i(store(c(x), r(v), Scalar::INT, NA));
+        f.i(load(v, r(q), Scalar::LONG, NA));
+    });
+    let (trace, mem) = run_main(m);
+    assert_eq!(mem[&loc(x)], 1);
+    assert_eq!(
+        error_of(&trace),
+        (
+            ErrorKind::Memory,
+            "read of an uninitialised local variable `s.b`"
+        )
+    );
+    // A byte of the `int` that is written, and one that is not: 2 bytes of `s.a`
+    // are read as a `short`, one past it (padding) is no named member.
+    let m = main_with(|_, f| {
+        let off = f.frame(16);
+        f.local(pair_local("s", off, false));
+        let (p, q, v) = (f.reg(), f.reg(), f.reg());
+        f.i(K::FrameAddr {
+            dst: p,
+            offset: off,
+        });
+        f.i(store(r(p), c(1), Scalar::int(2, true), NA));
+        f.i(load(v, r(p), Scalar::int(2, true), NA));
+        f.i(padd(q, r(p), 2));
+        f.i(load(v, r(q), Scalar::int(2, true), NA));
+    });
+    let (trace, _) = run_main(m);
+    assert_eq!(
+        error_of(&trace).1,
+        "read of an uninitialised local variable `s.a`"
+    );
+}
+
+#[test]
+fn frame_init_initialises_or_forgets_an_object() {
+    // int v; v = 5; (declaration reached again) y = v;   and   int w[2] = {0}; y = w[1];
+    let m = main_with(|_, f| {
+        let off = f.frame(8);
+        f.local(crate::ir::LocalVar {
+            name: "w".into(),
+            offset: off,
+            size: 8,
+            shared: false,
+            shape: crate::ir::Shape::Array {
+                elem: Box::new(crate::ir::Shape::Scalar),
+                stride: 4,
+                len: 2,
+            },
+            site: None,
+        });
+        let (p, v) = (f.reg(), f.reg());
+        f.i(K::FrameAddr {
+            dst: p,
+            offset: off,
+        });
+        f.i(K::FrameInit {
+            offset: off,
+            size: 8,
+            defined: true,
+        });
+        f.i(padd(p, r(p), 4));
+        f.i(load(v, r(p), Scalar::INT, NA));
+        f.i(K::FrameInit {
+            offset: off,
+            size: 8,
+            defined: false,
+        });
+        f.i(load(v, r(p), Scalar::INT, NA));
+    });
+    let (trace, _) = run_main(m);
+    assert_eq!(
+        error_of(&trace).1,
+        "read of an uninitialised local variable `w[1]`"
+    );
+}
+
+#[test]
+fn cell_copies_keep_uninitialised_cells_uninitialised() {
+    // struct pair s, t; s.a = 7; t = s (cell copies); x = t.a; y = written(s.b); t.b;
+    let (mut x, mut y) = (0, 0);
+    let m = main_with(|mb, f| {
+        x = mb.global("x", Scalar::INT, 0);
+        y = mb.global("y", Scalar::INT, 1);
+        let so = f.frame(16);
+        let to = f.frame(16);
+        f.local(pair_local("s", so, false));
+        f.local(pair_local("t", to, false));
+        let (ps, pt, v, w, v2, w2, tb, o) = (
+            f.reg(),
+            f.reg(),
+            f.reg(),
+            f.reg(),
+            f.reg(),
+            f.reg(),
+            f.reg(),
+            f.reg(),
+        );
+        f.i(K::FrameAddr {
+            dst: ps,
+            offset: so,
+        });
+        f.i(K::FrameAddr {
+            dst: pt,
+            offset: to,
+        });
+        f.i(store(r(ps), c(7), Scalar::INT, NA));
+        f.i(K::CopyLoad {
+            dst: v,
+            written: w,
+            addr: r(ps),
+            ty: Scalar::INT,
+            ord: NA,
+        });
+        f.i(K::CopyStore {
+            addr: r(pt),
+            val: r(v),
+            written: r(w),
+            ty: Scalar::INT,
+            ord: NA,
+        });
+        f.i(padd(o, r(ps), 8));
+        f.i(K::CopyLoad {
+            dst: v2,
+            written: w2,
+            addr: r(o),
+            ty: Scalar::LONG,
+            ord: NA,
+        });
+        f.i(padd(tb, r(pt), 8));
+        f.i(K::CopyStore {
+            addr: r(tb),
+            val: r(v2),
+            written: r(w2),
+            ty: Scalar::LONG,
+            ord: NA,
+        });
+        f.i(load(v, r(pt), Scalar::INT, NA));
+        f.i(store(c(x), r(v), Scalar::INT, NA));
+        f.i(store(c(y), r(w2), Scalar::INT, NA));
+        f.i(load(v, r(tb), Scalar::LONG, NA));
+    });
+    let (trace, mem) = run_main(m);
+    assert_eq!(mem[&loc(x)], 7);
+    assert_eq!(mem[&loc(y)], 0, "the copy read saw an uninitialised cell");
+    assert_eq!(
+        error_of(&trace).1,
+        "read of an uninitialised local variable `t.b`"
+    );
+}
+
+#[test]
+fn register_checks_raise_the_error_of_their_local() {
+    for (flag, fails) in [(0, true), (1, false)] {
+        let m = main_with(|_, f| {
+            let g = f.reg();
+            f.i(K::Copy {
+                dst: g,
+                src: c(flag),
+            });
+            f.i(K::CheckInit {
+                flag: g,
+                name: "flag".into(),
+            });
+            f.i(K::Indeterminate {
+                reg: g,
+                name: "flag".into(),
+            });
+        });
+        let (trace, _) = run_main(m);
+        if fails {
+            assert_eq!(
+                error_of(&trace),
+                (
+                    ErrorKind::Memory,
+                    "read of an uninitialised local variable `flag`"
+                )
+            );
+        } else {
+            assert_eq!(trace, [Action::Finish { ret: 0 }]);
+        }
+    }
+}
+
+#[test]
+fn a_local_with_a_block_of_its_own_gets_a_new_block_per_declaration() {
+    // g() { for 2 times { int v; (address escapes) v = 1; } } called by thread 1:
+    // malloc, store, free (the next declaration), malloc, store, free (the return).
+    let mut mb = ModB::new();
+    let mut g = FnB::new("g", 0);
+    let var = g.local(crate::ir::LocalVar {
+        name: "v".into(),
+        offset: 0,
+        size: 4,
+        shared: true,
+        shape: crate::ir::Shape::Scalar,
+        site: Some(SrcLoc::line(40)),
+    });
+    let a = g.reg();
+    for _ in 0..2 {
+        g.i(K::LocalBlock { dst: a, var });
+        g.i(store(r(a), c(1), Scalar::INT, NA));
+    }
+    let gid = mb.func(g);
+    let mut entry = FnB::new("entry", 0);
+    entry.i(K::Call {
+        dst: None,
+        func: gid,
+        args: vec![],
+    });
+    let e = mb.func(entry);
+    let m = mb.build(e);
+    let p = prog(m.clone());
+    let t = CThread::new(Arc::new(m), &RunOptions::default(), 1, e, &[]);
+    let (trace, _) = seq(&p, t);
+    let b = |n| crate::memory::frame_addr(1, n, HEAP_DATA) as u64;
+    let kinds: Vec<String> = trace
+        .iter()
+        .map(|a| match a {
+            Action::Malloc { base, size, .. } => format!("malloc {:#x} {size}", base.0),
+            Action::Free { base, .. } => format!("free {:#x}", base.0),
+            Action::Store { loc, .. } => format!("store {:#x}", loc.0),
+            Action::Finish { .. } => "finish".into(),
+            a => format!("{a:?}"),
+        })
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            format!("malloc {:#x} 4", b(0)),
+            format!("store {:#x}", b(0)),
+            format!("free {:#x}", b(0)),
+            format!("malloc {:#x} 4", b(1)),
+            format!("store {:#x}", b(1)),
+            format!("free {:#x}", b(1)),
+            "finish".into(),
+        ]
+    );
+    // The blocks' cells are named by the local and the instance.
+    let site = |_: Loc| Some(SrcLoc::line(40));
+    assert_eq!(p.loc_name_in(Loc(b(1)), &site), "g::v#1.1");
+    assert_eq!(
+        p.uninit_read_message(Loc(b(1)), &site).as_deref(),
+        Some("read of an uninitialised local variable `v`")
+    );
+}
+
+#[test]
+fn shared_frames_are_not_heap_blocks() {
+    // free(&shared_local) is an invalid free, not the frame's free.
+    let m = main_with(|_, f| {
+        f.shared(8);
+        let a = f.reg();
+        f.i(K::SharedAddr { dst: a, offset: 0 });
+        f.i(builtin(None, Builtin::Free, vec![r(a)]));
+    });
+    let (trace, _) = run_main(m);
+    assert!(matches!(trace[0], Action::Malloc { .. }));
+    assert_eq!(
+        error_of(&trace),
+        (
+            ErrorKind::Memory,
+            "invalid free: the pointer is not the start of a heap block"
+        )
+    );
+}
+
+/// `int s; for (;;) { if (x) break; s = 0; } y = s;` under spin-assume: the first
+/// iteration leaves `s` holding 0 as before, but initialised, so it is no repetition
+/// (a later exit reads `s` without error); the second one is.
+#[test]
+fn spin_assume_compares_the_initialisation_of_private_bytes() {
+    let m = main_with(|mb, f| {
+        let x = mb.global("x", Scalar::INT, 0);
+        let y = mb.global("y", Scalar::INT, 0);
+        let off = f.frame(4);
+        let (p, v, w) = (f.reg(), f.reg(), f.reg());
+        let (body, exit) = (f.block(), f.block());
+        f.i(K::FrameAddr {
+            dst: p,
+            offset: off,
+        });
+        f.i(K::FrameInit {
+            offset: off,
+            size: 4,
+            defined: false,
+        });
+        f.term(Terminator::Jump(body));
+        f.at(body);
+        f.i(load(v, c(x), Scalar::INT, RLX));
+        let store_block = f.block();
+        f.term(Terminator::Branch {
+            cond: r(v),
+            then: exit,
+            els: store_block,
+        });
+        f.at(store_block);
+        f.i(store(r(p), c(0), Scalar::INT, NA));
+        f.term(Terminator::Jump(body));
+        f.at(exit);
+        f.i(load(w, r(p), Scalar::INT, NA));
+        f.i(store(c(y), r(w), Scalar::INT, NA));
+    });
+    let p = CProgram::new(
+        m,
+        RunOptions {
+            spin_assume: true,
+            ..RunOptions::default()
+        },
+    );
+    let (trace, _) = seq(&p, p.main_thread());
+    let loads = trace
+        .iter()
+        .filter(|a| matches!(a, Action::Load { .. }))
+        .count();
+    assert_eq!(loads, 2, "{trace:?}");
+    assert!(matches!(
+        last(&trace),
+        Action::Block {
+            reason: BlockReason::SpinLoop { .. },
+            ..
+        }
+    ));
 }

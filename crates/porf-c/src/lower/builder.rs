@@ -10,7 +10,8 @@
 
 use crate::interp::arith;
 use crate::ir::{
-    BinOp, Block, BlockId, Function, Inst, InstKind, LoopId, Operand, Reg, Scalar, Terminator, UnOp,
+    BinOp, Block, BlockId, Function, Inst, InstKind, LocalVar, LoopHead, LoopId, Operand, Reg,
+    Scalar, Terminator, UnOp,
 };
 use porf_graph::{MemOrder, SrcLoc, Val};
 
@@ -41,6 +42,10 @@ pub struct FnBuilder {
     pub targets: Targets,
     /// Direct calls made: (callee, source offset, argument count).
     pub calls: Vec<(crate::ir::FuncId, usize, usize)>,
+    /// The loops built so far ([`Function::loop_heads`]; block ids before renumbering).
+    heads: Vec<(BlockId, LoopHead)>,
+    /// The named objects of the frames so far (`Function::locals`).
+    pub locals: Vec<LocalVar>,
 }
 
 impl FnBuilder {
@@ -59,6 +64,8 @@ impl FnBuilder {
             emitted: 0,
             targets: Targets::default(),
             calls: Vec::new(),
+            heads: Vec::new(),
+            locals: Vec::new(),
         }
     }
 
@@ -78,6 +85,12 @@ impl FnBuilder {
     pub fn new_loop(&mut self) -> LoopId {
         self.nloops += 1;
         self.nloops - 1
+    }
+
+    /// Records that `b` is the target of the back edge of a loop the front end built,
+    /// bounded as `how` says ([`Function::loop_heads`]).
+    pub fn loop_head(&mut self, b: BlockId, how: LoopHead) {
+        self.heads.push((b, how));
     }
 
     /// Reserves `size` bytes of frame at `align`; `None` if the frame would exceed
@@ -233,7 +246,7 @@ impl FnBuilder {
     }
 
     /// A cell copy's load: (value, 1 if the cell was initialised else 0).
-    pub fn copy_load(&mut self, addr: Operand, ty: Scalar) -> (Operand, Operand) {
+    pub fn copy_load(&mut self, addr: Operand, ty: Scalar, ord: MemOrder) -> (Operand, Operand) {
         let dst = self.reg();
         let written = self.reg();
         self.emit(InstKind::CopyLoad {
@@ -241,8 +254,26 @@ impl FnBuilder {
             written,
             addr,
             ty,
+            ord,
         });
         (Operand::Reg(dst), Operand::Reg(written))
+    }
+
+    /// The store of a cell copy of what [`FnBuilder::copy_load`] gave.
+    pub fn copy_store(
+        &mut self,
+        addr: Operand,
+        (val, written): (Operand, Operand),
+        ty: Scalar,
+        ord: MemOrder,
+    ) {
+        self.emit(InstKind::CopyStore {
+            addr,
+            val,
+            written,
+            ty,
+            ord,
+        });
     }
 
     pub fn store(&mut self, addr: Operand, val: Operand, ty: Scalar, ord: MemOrder) {
@@ -330,6 +361,14 @@ impl FnBuilder {
                 term_src,
             });
         }
+        let mut loop_heads: Vec<(BlockId, LoopHead)> = self
+            .heads
+            .iter()
+            .filter(|(b, _)| new_id[*b as usize] != u32::MAX)
+            .map(|&(b, how)| (new_id[b as usize], how))
+            .collect();
+        loop_heads.sort_by_key(|h| h.0);
+        loop_heads.dedup_by_key(|h| h.0);
         Function {
             name,
             nparams,
@@ -338,7 +377,9 @@ impl FnBuilder {
             frame_size: self.frame_size,
             shared_size: self.shared_size,
             blocks,
+            loop_heads,
             src,
+            locals: self.locals,
         }
     }
 }

@@ -46,6 +46,7 @@ impl Cx<'_> {
         let Some((home, dst)) = self.local_memory(name, false, size, align) else {
             return self.unsup(off, "local variables need too much memory");
         };
+        self.note_local(name, ty, home);
         self.copy_object(dst, Operand::Reg(reg), ty, off)?;
         Ok(home)
     }
@@ -56,18 +57,20 @@ impl Cx<'_> {
     }
 
     /// For a call to a function returning `ret`: if it is a record, a fresh frame
-    /// temporary whose address is pushed as the hidden last argument; the call's value
-    /// is then that temporary.
+    /// temporary (named `what`, the call as written: `f()`) whose address is pushed as
+    /// the hidden last argument; the call's value is then that temporary.
     pub(super) fn record_result(
         &mut self,
         ret: &CType,
         args: &mut Vec<Operand>,
+        what: &str,
         off: usize,
     ) -> R<Option<Val>> {
         if !ret.is_record() {
             return Ok(None);
         }
         let fo = self.frame_object(ret, off)?;
+        self.note_local(what, ret, Home::Frame(fo));
         let a = self.b.frame_addr(fo);
         args.push(a);
         Ok(Some(Val::Mem(a, ret.clone())))

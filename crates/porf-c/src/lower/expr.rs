@@ -67,7 +67,15 @@ impl Cx<'_> {
     pub fn load(&mut self, v: Val, off: usize) -> R<(Operand, CType)> {
         match v {
             Val::R(o, t) => Ok((o, t)),
-            Val::Reg(r, t) => Ok((Operand::Reg(self.b.copy(Operand::Reg(r))), t.unqual())),
+            Val::Reg(r, t) => {
+                // At the read itself: a check of an uninitialised register local
+                // (`crate::uninit`) reports this position.
+                let saved = self.b.loc;
+                self.at(off);
+                let v = self.b.copy(Operand::Reg(r));
+                self.b.loc = saved;
+                Ok((Operand::Reg(v), t.unqual()))
+            }
             Val::Mem(a, t) => match &t.kind {
                 Kind::Array(e, _) => Ok((a, CType::ptr((**e).clone()))),
                 Kind::Func(_) => Ok((a, CType::ptr(t.clone()))),
@@ -241,6 +249,7 @@ impl Cx<'_> {
                 Home::Reg(r) => Val::Reg(r, ty),
                 Home::Frame(o) => Val::Mem(self.b.frame_addr(o), ty),
                 Home::Shared(o) => Val::Mem(self.b.shared_addr(o), ty),
+                Home::Own(r) => Val::Mem(Operand::Reg(r), ty),
             }),
             Some(Binding::Global(gi)) => {
                 self.globals[gi].used = true;
@@ -438,7 +447,8 @@ impl Cx<'_> {
                         Some(id) => {
                             let mut argv = self.call_args(&sig, args, name, off)?;
                             self.at(off);
-                            let record = self.record_result(&sig.ret, &mut argv, off)?;
+                            let what = format!("{name}()");
+                            let record = self.record_result(&sig.ret, &mut argv, &what, off)?;
                             self.b.calls.push((id, off, argv.len()));
                             let dst =
                                 (!sig.ret.is_void() && record.is_none()).then(|| self.b.reg());
@@ -472,7 +482,7 @@ impl Cx<'_> {
         };
         let mut argv = self.call_args(&sig, args, "function pointer", off)?;
         self.at(off);
-        let record = self.record_result(&sig.ret, &mut argv, off)?;
+        let record = self.record_result(&sig.ret, &mut argv, "(*f)()", off)?;
         let dst = (!sig.ret.is_void() && record.is_none()).then(|| self.b.reg());
         self.b.emit(InstKind::CallIndirect {
             dst,

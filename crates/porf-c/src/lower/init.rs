@@ -11,7 +11,7 @@
 //! Locals are fully initialised: leaves no initializer names are stored as zero.
 
 use super::{Binding, Cx, Home, R};
-use crate::ir::{Operand, Scalar};
+use crate::ir::{InstKind, Operand, Scalar};
 use crate::types::{CType, Kind};
 use lang_c::ast::{Designator, Expression, Initializer, InitializerListItem};
 use lang_c::span::Node;
@@ -430,10 +430,6 @@ impl Cx<'_> {
         {
             return self.err(off, format!("redefinition of `{name}`"));
         }
-        let escapes = self.f.addr_taken.contains(name) || !ty.is_scalar();
-        if self.f.is_main && self.f.shared.contains(name) && escapes {
-            return self.shared_local(name, ty, init, off);
-        }
         if ty.is_scalar() && !self.f.addr_taken.contains(name) {
             let r = self.b.reg();
             self.bind(
@@ -443,6 +439,14 @@ impl Cx<'_> {
                     home: Home::Reg(r),
                 },
             );
+            // Indeterminate from here (and before: a `goto` may jump past the
+            // declaration) until written, even in its own initializer; with an
+            // initializer, the data flow of `crate::uninit` sees the write at once.
+            self.at(off);
+            self.b.emit(InstKind::Indeterminate {
+                reg: r,
+                name: name.to_string(),
+            });
             if let Some(i) = init {
                 let (_, items) = self.flatten(&ty, i)?;
                 let v = match items.first().map(|i| &i.val) {
@@ -453,7 +457,7 @@ impl Cx<'_> {
                     _ => Operand::Const(0),
                 };
                 self.at(off);
-                self.b.emit(crate::ir::InstKind::Copy { dst: r, src: v });
+                self.b.emit(InstKind::Copy { dst: r, src: v });
             }
             return Ok(());
         }
@@ -471,6 +475,26 @@ impl Cx<'_> {
             );
         };
         self.at(off);
+        let shared = super::escape::is_shared(&self.f.escapes, name, ty.is_scalar());
+        // Inside a loop, or where a `goto` may come back: the declaration can be
+        // reached again in this activation, each time making a new object.
+        let again = !self.b.targets.continues.is_empty() || !self.f.labels.is_empty();
+        if shared && again && items.is_none() {
+            if size > crate::memory::MAX_MALLOC as u64 {
+                return self.unsup(off, format!("local variable `{name}` is too large"));
+            }
+            let var = self.note_own_block_local(name, &ty, size);
+            let r = self.b.reg();
+            self.b.emit(InstKind::LocalBlock { dst: r, var });
+            self.bind(
+                name,
+                Binding::Local {
+                    ty: ty.clone(),
+                    home: Home::Own(r),
+                },
+            );
+            return Ok(());
+        }
         let Some((home, addr)) = self.local_memory(name, ty.is_scalar(), size, align) else {
             return self.unsup(
                 off,
@@ -484,8 +508,29 @@ impl Cx<'_> {
                 home,
             },
         );
-        if let Some(items) = items {
-            self.store_items(addr, &ty, &items)?;
+        self.note_local(name, &ty, home);
+        match (items, home) {
+            (Some(items), Home::Frame(o)) => {
+                // The whole object is initialised (padding and union tails to 0, as
+                // C11 6.7.9p10 has it for the members no initializer names): one
+                // `FrameInit`, then the items.
+                self.b.emit(InstKind::FrameInit {
+                    offset: o,
+                    size: size as u32,
+                    defined: true,
+                });
+                self.store_items_over_zeros(addr, &items)?;
+            }
+            (Some(items), _) => self.store_items(addr, &ty, &items)?,
+            // The value is indeterminate each time the declaration is reached.
+            (None, Home::Frame(o)) => self.b.emit(InstKind::FrameInit {
+                offset: o,
+                size: size as u32,
+                defined: false,
+            }),
+            // A shared frame is uninitialised when allocated (and a declaration that
+            // can be reached again has a block of its own, above).
+            (None, _) => {}
         }
         Ok(())
     }
@@ -545,45 +590,24 @@ impl Cx<'_> {
         };
         self.at(off);
         let addr = self.b.frame_addr(fo);
-        self.store_items(addr, &ty, &items)?;
+        self.b.emit(InstKind::FrameInit {
+            offset: fo,
+            size: size as u32,
+            defined: true,
+        });
+        self.store_items_over_zeros(addr, &items)?;
         Ok(super::expr::Val::Mem(addr, ty))
-    }
-
-    /// A local of `main` whose address is handed to threads: static storage named
-    /// `main::name` (`main` runs once, so this is the object's only instance), its
-    /// initializer executed where the declaration is.
-    fn shared_local(
-        &mut self,
-        name: &str,
-        ty: CType,
-        init: Option<&Node<Initializer>>,
-        off: usize,
-    ) -> R<()> {
-        let (ty, items) = match init {
-            Some(i) => {
-                let (t, items) = self.flatten(&ty, i)?;
-                (t, Some(items))
-            }
-            None => (ty, None),
-        };
-        if !self.types.is_complete(&ty) {
-            return self.err(
-                off,
-                format!("variable `{name}` has incomplete type `{}`", self.show(&ty)),
-            );
-        }
-        let gi = self.new_static(&format!("main::{name}"), ty.clone(), off)?;
-        self.bind(name, Binding::Global(gi));
-        if let (Some(items), Some(a)) = (items, self.globals[gi].addr) {
-            self.at(off);
-            self.store_items(Operand::Const(a), &ty, &items)?;
-        }
-        Ok(())
     }
 
     /// Stores a flattened initializer into the object at `addr`: zero into every leaf
     /// no item covers, then the items in order.
     fn store_items(&mut self, addr: Operand, ty: &CType, items: &[InitItem]) -> R<()> {
+        self.zero_uncovered(addr, ty, items);
+        self.store_items_over_zeros(addr, items)
+    }
+
+    /// Zero into every leaf of the object at `addr` that no item covers.
+    fn zero_uncovered(&mut self, addr: Operand, ty: &CType, items: &[InitItem]) {
         let mut ranges: Vec<(u64, u64)> = items
             .iter()
             .map(|i| (i.offset, i.offset + self.types.size_of(&i.ty).unwrap_or(1)))
@@ -601,6 +625,11 @@ impl Cx<'_> {
                     .store(a, Operand::Const(0), l.scalar, super::ops::ord_of(l.atomic));
             }
         }
+    }
+
+    /// Stores the items of a flattened initializer, in order, into the object at
+    /// `addr`, whose other bytes already are 0.
+    fn store_items_over_zeros(&mut self, addr: Operand, items: &[InitItem]) -> R<()> {
         for item in items {
             let a = self.offset_addr(addr, item.offset);
             match item.val {

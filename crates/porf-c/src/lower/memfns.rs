@@ -7,8 +7,10 @@
 //! constant size `n` that is a multiple of the pointee's size, the call touches the
 //! `n / sizeof(T)` objects of type `T` there, scalar cell by scalar cell. `memset`
 //! stores the byte repeated over each cell's width; `memcpy` and `memmove` load every
-//! source cell first and then store them all (so overlapping `memmove` is right); the
-//! source must have a compatible type. All accesses are non-atomic (C11 has no atomic
+//! source cell first and then store them all (so overlapping `memmove` is right), as
+//! cell copies (`InstKind::CopyLoad`/`CopyStore`: an uninitialised source cell is not
+//! an error, its copy stays uninitialised in private memory); the source must have a
+//! compatible type. All accesses are non-atomic (C11 has no atomic
 //! byte copies). Anything else (a `void *` or `char *` destination over a larger
 //! object, a size that is not a constant) is reported as unsupported.
 
@@ -124,7 +126,7 @@ impl Cx<'_> {
             for k in 0..count {
                 for l in &leaves {
                     let a = self.offset_addr(src, k * elem + l.offset);
-                    vals.push(self.b.load(a, l.scalar, MemOrder::NonAtomic));
+                    vals.push(self.b.copy_load(a, l.scalar, MemOrder::NonAtomic));
                 }
             }
             let mut it = vals.into_iter();
@@ -132,7 +134,7 @@ impl Cx<'_> {
                 for l in &leaves {
                     let a = self.offset_addr(dst, k * elem + l.offset);
                     let v = it.next().expect("one value per cell");
-                    self.b.store(a, v, l.scalar, MemOrder::NonAtomic);
+                    self.b.copy_store(a, v, l.scalar, MemOrder::NonAtomic);
                 }
             }
         }

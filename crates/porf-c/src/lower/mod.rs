@@ -6,7 +6,7 @@
 //! (statements and control flow), `expr` and `ops` (expressions), `float` (floating
 //! constants, conversions and conditions), `builtins` (library calls recognised by
 //! name; `realloc` the copy loop of `realloc`), `builder` (IR construction), `globals`
-//! (layout and cells).
+//! (layout and cells), `local_names` (names of the frames' objects).
 //!
 //! Invariants: every diagnostic carries the original position of the construct it is
 //! about; nothing outside the supported subset is lowered silently; expressions that
@@ -25,6 +25,7 @@ mod float;
 mod globals;
 mod init;
 mod literals;
+mod local_names;
 mod memfns;
 mod mutex;
 mod ops;
@@ -55,6 +56,10 @@ pub(crate) enum Home {
     /// The activation's shared frame at this offset: a local whose address may reach
     /// another thread (`escape`).
     Shared(u32),
+    /// A block of its own, allocated each time its declaration is reached (a shared
+    /// local without initializer that can be declared again in one activation, see
+    /// `ir::InstKind::LocalBlock`); the register holds its current address.
+    Own(Reg),
 }
 
 /// What an ordinary identifier denotes.
@@ -110,9 +115,6 @@ pub(crate) struct FnState {
     pub ret: Option<CType>,
     pub is_main: bool,
     pub addr_taken: HashSet<String>,
-    /// In `main`: locals named in a `pthread_create` argument, which get static
-    /// storage so that the threads can use them.
-    pub shared: HashSet<String>,
     /// Names used where a pointer may escape to another thread ([`escape`]): such
     /// locals in memory live in the shared frame.
     pub escapes: HashSet<String>,
@@ -338,6 +340,7 @@ impl<'a> Cx<'a> {
                 .collect(),
             warnings: std::mem::take(&mut self.warnings),
             loops: Vec::new(),
+            back_edges: Vec::new(),
             alloc_types: std::mem::take(&mut self.alloc_types),
         })
     }

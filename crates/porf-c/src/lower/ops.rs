@@ -518,11 +518,13 @@ impl Cx<'_> {
         }
         let mut leaves = Vec::new();
         self.types.leaves(ty, 0, "", &mut leaves);
+        // Cell copies: copying a member no write initialised is not an error (C11
+        // 6.2.6.1p6: a struct's value is never a trap), it stays uninitialised.
         for l in leaves {
             let s = self.offset_addr(src, l.offset);
             let d = self.offset_addr(dst, l.offset);
-            let v = self.b.load(s, l.scalar, ord_of(l.atomic));
-            self.b.store(d, v, l.scalar, ord_of(l.atomic));
+            let v = self.b.copy_load(s, l.scalar, ord_of(l.atomic));
+            self.b.copy_store(d, v, l.scalar, ord_of(l.atomic));
         }
         Ok(())
     }

@@ -126,6 +126,9 @@ impl Cx<'_> {
         let body = self.b.new_block();
         let done = self.b.new_block();
         self.b.jump(head);
+        // `k` runs from 0 up to `count`, so the loop ends by itself (not an `--unroll`
+        // loop of the program's).
+        self.b.loop_head(head, crate::ir::LoopHead::Finite);
         self.b.set_block(head);
         let more = self.b.bin(BinOp::Lt, Operand::Reg(k), count, SIZE);
         self.b.branch(more, body, done);
@@ -140,7 +143,7 @@ impl Cx<'_> {
         let to = self.b.bin(BinOp::Add, Operand::Reg(q), at, Scalar::PTR);
         for l in &leaves {
             let a = self.offset_addr(from, l.offset);
-            let (v, written) = self.b.copy_load(a, l.scalar);
+            let (v, written) = self.b.copy_load(a, l.scalar, MemOrder::NonAtomic);
             let a = self.offset_addr(to, l.offset);
             let store = self.b.new_block();
             let next = self.b.new_block();

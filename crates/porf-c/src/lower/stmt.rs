@@ -2,13 +2,13 @@
 //!
 //! Control flow becomes blocks: `if` and the loops branch on conditions with
 //! short-circuiting; every loop emits `LoopEnter` before it and `LoopIter` at the start
-//! of each execution of its body; `switch` becomes a chain of comparisons against the
+//! of each execution of its body, and records its back edge's target as a
+//! `LoopHead::Statement` (for `crate::unroll`); `switch` becomes a chain of comparisons against the
 //! case values (in source order) jumping into the body, so fall-through is preserved;
 //! `goto` jumps to per-function label blocks. A pre-pass over each body collects the
 //! names whose address is taken (`&x`): such locals, and all arrays, structs and
-//! unions, live in frame memory; other scalar locals live in registers. Exception:
-//! in `main`, which runs once, such a local named in a `pthread_create` argument
-//! (`&ids[i]`) gets static storage instead, so the threads it is handed to can use it.
+//! unions, live in frame memory (in the shared frame when their address may reach
+//! another thread, `escape`); other scalar locals live in registers.
 
 use super::expr::Val;
 use super::{Binding, Cx, FnState, Home, R};
@@ -34,27 +34,6 @@ impl<'ast> Visit<'ast> for AddrTaken {
             }
         }
         visit::visit_unary_operator_expression(self, u, span);
-    }
-}
-
-/// Identifiers in the arguments of `pthread_create` calls.
-struct SpawnArgs(HashSet<String>);
-
-impl<'ast> Visit<'ast> for SpawnArgs {
-    fn visit_call_expression(&mut self, c: &'ast CallExpression, span: &'ast Span) {
-        if matches!(&c.callee.node, Expression::Identifier(id) if id.node.name == "pthread_create")
-        {
-            struct Names<'a>(&'a mut HashSet<String>);
-            impl<'ast> Visit<'ast> for Names<'_> {
-                fn visit_identifier(&mut self, id: &'ast Identifier, _: &'ast Span) {
-                    self.0.insert(id.name.clone());
-                }
-            }
-            for a in c.arguments.iter().skip(3) {
-                Names(&mut self.0).visit_expression(&a.node, &a.span);
-            }
-        }
-        visit::visit_call_expression(self, c, span);
     }
 }
 
@@ -140,16 +119,11 @@ impl Cx<'_> {
         let nparams = params.len() as u32 + sret.is_some() as u32;
         let mut taken = AddrTaken(HashSet::new());
         taken.visit_statement(&fd.node.statement.node, &fd.node.statement.span);
-        let mut shared = SpawnArgs(HashSet::new());
-        if is_main {
-            shared.visit_statement(&fd.node.statement.node, &fd.node.statement.span);
-        }
         self.b = super::builder::FnBuilder::new(nparams);
         self.f = FnState {
             ret: Some(sig.ret.clone()),
             is_main,
             addr_taken: taken.0,
-            shared: shared.0,
             escapes: super::escape::escaping_names(&fd.node.statement),
             sret,
             ..FnState::default()
@@ -168,7 +142,8 @@ impl Cx<'_> {
         let fallthrough = self.fallthrough();
         let mut b = std::mem::replace(&mut self.b, super::builder::FnBuilder::new(0));
         let calls = std::mem::take(&mut b.calls);
-        let f = b.finish(name, nparams, src, fallthrough);
+        let mut f = b.finish(name, nparams, src, fallthrough);
+        crate::uninit::instrument(&mut f);
         self.install(id, f, calls);
         self.f = FnState::default();
         self.fname = None;
@@ -195,6 +170,7 @@ impl Cx<'_> {
                 let Some((home, a)) = self.local_memory(pname, true, size, size) else {
                     return self.unsup(p.off, "local variables need too much memory");
                 };
+                self.note_local(pname, &p.ty, home);
                 let s = p.ty.scalar().expect("parameters are scalars");
                 self.b
                     .store(a, Operand::Reg(reg), s, super::ops::ord_of(p.ty.atomic));
@@ -424,6 +400,9 @@ impl Cx<'_> {
             self.b.new_block(),
         );
         self.b.jump(if do_while { start } else { head });
+        // The back edge's target: `next` jumps to `head`, whose test enters `start`.
+        let back = if do_while { start } else { head };
+        self.b.loop_head(back, crate::ir::LoopHead::Statement);
         self.b.set_block(head);
         match cond {
             Some(c) => self.branch_on(c, start, exit)?,

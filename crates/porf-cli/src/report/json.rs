@@ -1,15 +1,21 @@
 //! The `--json` result: one object per run.
 //!
-//! `{"verdict", "complete", "blocked", "bound_cut", "partial", "stopped_by",
-//! "errors": [{"kind", "message", "location", "events": [{"thread", "index",
-//! "location"}], "trace": [{"thread", "index", "event", "value", "reads_from",
-//! "location"}]}], "warnings", "time_s", "model", "equiv"}`, and with `--equiv rvf`
-//! `"rvf": {"traces", "classes", "witness_calls", "witness_failed", "closure_refuted",
-//! "error_searches", "error_searches_found"}` (the explorer's counters).
+//! `{"verdict", "complete", "blocked", "bound_cut", "recursion_cut", "partial",
+//! "stopped_by", "errors": [{"kind", "message", "location", "events": [{"thread",
+//! "index", "location"}], "trace": [{"thread", "index", "event", "value",
+//! "reads_from", "location"}]}], "warnings", "time_s", "model", "equiv"}`, and with
+//! `--equiv rvf` `"rvf": {"traces", "classes", "witness_calls", "witness_failed",
+//! "closure_refuted", "error_searches", "error_searches_found"}` (the explorer's
+//! counters).
 //!
-//! `verdict` is an error class, `incomplete` (no error found, but `stopped_by` a
-//! limit: `timeout` or `max-executions`) or `safe`; `partial` is true exactly when
-//! `stopped_by` is not null; `warnings` holds the lines `porf` also prints on stderr.
+//! `verdict` is an error class, `incomplete` (no error found, and the exploration was
+//! not complete) or `safe` (no error found in a complete exploration), by
+//! [`super::judge`]. `stopped_by` names what kept the exploration from being
+//! complete, null when it was: a limit that stopped it (`timeout`, `max-executions`;
+//! `partial` is then true: the counts are lower bounds), else the bound that cut
+//! executions (`loop bound`, or `recursion limit` when it cut every cut execution;
+//! `bound_cut` executions were cut, `recursion_cut` of them by the recursion limit).
+//! `warnings` holds the lines `porf` also prints on stderr.
 
 use super::trace;
 use porf_explore::{ErrorReport, Stats};
@@ -65,13 +71,15 @@ pub fn to_json_with(
     equiv: &str,
     warnings: &[String],
 ) -> Value {
+    let verdict = super::judge(s);
     let mut v = json!({
-        "verdict": super::verdict(s),
+        "verdict": verdict.word,
         "complete": s.complete,
         "blocked": s.blocked,
         "bound_cut": s.bound_cut,
+        "recursion_cut": s.recursion_cut,
         "partial": s.partial(),
-        "stopped_by": s.stopped_by.map(|r| r.name()),
+        "stopped_by": verdict.limit.map(|l| l.name()),
         "errors": errors,
         "warnings": warnings,
         "time_s": (s.elapsed.as_secs_f64() * 1e4).round() / 1e4,

@@ -3,53 +3,130 @@
 
 pub mod dot;
 pub mod json;
+pub mod liveness;
 pub mod trace;
 
-use porf_explore::{ErrorClass, Stats};
+use porf_explore::{ErrorClass, Limit, Stats};
 use porf_graph::Program;
 
-/// Exit code of a run that found no error but was cut by `--timeout` or
-/// `--max-executions`: not a proof, so not 0.
+/// Exit code of a run that found no error but whose exploration was incomplete
+/// (stopped by a limit, or with executions cut by a bound): not a proof, so not 0.
 pub const EXIT_INCOMPLETE: u8 = 4;
 
-/// The exit codes, as `--help` shows them (keep in sync with [`exit_code`] and the
+/// The exit codes, as `--help` shows them (keep in sync with [`judge`] and the
 /// README).
 pub const EXIT_CODES_HELP: &str = "Exit codes:
-  0   no error found, every execution explored
-  4   no error found, but --timeout or --max-executions stopped the exploration
-      (incomplete: not a proof)
-  42  an error was found (as GenMC), also when a limit stopped the exploration later
+  0   no error found, and the exploration was complete: every execution explored to
+      its end
+  4   no error found, but the exploration was incomplete: --timeout or
+      --max-executions stopped it, or the --unroll loop bound or the
+      --recursion-limit cut some execution (\"No errors were detected up to the
+      bound\"; JSON verdict \"incomplete\", stopped_by names the limit): not a proof
+  42  an error was found (as GenMC), also when a limit stopped or cut the
+      exploration
   2   usage error
   3   unsupported or malformed input";
 
-/// 3 when the program did something porf does not model (no verdict is possible),
-/// 42 (as GenMC) when an error was found (errors are definitive, limit or not),
-/// [`EXIT_INCOMPLETE`] when none was found but a limit cut the exploration, 0 when
-/// none was found in a complete exploration.
-pub fn exit_code(s: &Stats) -> u8 {
-    if s.errors.iter().any(|e| e.class == ErrorClass::Unsupported) {
-        3
-    } else if !s.errors.is_empty() {
-        42
-    } else if s.partial() {
-        EXIT_INCOMPLETE
-    } else {
-        0
+/// What a result means: its verdict word, its exit code and the limit that keeps it
+/// from being a proof, if one does.
+#[derive(Copy, Clone, PartialEq, Debug)]
+pub struct Verdict {
+    /// JSON's `verdict`: the first error's class, else `incomplete`, else `safe`.
+    pub word: &'static str,
+    pub exit: u8,
+    /// [`Stats::limit`]: `None` exactly when the exploration was complete.
+    pub limit: Option<Limit>,
+}
+
+/// The one rule for every limit. An error found is the verdict (exit 42, or 3 when
+/// porf met something it does not model: no verdict is possible), limit or not:
+/// errors are definitive. Without one, `safe` and exit 0 only when the exploration
+/// was complete; when a limit stopped it or a bound cut an execution
+/// ([`Stats::limit`]), `incomplete` and [`EXIT_INCOMPLETE`].
+pub fn judge(s: &Stats) -> Verdict {
+    let limit = s.limit();
+    let unsupported = s.errors.iter().any(|e| e.class == ErrorClass::Unsupported);
+    let (word, exit) = match s.errors.first() {
+        Some(e) => (e.class.verdict(), if unsupported { 3 } else { 42 }),
+        None if limit.is_some() => ("incomplete", EXIT_INCOMPLETE),
+        None => ("safe", 0),
+    };
+    Verdict { word, exit, limit }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use porf_explore::{ErrorReport, StopReason};
+
+    fn error(class: ErrorClass) -> ErrorReport {
+        ErrorReport {
+            class,
+            message: String::new(),
+            events: Vec::new(),
+            witness: porf_graph::Graph::new(),
+        }
+    }
+
+    /// One rule: safe/0 only for a complete exploration; a stop or a cut without an
+    /// error is incomplete/4 naming the limit; an error is the verdict, limit or not.
+    #[test]
+    fn judge_applies_one_rule_to_every_limit() {
+        let mut s = Stats {
+            complete: 2,
+            blocked: 1,
+            ..Stats::default()
+        };
+        let v = judge(&s);
+        assert_eq!((v.word, v.exit, v.limit), ("safe", 0, None));
+        s.bound_cut = 1;
+        let v = judge(&s);
+        assert_eq!((v.word, v.exit), ("incomplete", EXIT_INCOMPLETE));
+        assert_eq!(v.limit.map(Limit::name), Some("loop bound"));
+        s.recursion_cut = 1;
+        assert_eq!(judge(&s).limit.map(Limit::name), Some("recursion limit"));
+        s.stopped_by = Some(StopReason::MaxExecutions(2));
+        let v = judge(&s);
+        assert_eq!((v.word, v.exit), ("incomplete", EXIT_INCOMPLETE));
+        assert_eq!(v.limit.map(Limit::name), Some("max-executions"));
+        s.errors.push(error(ErrorClass::Assertion));
+        let v = judge(&s);
+        assert_eq!((v.word, v.exit), ("assertion", 42));
+        s.errors.push(error(ErrorClass::Unsupported));
+        assert_eq!(judge(&s).exit, 3);
+    }
+
+    /// The human line says which kind of limit kept the run from being a proof.
+    #[test]
+    fn the_first_line_names_the_kind_of_limit() {
+        let mut s = Stats {
+            complete: 2,
+            blocked: 1,
+            ..Stats::default()
+        };
+        assert!(human_with(&s, &[], false).starts_with("No errors were detected.\n"));
+        s.bound_cut = 1;
+        let h = human_with(&s, &[], false);
+        assert!(
+            h.starts_with("No errors were detected up to the bound.\n"),
+            "{h}"
+        );
+        assert!(
+            h.contains("  of which cut by the loop bound (--unroll): 1\n"),
+            "{h}"
+        );
+        s.stopped_by = Some(StopReason::MaxExecutions(2));
+        let h = human_with(&s, &[], false);
+        assert!(
+            h.starts_with("No errors were detected in the executions explored (incomplete).\n"),
+            "{h}"
+        );
     }
 }
 
-/// The verdict word: the class of the first error; else `incomplete` if a limit cut
-/// the exploration; else `safe`.
-pub fn verdict(s: &Stats) -> &'static str {
-    match s.errors.first() {
-        Some(e) => e.class.verdict(),
-        None if s.partial() => "incomplete",
-        None => "safe",
-    }
-}
-
-/// The user's bounds that cut executions short (both block with
-/// `BlockReason::LoopBound` and count in `Stats::bound_cut`).
+/// The user's bounds that cut executions short (blocks with
+/// `BlockReason::LoopBound` and `BlockReason::RecursionLimit`, counted in
+/// `Stats::bound_cut`).
 #[derive(Copy, Clone, Debug, Default)]
 pub struct Bounds {
     /// `--unroll N`, if given.
@@ -67,19 +144,30 @@ impl Bounds {
         }
     }
 
-    /// "the --unroll N loop bound", "the --recursion-limit N recursion bound", both
-    /// joined by "or", or "a loop bound" when none is known.
-    fn describe(&self) -> String {
-        let mut d = Vec::new();
-        if let Some(n) = self.unroll {
-            d.push(format!("the --unroll {n} loop bound"));
+    /// "the --unroll N loop bound" (or "the --unroll loop bound" when unknown).
+    fn loop_bound(&self) -> String {
+        match self.unroll {
+            Some(n) => format!("the --unroll {n} loop bound"),
+            None => "the --unroll loop bound".to_string(),
         }
-        if let Some(n) = self.recursion {
-            d.push(format!("the --recursion-limit {n} recursion bound"));
+    }
+
+    /// "the --recursion-limit N recursion bound" (N omitted when unknown).
+    fn recursion_bound(&self) -> String {
+        match self.recursion {
+            Some(n) => format!("the --recursion-limit {n} recursion bound"),
+            None => "the --recursion-limit recursion bound".to_string(),
         }
-        match d.is_empty() {
-            true => "the --unroll loop bound".to_string(),
-            false => d.join(" or "),
+    }
+
+    /// The bounds that cut the executions of `s`: the loop bound, the recursion
+    /// bound, or both (the loop bound when some execution was cut without reaching
+    /// the recursion limit).
+    fn that_cut(&self, s: &Stats) -> String {
+        match (s.bound_cut > s.recursion_cut, s.recursion_cut > 0) {
+            (true, true) => format!("{} or {}", self.loop_bound(), self.recursion_bound()),
+            (false, true) => self.recursion_bound(),
+            _ => self.loop_bound(),
         }
     }
 }
@@ -95,8 +183,10 @@ pub fn warnings(s: &Stats, bounds: Bounds) -> Vec<String> {
             if !s.spin_blocked.is_empty() {
                 by.push("by spin loops assumed to exit (see --check-liveness)".into());
             }
-            if bounds.unroll.is_some() || s.bound_cut > 0 {
-                by.push(format!("by {}", bounds.describe()));
+            if s.bound_cut > 0 {
+                by.push(format!("by {}", bounds.that_cut(s)));
+            } else if bounds.unroll.is_some() {
+                by.push(format!("by {}", bounds.loop_bound()));
             }
             let by = match by.len() {
                 1 => by.remove(0),
@@ -125,7 +215,7 @@ pub fn warnings(s: &Stats, bounds: Bounds) -> Vec<String> {
              the result holds only up to the bound",
             s.bound_cut,
             plural(s.bound_cut, "execution", "executions"),
-            bounds.describe(),
+            bounds.that_cut(s),
             plural(s.bound_cut, "was", "were"),
         ));
     }
@@ -206,14 +296,14 @@ pub fn human_with(s: &Stats, blocks: &[String], stats: bool) -> String {
     use std::fmt::Write;
     let mut o = String::new();
     if s.errors.is_empty() {
-        if s.partial() {
-            let _ = writeln!(
+        let _ = match s.limit() {
+            None => writeln!(o, "No errors were detected."),
+            Some(Limit::Stopped(_)) => writeln!(
                 o,
                 "No errors were detected in the executions explored (incomplete)."
-            );
-        } else {
-            let _ = writeln!(o, "No errors were detected.");
-        }
+            ),
+            Some(Limit::Cut(_)) => writeln!(o, "No errors were detected up to the bound."),
+        };
     }
     for b in blocks {
         o.push_str(b);
@@ -234,13 +324,19 @@ pub fn human_with(s: &Stats, blocks: &[String], stats: bool) -> String {
     let _ = writeln!(o, "Number of complete executions explored: {}", s.complete);
     if s.blocked > 0 {
         let _ = writeln!(o, "Number of blocked executions seen: {}", s.blocked);
-        if s.bound_cut > 0 {
-            let _ = writeln!(
+        let (k, r) = (s.bound_cut, s.recursion_cut);
+        let _ = match (k, r) {
+            (0, _) => Ok(()),
+            (k, 0) => writeln!(o, "  of which cut by the loop bound (--unroll): {k}"),
+            (k, r) if k == r => writeln!(
                 o,
-                "  of which cut by the --unroll or --recursion-limit bound: {}",
-                s.bound_cut
-            );
-        }
+                "  of which cut by the recursion limit (--recursion-limit): {k}"
+            ),
+            (k, r) => writeln!(
+                o,
+                "  of which cut by the loop bound or the recursion limit: {k} ({r} by the recursion limit)"
+            ),
+        };
     }
     let _ = writeln!(o, "Total wall-clock time: {:.2}s", s.elapsed.as_secs_f64());
     if stats {

@@ -169,7 +169,8 @@ pub fn describe<P: Program>(names: &Names<P>, g: &Graph, e: EventId) -> (String,
         LabelKind::Block { reason } => (
             match reason {
                 BlockReason::Assume => "blocked (assume failed)",
-                BlockReason::LoopBound => "blocked (--unroll or --recursion-limit bound reached)",
+                BlockReason::LoopBound => "blocked (--unroll loop bound reached)",
+                BlockReason::RecursionLimit => "blocked (--recursion-limit reached)",
                 BlockReason::Lock => "blocked (lock taken)",
                 BlockReason::SpinLoop { .. } => "blocked (spin loop iteration without effect)",
                 BlockReason::Uninit => "blocked (read of an uninitialised location)",

@@ -4,8 +4,14 @@
 //! reasoning in each file's header, never pasted from porf's output:
 //!
 //! - `// args: ARGS`: extra arguments of `porf verify` for every run of the file;
-//! - `// expect MODELS [| FLAGS]: safe N [blocked B] [cut C]`: no error, exit code 0,
-//!   N complete executions (and, if given, B blocked ones, C of them cut by a bound);
+//! - `// expect MODELS [| FLAGS]: safe N [blocked B]`: no error in a complete
+//!   exploration, exit code 0, N complete executions (and, if given, B blocked ones;
+//!   none cut by a bound);
+//! - `// expect MODELS [| FLAGS]: incomplete N [blocked B] [cut C] [by LIMIT]`: no
+//!   error, but a bound cut executions: verdict `incomplete`, exit code 4, N complete
+//!   executions (and, if given, B blocked ones, C of them cut by a bound, and
+//!   `stopped_by` LIMIT, one word: `loop` for `loop bound`, `recursion` for
+//!   `recursion limit`);
 //! - `// expect MODELS [| FLAGS]: KIND ["message part"]`: the first error has this kind
 //!   (and its message contains the part), exit code 42;
 //! - `// expect MODELS [| FLAGS]: rejected "message part"`: exit code 3 with a message
@@ -21,6 +27,8 @@ use std::path::PathBuf;
 enum Want {
     /// Complete executions, and optionally blocked ones and bound cuts.
     Safe(u64, Option<u64>, Option<u64>),
+    /// The same counts of a run cut by a bound, and optionally the limit's name.
+    Incomplete(u64, Option<u64>, Option<u64>, Option<String>),
     Error(String, Option<String>),
     Rejected(String),
 }
@@ -38,18 +46,26 @@ struct Spec {
     stderr: Vec<String>,
 }
 
-fn safe(what: &str, path: &str) -> Want {
+/// `N [blocked B] [cut C] [by LIMIT]` after `safe` (`complete` false: no `cut` but
+/// 0, no `by`) or `incomplete`.
+fn counts(what: &str, path: &str, complete: bool) -> Want {
     let words: Vec<&str> = what.split_whitespace().collect();
     let num = |s: &str| -> u64 { s.parse().unwrap_or_else(|_| panic!("{path}: count {s}")) };
-    let (mut blocked, mut cut) = (None, None);
+    let (mut blocked, mut cut, mut by) = (None, None, None);
     for pair in words[1..].chunks(2) {
         match pair {
             ["blocked", n] => blocked = Some(num(n)),
-            ["cut", n] => cut = Some(num(n)),
+            ["cut", n] if !complete || num(n) == 0 => cut = Some(num(n)),
+            ["by", "loop"] if !complete => by = Some("loop bound".to_string()),
+            ["by", "recursion"] if !complete => by = Some("recursion limit".to_string()),
             _ => panic!("{path}: bad expectation {what}"),
         }
     }
-    Want::Safe(num(words[0]), blocked, cut)
+    if complete {
+        Want::Safe(num(words[0]), blocked, Some(0))
+    } else {
+        Want::Incomplete(num(words[0]), blocked, cut, by)
+    }
 }
 
 fn spec(text: &str, path: &str) -> Spec {
@@ -83,7 +99,9 @@ fn spec(text: &str, path: &str) -> Spec {
         let what = what.trim();
         let quoted = |s: &str| s.trim().trim_matches('"').to_string();
         let want = if let Some(n) = what.strip_prefix("safe ") {
-            safe(n, path)
+            counts(n, path, true)
+        } else if let Some(n) = what.strip_prefix("incomplete ") {
+            counts(n, path, false)
         } else if let Some(m) = what.strip_prefix("rejected ") {
             Want::Rejected(quoted(m))
         } else {
@@ -117,12 +135,29 @@ fn check(want: &Want, reject_mark: &str, code: i32, out: &str, err: &str) -> Opt
     match want {
         Want::Safe(n, blocked, cut) => {
             let ok = code == 0
+                && v["verdict"] == "safe"
                 && v["complete"].as_u64() == Some(*n)
                 && blocked.is_none_or(|b| v["blocked"].as_u64() == Some(b))
                 && cut.is_none_or(|c| v["bound_cut"].as_u64() == Some(c));
             (!ok).then(|| {
                 format!(
                     "want safe with {n} complete, {blocked:?} blocked, {cut:?} cut, exit {code}"
+                )
+            })
+        }
+        Want::Incomplete(n, blocked, cut, by) => {
+            let ok = code == 4
+                && v["verdict"] == "incomplete"
+                && v["complete"].as_u64() == Some(*n)
+                && blocked.is_none_or(|b| v["blocked"].as_u64() == Some(b))
+                && cut.is_none_or(|c| v["bound_cut"].as_u64() == Some(c))
+                && by
+                    .as_ref()
+                    .is_none_or(|b| v["stopped_by"].as_str() == Some(b.as_str()));
+            (!ok).then(|| {
+                format!(
+                    "want incomplete with {n} complete, {blocked:?} blocked, {cut:?} cut, \
+                     stopped by {by:?}, exit {code}"
                 )
             })
         }

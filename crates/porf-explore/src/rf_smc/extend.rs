@@ -138,7 +138,7 @@ impl<P: Program> Extender<'_, '_, '_, P> {
         match lab.kind {
             LabelKind::Error { .. } => self.rec.error_event(&st.g, e),
             LabelKind::Read { .. } | LabelKind::Write { .. } | LabelKind::Free { .. } => {
-                self.rec.access_errors(&st.g, e);
+                self.rec.access_errors(self.prog, &st.g, e);
             }
             _ => {}
         }

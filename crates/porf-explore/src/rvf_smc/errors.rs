@@ -25,10 +25,11 @@
 
 use super::trace::{instance, realise, Trace};
 use super::Rvf;
+use crate::record::lifetime_message;
 use crate::state::State;
 use crate::ErrorClass;
 use porf_graph::{BlockReason, EventId, Graph, LabelKind, Loc, Program, ReadKind, SrcLoc, View};
-use porf_models::lifetime::{self, Violation};
+use porf_models::lifetime::{self, LifetimeError, Violation};
 use porf_models::race;
 use porf_models::rvf::{self as vsc, Kind, Query, TaintGoal, Verdict};
 use std::collections::HashMap;
@@ -40,7 +41,7 @@ struct Hidden {
     init_only: Option<EventId>,
     class: ErrorClass,
     events: Vec<EventId>,
-    msg: &'static str,
+    msg: String,
 }
 
 impl<P: Program> Rvf<'_, '_, P> {
@@ -48,14 +49,14 @@ impl<P: Program> Rvf<'_, '_, P> {
     pub(super) fn class_errors(&mut self, tr: &Trace<P>) {
         self.graph_errors(&tr.st.g);
         let stop = || self.rec.deadline_passed();
-        for h in hidden(tr, &stop) {
+        for h in hidden(self.prog, tr, &stop) {
             if self.rec.stopped() {
                 return;
             }
             if h.class == ErrorClass::Race && !self.rec.reports_races() {
                 continue;
             }
-            if self.known(&tr.st.g, h.class, &h.events, h.msg) {
+            if self.known(&tr.st.g, h.class, &h.events, &h.msg) {
                 continue;
             }
             self.counters.error_searches += 1;
@@ -103,8 +104,9 @@ impl<P: Program> Rvf<'_, '_, P> {
             if self.rec.stopped() {
                 return;
             }
-            if !self.known(g, ErrorClass::Memory, &err.events, err.violation.message()) {
-                self.rec.lifetime(g, &err);
+            let msg = lifetime_message(self.prog, g, &err);
+            if !self.known(g, ErrorClass::Memory, &err.events, &msg) {
+                self.rec.lifetime(self.prog, g, &err);
             }
         }
     }
@@ -141,8 +143,9 @@ impl<P: Program> Rvf<'_, '_, P> {
             if self.rec.stopped() {
                 return;
             }
-            if !self.known(g, ErrorClass::Memory, &err.events, err.violation.message()) {
-                self.rec.lifetime(g, &err);
+            let msg = lifetime_message(self.prog, g, &err);
+            if !self.known(g, ErrorClass::Memory, &err.events, &msg) {
+                self.rec.lifetime(self.prog, g, &err);
             }
         }
     }
@@ -288,7 +291,7 @@ fn shared_hb<P: Program>(tr: &Trace<P>) -> HashMap<EventId, View> {
 /// The searches of step 2 for trace `tr`. The pairs are quadratic in the length of
 /// the trace, so `stop` (the time limit) is asked per access: when it says to stop,
 /// the list is cut short (the caller then stops before searching).
-fn hidden<P: Program>(tr: &Trace<P>, stop: &dyn Fn() -> bool) -> Vec<Hidden> {
+fn hidden<P: Program>(prog: &P, tr: &Trace<P>, stop: &dyn Fn() -> bool) -> Vec<Hidden> {
     let g = &tr.st.g;
     // Pairs every trace orders: by po and sync alone (cheap), else also through the
     // rf the closure forces (computed once, only if some pair needs it).
@@ -332,7 +335,7 @@ fn hidden<P: Program>(tr: &Trace<P>, stop: &dyn Fn() -> bool) -> Vec<Hidden> {
                         init_only: None,
                         class: ErrorClass::Race,
                         events: vec![a, b],
-                        msg: "",
+                        msg: String::new(),
                     });
                 }
             }
@@ -374,11 +377,11 @@ fn hidden<P: Program>(tr: &Trace<P>, stop: &dyn Fn() -> bool) -> Vec<Hidden> {
                 (loc.0.wrapping_sub(base.0)).saturating_add(la.bytes().unwrap_or(1).max(1) as u64);
             let oob = loc.0 < base.0 || end > size;
             if visible && !fixed(m, a) {
-                let msg = Violation::AccessNonAllocated.message();
+                let msg = Violation::AccessNonAllocated.message().to_string();
                 out.push(search(m, a, false, mem, vec![a], msg));
             }
             if !visible && oob {
-                let msg = Violation::OutOfBounds.message();
+                let msg = Violation::OutOfBounds.message().to_string();
                 out.push(search(m, a, true, mem, vec![a], msg));
             }
             let may_init = tr.good.get(&a).is_some_and(|ws| ws.contains(&None));
@@ -386,7 +389,11 @@ fn hidden<P: Program>(tr: &Trace<P>, stop: &dyn Fn() -> bool) -> Vec<Hidden> {
             let checked = la.is_read() && la.read_kind() != Some(porf_graph::ReadKind::Copy);
             let seen_init = visible && la.rf().is_none();
             if checked && !oob && !zeroed && may_init && !seen_init {
-                let msg = Violation::UninitializedRead.message();
+                let err = LifetimeError {
+                    violation: Violation::UninitializedRead,
+                    events: vec![a],
+                };
+                let msg = lifetime_message(prog, g, &err);
                 let mut h = search(m, a, true, mem, vec![a], msg);
                 h.init_only = Some(a);
                 out.push(h);
@@ -394,12 +401,12 @@ fn hidden<P: Program>(tr: &Trace<P>, stop: &dyn Fn() -> bool) -> Vec<Hidden> {
         }
         for &f in &info.frees {
             if hb(m, f) && !fixed(m, f) {
-                let msg = Violation::FreeNonAllocated.message();
+                let msg = Violation::FreeNonAllocated.message().to_string();
                 out.push(search(m, f, false, mem, vec![f], msg));
             }
             for &a in &accesses {
                 if hb(a, f) && !fixed(a, f) {
-                    let msg = Violation::AccessFreed.message();
+                    let msg = Violation::AccessFreed.message().to_string();
                     out.push(search(a, f, false, mem, vec![a, f], msg));
                 }
             }

@@ -373,8 +373,18 @@ impl<P: Program> Rvf<'_, '_, P> {
                 cands.push(Some(w));
             }
         }
-        // (value, reads a destroyed mutex) → writes.
-        type Group = ((i64, bool), Vec<Option<EventId>>);
+        // (value, reads a destroyed mutex, a copy read reads uninitialised memory) →
+        // writes: the thread goes on differently in each case, whatever the value.
+        type Group = ((i64, bool, bool), Vec<Option<EventId>>);
+        let uninit_init = acc.kind == ReadKind::Copy
+            && self
+                .prog
+                .block_of(acc.loc)
+                .and_then(|b| g.block(b))
+                .and_then(|b| b.malloc)
+                .is_some_and(|(m, _)| {
+                    !matches!(g.label(m).kind, LabelKind::Malloc { zeroed: true, .. })
+                });
         let mut groups: Vec<Group> = Vec::new();
         for w in cands {
             if causal.forbids(r, w) {
@@ -382,7 +392,11 @@ impl<P: Program> Rvf<'_, '_, P> {
             }
             let destroyed =
                 w.is_some_and(|w| g.label(w).write_kind() == Some(WriteKind::MutexDestroy));
-            let v = (g.write_val(acc.loc, w), destroyed);
+            let v = (
+                g.write_val(acc.loc, w),
+                destroyed,
+                w.is_none() && uninit_init,
+            );
             match groups.iter_mut().find(|(k, _)| *k == v) {
                 Some((_, ws)) => ws.push(w),
                 None => groups.push((v, vec![w])),

@@ -3,7 +3,7 @@
 // anyone wrote it (GenMC: "Attempt to read from uninitialized memory"). A local whose
 // address reaches another thread is uninitialised until written, like malloc'ed
 // memory, under both models.
-// expect rc11 sc: memory "uninitialised memory"
+// expect rc11 sc: memory "read of an uninitialised local variable `x`"
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stddef.h>

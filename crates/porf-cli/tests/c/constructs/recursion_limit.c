@@ -3,8 +3,9 @@
 // call blocks the execution (counted as cut by the bound). One store of flag = 1; the
 // loads read 0 until one reads 1 (reading 1 returns): the read sequences are
 // 1 / 0 1 / 0 0 1 (complete, 3) and 0 0 0 (blocked at the bound, 1), under both models.
+// The cut makes the run incomplete (exit 4, stopped by the recursion limit).
 // args: --recursion-limit 3
-// expect rc11 sc: safe 3 blocked 1 cut 1
+// expect rc11 sc: incomplete 3 blocked 1 cut 1 by recursion
 // expect-stderr: --recursion-limit 3 recursion bound
 #include <pthread.h>
 #include <stdatomic.h>

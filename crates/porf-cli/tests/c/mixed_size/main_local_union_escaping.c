@@ -1,9 +1,8 @@
-// A union local of main whose address reaches another thread: main's frame outlives
-// every thread, so the front end keeps it with the globals (one cell per scalar of
-// the first member's layout). The child writes its 8-byte member, main then reads a
-// 4-byte member: rejected with the position (exit 3), never answered from the wrong
-// cell.
-// expect: rejected "mixed-size or misaligned access"
+// A union local of main whose address reaches another thread: it lives in main's
+// shared frame, an engine block (never freed: main's frame outlives every thread).
+// The child writes its 8-byte member, main then reads a 4-byte member: rejected with
+// the position (exit 3), never answered from the wrong cell.
+// expect: rejected "mixed-size accesses: 4-byte load"
 #include <assert.h>
 #include <pthread.h>
 #include <stdint.h>
