@@ -138,11 +138,15 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
         par: Option<Worker<'a, P>>,
     ) -> Self {
         let maximality = maximality_rule(model, cfg);
+        let mut rec = Recorder::new(cfg, model);
+        if !maximality {
+            rec.dedupe_executions();
+        }
         Optimal {
             prog,
             model,
             co: Coherence::new(model, cfg.equiv),
-            rec: Recorder::new(cfg, model),
+            rec,
             tids: TidRegistry::default(),
             par,
             maximality,
@@ -542,7 +546,11 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
             if st2.g.label(w).is_exclusive_write() && atomicity::violated_by(&st2.g, w) {
                 continue;
             }
-            if !self.maximality && !self.revisited.insert(execution_key(&st2.g, self.co.equiv)) {
+            if !self.maximality
+                && !self
+                    .revisited
+                    .insert(revisit_state_key(&st2.g, self.co.equiv))
+            {
                 continue;
             }
             any = true;
@@ -558,6 +566,26 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
         }
         (any, b)
     }
+}
+
+/// The key of a backward revisit's state in the set U: the execution
+/// ([`execution_key`]) together with what else the exploration below depends on, the
+/// insertion order (each event's stamp) and which events may still be revisited. Two
+/// revisits with equal keys explore the same subtree, so the second is skipped; two
+/// that produce the same execution with another insertion order or other revisitable
+/// events are both explored (the first may not reach what the second does), and the
+/// maximal executions they share are counted once ([`Recorder::dedupe_executions`]).
+fn revisit_state_key(g: &Graph, equiv: Equiv) -> Vec<i64> {
+    let mut k = execution_key(g, equiv);
+    k.push(i64::MIN + 1);
+    for t in 0..g.num_threads() {
+        k.extend(
+            g.thread(t)
+                .iter()
+                .map(|l| (i64::from(l.stamp) << 1) | i64::from(l.revisitable)),
+        );
+    }
+    k
 }
 
 /// The last child of `b` (the forward exploration after a write's backward revisits),
