@@ -18,15 +18,20 @@
 //! co position to choose, a read may read from any write the model's exact check
 //! accepts, and the maximality rule, which rests on co, does not apply. Nor does it in
 //! co mode for a model where reading the co-latest write may be inconsistent
-//! ([`MemoryModel::maximal_extensions_consistent`]: WRA). Optimality
-//! comes instead from the set U of the PLDI 2019 algorithm: the graph every backward
-//! revisit produces is recorded (up to insertion order), and a revisit producing a
-//! recorded graph is not explored again. U grows with the number of distinct revisit
-//! graphs (`Stats::revisit_states`).
+//! ([`MemoryModel::maximal_extensions_consistent`]: WRA). Then the
+//! state every backward revisit produces is recorded in a set U (after the PLDI 2019
+//! algorithm's): its graph, insertion order and revisitable events
+//! ([`compact_state_key`]), and a revisit producing a recorded state is not explored
+//! again, since it would explore the same subtree. U grows with the number of distinct
+//! revisit states (`Stats::revisit_states`). Recording the graph alone is not enough:
+//! two revisits may produce one graph with different insertion orders or revisitable
+//! events, and the subtree of the first need not hold every execution the second's
+//! does. Those two subtrees may share executions, so the recorder counts each
+//! maximal execution once (`Recorder::dedupe_executions`, `Stats::repeated_executions`).
 
 use crate::coherence::Coherence;
 use crate::coherence::Equiv;
-use crate::key::execution_key;
+use crate::key::compact_state_key;
 use crate::parallel::{self, Worker};
 use crate::progress;
 use crate::record::Recorder;
@@ -120,11 +125,10 @@ pub(crate) struct Optimal<'a, 'c, P: Program> {
     /// the maximality rule, unless [`Config::explore_stale_blocks`].
     prune_stale: bool,
     /// Without the maximality rule (rf mode, and co mode for models such as WRA): the
-    /// graphs backward revisits produced (their [`execution_key`]s, insertion order
-    /// left out), each explored once — the set U of the PLDI 2019 algorithm, which
-    /// keeps the exploration optimal. Empty with the rule, which does that without
-    /// memory.
-    revisited: HashSet<Vec<i64>>,
+    /// states backward revisits produced ([`compact_state_key`]: graph, insertion
+    /// order, revisitable events), each explored once — the set U. Empty with the
+    /// rule, which keeps the exploration optimal without memory.
+    revisited: HashSet<Box<[u32]>>,
     /// Which children of each branch point to explore ([`crate::shard`]): all of them,
     /// except in a shard of a split exploration.
     shard: Filter,
@@ -549,7 +553,7 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
             if !self.maximality
                 && !self
                     .revisited
-                    .insert(revisit_state_key(&st2.g, self.co.equiv))
+                    .insert(compact_state_key(&st2.g, self.co.equiv))
             {
                 continue;
             }
@@ -566,26 +570,6 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
         }
         (any, b)
     }
-}
-
-/// The key of a backward revisit's state in the set U: the execution
-/// ([`execution_key`]) together with what else the exploration below depends on, the
-/// insertion order (each event's stamp) and which events may still be revisited. Two
-/// revisits with equal keys explore the same subtree, so the second is skipped; two
-/// that produce the same execution with another insertion order or other revisitable
-/// events are both explored (the first may not reach what the second does), and the
-/// maximal executions they share are counted once ([`Recorder::dedupe_executions`]).
-fn revisit_state_key(g: &Graph, equiv: Equiv) -> Vec<i64> {
-    let mut k = execution_key(g, equiv);
-    k.push(i64::MIN + 1);
-    for t in 0..g.num_threads() {
-        k.extend(
-            g.thread(t)
-                .iter()
-                .map(|l| (i64::from(l.stamp) << 1) | i64::from(l.revisitable)),
-        );
-    }
-    k
 }
 
 /// The last child of `b` (the forward exploration after a write's backward revisits),

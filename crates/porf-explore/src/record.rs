@@ -3,7 +3,7 @@
 
 use crate::coherence::{Coherence, Equiv};
 use crate::deadline::Deadline;
-use crate::key::{execution_key, rf_class_key};
+use crate::key::{compact_execution_key, execution_key, rf_class_key};
 use crate::outcome::{classify, Outcome};
 use crate::progress::{Branch, Progress, Tree};
 use crate::state::State;
@@ -59,9 +59,9 @@ pub struct Recorder<'c> {
     seen: HashSet<Vec<u64>>,
     /// Count each reads-from class once (see [`Recorder::dedupe_classes`]).
     dedupe: bool,
-    /// With [`Recorder::dedupe_executions`]: the key ([`execution_key`] in the
-    /// configured equivalence) of every maximal execution seen.
-    seen_executions: Option<HashSet<Vec<i64>>>,
+    /// With [`Recorder::dedupe_executions`]: the key ([`compact_execution_key`] in
+    /// the configured equivalence) of every maximal execution seen.
+    seen_executions: Option<HashSet<Box<[u32]>>>,
     /// Whether races are reported: the model has data races
     /// ([`MemoryModel::has_data_races`]) and [`Config::disable_race_detection`] is off.
     races: bool,
@@ -269,7 +269,7 @@ impl<'c> Recorder<'c> {
     pub fn maximal<P: Program>(&mut self, st: &mut State<P>, co: &Coherence) {
         self.tick(&st.g);
         if let Some(seen) = &mut self.seen_executions {
-            if !seen.insert(execution_key(&st.g, self.cfg.equiv)) {
+            if !seen.insert(compact_execution_key(&st.g, self.cfg.equiv)) {
                 self.stats.repeated_executions += 1;
                 return;
             }
