@@ -256,9 +256,7 @@ impl CompactKey {
     fn event(&mut self, e: Option<porf_graph::EventId>) {
         match e {
             // Thread below 2^8 and index below 2^23: one token below the tags.
-            Some(e) if e.tid < (1 << 8) && e.idx < (1 << 23) => {
-                self.0.push((e.tid << 23) | e.idx)
-            }
+            Some(e) if e.tid < (1 << 8) && e.idx < (1 << 23) => self.0.push((e.tid << 23) | e.idx),
             Some(e) => {
                 self.tag(Tag::Wide);
                 self.0.push(e.tid);
