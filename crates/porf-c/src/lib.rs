@@ -6,7 +6,8 @@
 //!
 //! **API boundary**: [`compile_file`] → [`ir::Module`] → [`CProgram`] (a
 //! `porf_graph::Program`); [`Diagnostic`]s for rejected input. [`ir`] is the contract
-//! between lowering and the interpreter.
+//! between lowering and the interpreter. [`random::random_program`] writes random
+//! small C programs (source text) for differential tests.
 //!
 //! Pipeline: [`compile_file`] preprocesses a C file with porf's bundled headers
 //! (`headers`, `preprocess`), parses it with `lang-c`, type-checks and lowers it to the
@@ -23,6 +24,7 @@ mod lower;
 pub mod memory;
 mod preprocess;
 pub mod program;
+pub mod random;
 pub mod spin;
 mod srcmap;
 mod types;

@@ -161,3 +161,108 @@ pub fn rf_class_key(g: &Graph) -> Vec<u64> {
     }
     k
 }
+
+/// A compact key of an execution of `equiv`, for sets of executions: per thread, its
+/// parent (the spawning event) and length, the source of every read and the value of
+/// every nondeterministic choice, and in co mode the co order of every location.
+/// Threads are deterministic given their start and what they read and choose, and
+/// porf is acyclic, so equal keys are equal executions ([`execution_key`]) of one
+/// program. Tokens are 32-bit (an event, a length or a location takes one unless
+/// large), so a key takes about a word per two reads.
+pub fn compact_execution_key(g: &Graph, equiv: Equiv) -> Box<[u32]> {
+    let mut k = CompactKey::default();
+    for t in 0..g.num_threads() {
+        k.tag(Tag::Thread);
+        let parent = match g.thread(t).first().map(|l| &l.kind) {
+            Some(LabelKind::Start { parent }) => *parent,
+            _ => None,
+        };
+        k.event(parent);
+        k.num(g.thread_len(t) as u64);
+        for lab in g.thread(t) {
+            match lab.kind {
+                LabelKind::Read { rf, .. } => k.event(rf),
+                LabelKind::Choice { val } => {
+                    k.tag(Tag::Choice);
+                    k.num(val as u64);
+                }
+                _ => {}
+            }
+        }
+    }
+    if equiv != Equiv::Rf {
+        let mut locs: Vec<_> = g.locations().map(|(l, i)| (l.0, &i.co)).collect();
+        locs.sort_by_key(|(l, _)| *l);
+        for (l, co) in locs {
+            k.tag(Tag::Location);
+            k.num(l);
+            k.num(co.len() as u64);
+            for &w in co {
+                k.event(Some(w));
+            }
+        }
+    }
+    k.0.into_boxed_slice()
+}
+
+/// The key of an optimal-explorer state: the execution ([`compact_execution_key`])
+/// and, per event in thread order, its insertion stamp and whether it may still be
+/// revisited — everything the exploration below the state depends on.
+pub fn compact_state_key(g: &Graph, equiv: Equiv) -> Box<[u32]> {
+    let mut k = CompactKey(compact_execution_key(g, equiv).into_vec());
+    k.tag(Tag::Order);
+    for t in 0..g.num_threads() {
+        for lab in g.thread(t) {
+            k.num((u64::from(lab.stamp) << 1) | u64::from(lab.revisitable));
+        }
+    }
+    k.0.into_boxed_slice()
+}
+
+/// Separators of [`CompactKey`]'s sections, the top token values (a small number or
+/// event is always below them).
+#[derive(Copy, Clone)]
+#[repr(u32)]
+enum Tag {
+    Thread = 0xFFFF_FFF0,
+    Choice,
+    Location,
+    Order,
+    /// A number or event too large for one token follows in two (high, low).
+    Wide,
+    /// No event (a read of the initial value, the main thread's parent).
+    None,
+}
+
+/// A key under construction: self-delimiting 32-bit tokens.
+#[derive(Default)]
+struct CompactKey(Vec<u32>);
+
+impl CompactKey {
+    fn tag(&mut self, t: Tag) {
+        self.0.push(t as u32);
+    }
+
+    fn num(&mut self, n: u64) {
+        if n < u64::from(Tag::Thread as u32) {
+            self.0.push(n as u32);
+        } else {
+            self.tag(Tag::Wide);
+            self.0.push((n >> 32) as u32);
+            self.0.push(n as u32);
+        }
+    }
+
+    fn event(&mut self, e: Option<porf_graph::EventId>) {
+        match e {
+            // Thread below 2^8 and index below 2^23: one token below the tags.
+            Some(e) if e.tid < (1 << 8) && e.idx < (1 << 23) => self.0.push((e.tid << 23) | e.idx),
+            Some(e) => {
+                self.tag(Tag::Wide);
+                self.0.push(e.tid);
+                self.0.push(e.idx);
+            }
+            None => self.tag(Tag::None),
+        }
+    }
+}

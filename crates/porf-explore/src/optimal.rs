@@ -18,15 +18,20 @@
 //! co position to choose, a read may read from any write the model's exact check
 //! accepts, and the maximality rule, which rests on co, does not apply. Nor does it in
 //! co mode for a model where reading the co-latest write may be inconsistent
-//! ([`MemoryModel::maximal_extensions_consistent`]: WRA). Optimality
-//! comes instead from the set U of the PLDI 2019 algorithm: the graph every backward
-//! revisit produces is recorded (up to insertion order), and a revisit producing a
-//! recorded graph is not explored again. U grows with the number of distinct revisit
-//! graphs (`Stats::revisit_states`).
+//! ([`MemoryModel::maximal_extensions_consistent`]: WRA). Then the
+//! state every backward revisit produces is recorded in a set U (after the PLDI 2019
+//! algorithm's): its graph, insertion order and revisitable events
+//! ([`compact_state_key`]), and a revisit producing a recorded state is not explored
+//! again, since it would explore the same subtree. U grows with the number of distinct
+//! revisit states (`Stats::revisit_states`). Recording the graph alone is not enough:
+//! two revisits may produce one graph with different insertion orders or revisitable
+//! events, and the subtree of the first need not hold every execution the second's
+//! does. Those two subtrees may share executions, so the recorder counts each
+//! maximal execution once (`Recorder::dedupe_executions`, `Stats::repeated_executions`).
 
 use crate::coherence::Coherence;
 use crate::coherence::Equiv;
-use crate::key::execution_key;
+use crate::key::compact_state_key;
 use crate::parallel::{self, Worker};
 use crate::progress;
 use crate::record::Recorder;
@@ -121,11 +126,10 @@ pub(crate) struct Optimal<'a, 'c, P: Program> {
     /// the maximality rule, unless [`Config::explore_stale_blocks`].
     prune_stale: bool,
     /// Without the maximality rule (rf mode, and co mode for models such as WRA): the
-    /// graphs backward revisits produced (their [`execution_key`]s, insertion order
-    /// left out), each explored once — the set U of the PLDI 2019 algorithm, which
-    /// keeps the exploration optimal. Empty with the rule, which does that without
-    /// memory.
-    revisited: HashSet<Vec<i64>>,
+    /// states backward revisits produced ([`compact_state_key`]: graph, insertion
+    /// order, revisitable events), each explored once — the set U. Empty with the
+    /// rule, which keeps the exploration optimal without memory.
+    revisited: HashSet<Box<[u32]>>,
     /// Which children of each branch point to explore ([`crate::shard`]): all of them,
     /// except in a shard of a split exploration.
     shard: Filter,
@@ -139,11 +143,15 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
         par: Option<Worker<'a, P>>,
     ) -> Self {
         let maximality = maximality_rule(model, cfg);
+        let mut rec = Recorder::new(cfg, model);
+        if !maximality {
+            rec.dedupe_executions();
+        }
         Optimal {
             prog,
             model,
             co: Coherence::new(model, cfg.equiv),
-            rec: Recorder::new(cfg, model),
+            rec,
             tids: TidRegistry::default(),
             par,
             maximality,
@@ -541,7 +549,10 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
             let rev = Revisit::apply(st, self.model, self.co, r, w, &keep);
             if !self.co.check(&mut st.g, r)
                 || (st.g.label(w).is_exclusive_write() && atomicity::violated_by(&st.g, w))
-                || (!self.maximality && !self.revisited.insert(execution_key(&st.g, self.co.equiv)))
+                || (!self.maximality
+                    && !self
+                        .revisited
+                        .insert(compact_state_key(&st.g, self.co.equiv)))
             {
                 rev.undo(st);
                 continue;

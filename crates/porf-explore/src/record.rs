@@ -3,7 +3,7 @@
 
 use crate::coherence::{Coherence, Equiv};
 use crate::deadline::Deadline;
-use crate::key::{execution_key, rf_class_key};
+use crate::key::{compact_execution_key, execution_key, rf_class_key};
 use crate::memory::{MemoryWatch, StackGuard};
 use crate::outcome::{classify, Outcome};
 use crate::progress::{Branch, Progress, Tree};
@@ -68,6 +68,9 @@ pub struct Recorder<'c> {
     seen: HashSet<Vec<u64>>,
     /// Count each reads-from class once (see [`Recorder::dedupe_classes`]).
     dedupe: bool,
+    /// With [`Recorder::dedupe_executions`]: the key ([`compact_execution_key`] in
+    /// the configured equivalence) of every maximal execution seen.
+    seen_executions: Option<HashSet<Box<[u32]>>>,
     /// Whether races are reported: the model has data races
     /// ([`MemoryModel::has_data_races`]) and [`Config::disable_race_detection`] is off.
     races: bool,
@@ -99,6 +102,7 @@ impl<'c> Recorder<'c> {
             stack_reached: false,
             seen: HashSet::new(),
             dedupe: false,
+            seen_executions: None,
             races: model.has_data_races() && !cfg.disable_race_detection,
             progress: cfg.progress.clone(),
             tree: Tree::default(),
@@ -272,6 +276,14 @@ impl<'c> Recorder<'c> {
         self.dedupe = true;
     }
 
+    /// Count each execution (of [`Config::equiv`]) once: a maximal execution seen before
+    /// is only counted in `Stats::repeated_executions`. For the optimal explorer without
+    /// TruSt's maximality rule, which may reach an execution twice. Call it before the
+    /// first maximal execution.
+    pub fn dedupe_executions(&mut self) {
+        self.seen_executions = Some(HashSet::new());
+    }
+
     /// Reports every data race and lifetime error of the just-added access or free `e`
     /// (errors are functions of the graph, so every explorer reports them the same way,
     /// when the later of their events is added). True if exploration must stop.
@@ -299,6 +311,12 @@ impl<'c> Recorder<'c> {
     /// Counts a maximal consistent execution.
     pub fn maximal<P: Program>(&mut self, st: &mut State<P>, co: &Coherence) {
         self.tick(&st.g);
+        if let Some(seen) = &mut self.seen_executions {
+            if !seen.insert(compact_execution_key(&st.g, self.cfg.equiv)) {
+                self.stats.repeated_executions += 1;
+                return;
+            }
+        }
         if (self.cfg.collect_rf_classes || self.dedupe) && !self.seen.insert(rf_class_key(&st.g)) {
             self.stats.repeated_classes += 1;
             if self.dedupe {

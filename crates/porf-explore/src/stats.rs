@@ -129,6 +129,9 @@ pub struct Stats {
     /// whose reads-from class an earlier one already had. Zero for an explorer that
     /// visits each class once.
     pub repeated_classes: u64,
+    /// Maximal executions the optimal explorer reached again without TruSt's
+    /// maximality rule (rf mode, WRA), counted once (`Recorder::dedupe_executions`).
+    pub repeated_executions: u64,
     /// What the trace-based explorers (RF-SMC, RF-partSMC) did.
     pub smc: SmcStats,
     /// The largest number of events any explored graph had.
@@ -414,6 +417,7 @@ impl Stats {
         self.revisit_states += o.revisit_states;
         self.rf_classes.extend(o.rf_classes);
         self.repeated_classes += o.repeated_classes;
+        self.repeated_executions += o.repeated_executions;
         self.peak_graph_size = self.peak_graph_size.max(o.peak_graph_size);
         if o.largest.map(|g| g.events) > self.largest.map(|g| g.events) {
             self.largest = o.largest;

@@ -83,6 +83,10 @@ impl<T> Chunked<T> {
         self.chunks.get_mut(i >> SHIFT)?.get_mut(i & MASK)
     }
 
+    pub fn first(&self) -> Option<&T> {
+        self.chunks.first()?.first()
+    }
+
     pub fn last(&self) -> Option<&T> {
         self.chunks.last()?.last()
     }
@@ -327,6 +331,7 @@ mod tests {
             }
             assert_eq!(c.len(), v.len());
             assert_eq!(c.last(), v.last());
+            assert_eq!(c.first(), v.first());
             if !v.is_empty() {
                 let i = next(v.len());
                 assert_eq!(c[i], v[i]);

@@ -356,8 +356,15 @@ pub fn human_with(s: &Stats, blocks: &[String], stats: bool) -> String {
         if s.revisit_states > 0 {
             let _ = writeln!(
                 o,
-                "Backward-revisit graphs recorded (rf mode): {}",
+                "Backward-revisit states recorded (rf mode, or a model without maximal extensions): {}",
                 s.revisit_states
+            );
+        }
+        if s.repeated_executions > 0 {
+            let _ = writeln!(
+                o,
+                "Executions reached again (counted once): {}",
+                s.repeated_executions
             );
         }
         let m = &s.smc;
