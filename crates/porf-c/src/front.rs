@@ -10,11 +10,32 @@ use std::path::Path;
 const MAX_NESTING: usize = 256;
 
 pub(crate) fn compile(path: &Path, opts: &FrontOptions) -> Result<ir::Module, Diagnostic> {
+    refuse_cxx(path)?;
     let text = preprocess::preprocess(path, opts)?;
     let map = SrcMap::new(text, &path.display().to_string());
     check_nesting(&map)?;
     let unit = parse(&map)?;
     lower::lower_unit(&unit, &map)
+}
+
+/// File name extensions of C++ sources (as gcc reads them).
+const CXX_EXTENSIONS: &[&str] = &[
+    "cpp", "cc", "cxx", "c++", "cp", "CPP", "C", "hpp", "hh", "hxx",
+];
+
+/// Refuses a C++ source, by its name's extension (gcc's rule), before the C
+/// preprocessor would fail on its headers with a message that does not say why.
+fn refuse_cxx(path: &Path) -> Result<(), Diagnostic> {
+    match path.extension().and_then(|e| e.to_str()) {
+        Some(ext) if CXX_EXTENSIONS.contains(&ext) => Err(Diagnostic::new(
+            DiagKind::Unsupported,
+            path.display().to_string(),
+            1,
+            1,
+            format!("porf checks C programs; C++ is not supported (a `.{ext}` file is C++)"),
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// Rejects absurdly deep nesting, which could exhaust the parser's stack. Brackets

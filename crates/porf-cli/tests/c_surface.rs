@@ -51,3 +51,26 @@ fn errors_in_bundled_headers_are_reported_at_the_users_call() {
         }
     }
 }
+
+/// A C++ source is refused by its name, with a message that says why (not the C
+/// preprocessor's "atomic: No such file"), at file:1:1, exit 3; a C file is not.
+#[test]
+fn cxx_sources_are_refused_by_name() {
+    for name in ["spinlock.cpp", "spinlock.cc"] {
+        let f = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/c/cxx")
+            .join(name);
+        let f = f.display().to_string();
+        let (code, out, err) = common::porf(&["verify", &f]);
+        assert_eq!(code, 3, "{name}: {out}{err}");
+        assert!(
+            err.contains(&format!("{f}:1:1"))
+                && err.contains("porf checks C programs; C++ is not supported"),
+            "{name}: {err}"
+        );
+        assert!(!err.contains("No such file"), "{name}: {err}");
+    }
+    let mp = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples/mp.c");
+    let (code, out, err) = common::porf(&["verify", &mp.display().to_string()]);
+    assert_eq!(code, 0, "{out}{err}");
+}
