@@ -56,10 +56,14 @@ fn errors_in_bundled_headers_are_reported_at_the_users_call() {
 /// preprocessor's "atomic: No such file"), at file:1:1, exit 3; a C file is not.
 #[test]
 fn cxx_sources_are_refused_by_name() {
-    for name in ["spinlock.cpp", "spinlock.cc"] {
-        let f = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("tests/c/cxx")
-            .join(name);
+    let cpp = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/c/cxx/spinlock.cpp");
+    // The same source named `.cc`, in a directory of its own.
+    let dir = std::env::temp_dir().join(format!("porf-cxx-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cc = dir.join("spinlock.cc");
+    std::fs::copy(&cpp, &cc).unwrap();
+    for f in [&cpp, &cc] {
+        let name = f.file_name().unwrap().to_string_lossy().into_owned();
         let f = f.display().to_string();
         let (code, out, err) = common::porf(&["verify", &f]);
         assert_eq!(code, 3, "{name}: {out}{err}");
@@ -70,6 +74,7 @@ fn cxx_sources_are_refused_by_name() {
         );
         assert!(!err.contains("No such file"), "{name}: {err}");
     }
+    let _ = std::fs::remove_dir_all(&dir);
     let mp = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples/mp.c");
     let (code, out, err) = common::porf(&["verify", &mp.display().to_string()]);
     assert_eq!(code, 0, "{out}{err}");

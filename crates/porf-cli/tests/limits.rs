@@ -4,7 +4,7 @@
 
 mod common;
 use common::conformance;
-use common::porf;
+use common::{porf, verify_json};
 
 use serde_json::Value;
 use std::path::PathBuf;
@@ -40,14 +40,6 @@ fn timed(args: &[&str]) -> (Duration, i32, String, String) {
         String::from_utf8_lossy(&out.stdout).into_owned(),
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
-}
-
-fn json(args: &[&str]) -> (i32, Value, String) {
-    let mut a = vec!["verify", "--json"];
-    a.extend_from_slice(args);
-    let (code, out, err) = porf(&a);
-    let v = serde_json::from_str(out.trim()).unwrap_or_else(|e| panic!("{e}: {out} {err}"));
-    (code, v, err)
 }
 
 /// porf's fixed cost around an exploration on this machine, under its current load:
@@ -91,7 +83,7 @@ fn timeout_stops_within_ten_percent_with_an_incomplete_verdict() {
     // (three loops that keep each other going).
     let progs = [
         file("crates/porf-cli/tests/c/sc_stress.c"),
-        file("crates/porf-cli/tests/c/limits/unending_rounds.c"),
+        file("bench/unending_rounds.c"),
     ];
     for (prog, flags) in progs
         .iter()
@@ -149,7 +141,7 @@ fn a_timed_out_run_does_not_claim_a_proof() {
 fn max_executions_is_incomplete_in_both_explorers() {
     let prog = conformance("nw1r.c");
     for explorer in ["graph", "reference"] {
-        let (code, v, _) = json(&[
+        let (code, v, _) = verify_json(&[
             "-D",
             "N=5",
             "--max-executions",
@@ -187,11 +179,11 @@ fn max_executions_is_incomplete_in_both_explorers() {
 #[test]
 fn a_limit_above_the_count_leaves_a_complete_verdict() {
     let prog = conformance("nw1r.c");
-    let (code, full, _) = json(&["-D", "N=4", &prog]);
+    let (code, full, _) = verify_json(&["-D", "N=4", &prog]);
     assert_eq!(code, 0, "{full}");
     let n = full["complete"].as_u64().unwrap();
     let more = (n + 1).to_string();
-    let (code, v, _) = json(&[
+    let (code, v, _) = verify_json(&[
         "-D",
         "N=4",
         "--max-executions",
@@ -209,7 +201,7 @@ fn a_limit_above_the_count_leaves_a_complete_verdict() {
 #[test]
 fn an_error_before_the_limit_is_still_an_error() {
     let prog = file("examples/dekker_tso.c");
-    let (code, v, _) = json(&[
+    let (code, v, _) = verify_json(&[
         "--model",
         "tso",
         "--max-executions",
@@ -222,7 +214,7 @@ fn an_error_before_the_limit_is_still_an_error() {
     assert_eq!(v["verdict"], "assertion", "{v}");
     // With keep-going and a limit that cuts the run, the errors found stay errors.
     let prog = file("crates/porf-cli/tests/c/two_bugs.c");
-    let (code, v, _) = json(&["--keep-going", "--max-executions", "1", &prog]);
+    let (code, v, _) = verify_json(&["--keep-going", "--max-executions", "1", &prog]);
     assert_eq!(code, 42, "{v}");
     assert_ne!(v["verdict"], "incomplete", "{v}");
     assert_ne!(v["verdict"], "safe", "{v}");
@@ -232,7 +224,7 @@ fn an_error_before_the_limit_is_still_an_error() {
 fn no_complete_execution_is_a_warning() {
     let prog = file("crates/porf-cli/tests/c/all_blocked.c");
     for explorer in ["graph", "reference"] {
-        let (code, v, err) = json(&["--explorer", explorer, &prog]);
+        let (code, v, err) = verify_json(&["--explorer", explorer, &prog]);
         assert_eq!(code, 0, "{explorer}: {v}");
         assert_eq!(v["complete"], 0, "{explorer}: {v}");
         let blocked = v["blocked"].as_u64().unwrap();
@@ -250,7 +242,7 @@ fn no_complete_execution_is_a_warning() {
     assert!(err.contains("warning: no complete execution: "), "{err}");
     assert!(err.contains("--unroll 2"), "{err}");
     // Programs that complete do not warn.
-    let (_, v, err) = json(&[&file("examples/mp.c")]);
+    let (_, v, err) = verify_json(&[&file("examples/mp.c")]);
     assert_eq!(v["warnings"], serde_json::json!([]), "{v}");
     assert!(!err.contains("warning"), "{err}");
 }

@@ -8,11 +8,10 @@
 //! out.)
 
 mod common;
-use common::porf;
+use common::{porf, repo_file as prog, verify_json};
 
 use porf_models::MODEL_NAMES;
 use serde_json::Value;
-use std::path::PathBuf;
 use std::sync::Mutex;
 
 const INCOMPLETE: i32 = 4;
@@ -20,23 +19,11 @@ const INCOMPLETE: i32 = 4;
 /// Runs that use a lot of memory take the lock, so that they do not add up.
 static BIG: Mutex<()> = Mutex::new(());
 
-const GROWING: [&str; 2] = ["grow_forever.c", "grow_two.c"];
-
-fn prog(name: &str) -> String {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/c/limits")
-        .join(name)
-        .display()
-        .to_string()
-}
-
-fn verify_json(args: &[&str]) -> (i32, Value, String) {
-    let mut a = vec!["verify", "--json"];
-    a.extend_from_slice(args);
-    let (code, out, err) = porf(&a);
-    let v = serde_json::from_str(out.trim()).unwrap_or_else(|e| panic!("{e}: {out} {err}"));
-    (code, v, err)
-}
+/// `bench/grow_forever.c` is also `scripts/bench.py --sizes`' program.
+const GROWING: [&str; 2] = [
+    "bench/grow_forever.c",
+    "crates/porf-cli/tests/c/limits/grow_two.c",
+];
 
 /// The verdict of a run stopped by a size limit named `limit`.
 fn assert_stopped_by(what: &str, code: i32, v: &Value, err: &str, limit: &str) {
@@ -82,7 +69,7 @@ fn an_unending_execution_stops_at_the_event_limit_under_every_model() {
 
 #[test]
 fn every_explorer_stops_at_the_event_limit() {
-    let f = prog("grow_two.c");
+    let f = prog("crates/porf-cli/tests/c/limits/grow_two.c");
     // The reference explorer checks whole graphs at every step (its cost grows fast
     // with the length): a smaller limit.
     let explorers: [&[&str]; 5] = [
@@ -121,7 +108,7 @@ fn every_explorer_stops_at_the_event_limit() {
 #[test]
 fn the_default_event_limit_stops_an_unending_execution() {
     let _big = BIG.lock().unwrap_or_else(|e| e.into_inner());
-    let f = prog("grow_forever.c");
+    let f = prog("bench/grow_forever.c");
     let (code, out, err) = porf(&["verify", &f]);
     assert_eq!(code, INCOMPLETE, "{out}{err}");
     assert!(
@@ -188,7 +175,7 @@ fn the_memory_limit_stops_within_ten_percent() {
 
 #[test]
 fn bad_sizes_are_usage_errors() {
-    let f = prog("grow_forever.c");
+    let f = prog("bench/grow_forever.c");
     for bad in ["12Q", "", "G", "-1G", "1k", "x"] {
         let (code, _, err) = porf(&["verify", "--memory-limit", bad, &f]);
         assert_eq!(code, 2, "--memory-limit {bad:?}: {err}");

@@ -40,6 +40,24 @@ pub fn conformance(name: &str) -> String {
         .to_string()
 }
 
+/// Runs `porf verify --json ARGS`: (exit code, the JSON object, stderr).
+pub fn verify_json(args: &[&str]) -> (i32, serde_json::Value, String) {
+    let mut a = vec!["verify", "--json"];
+    a.extend_from_slice(args);
+    let (code, out, err) = porf(&a);
+    let v = serde_json::from_str(out.trim()).unwrap_or_else(|e| panic!("{e}: {out} {err}"));
+    (code, v, err)
+}
+
+/// A file of the repository, `rel` from its root.
+pub fn repo_file(rel: &str) -> String {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .join(rel)
+        .display()
+        .to_string()
+}
+
 /// The bundled example `rel` (`examples/` at the repository's root).
 pub fn example(rel: &str) -> String {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

@@ -1,5 +1,5 @@
-// A C++ test-and-set lock: porf checks C, so it refuses this file by name, before
-// the C preprocessor would fail on <atomic>.
+// A C++ test-and-set lock: porf checks C, so it refuses this file by name (also a
+// `.cc` copy the test makes), before the C preprocessor would fail on <atomic>.
 #include <atomic>
 #include <thread>
 
