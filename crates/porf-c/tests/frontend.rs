@@ -1,9 +1,11 @@
 //! Front-end tests: the conformance programs compile (with every `-D` set the
 //! reference table uses), each file of `tests/bad/` is rejected with the kind and
-//! position its first line announces, the bundled headers compile, and gcc agrees
-//! that the conformance programs are valid C.
+//! position its first line announces (an unsupported construct where the execution
+//! reaches it: at compile time, or as the run's unsupported error), the bundled
+//! headers compile, and gcc agrees that the conformance programs are valid C.
 
-use porf_c::{compile_file, DiagKind, FrontOptions};
+use porf_c::{compile_file, CProgram, DiagKind, FrontOptions, RunOptions};
+use porf_explore::{explore, Config, ErrorClass, Strategy};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -97,6 +99,20 @@ fn bad_programs_are_rejected_at_the_right_place() {
         let (kind, line, col) = expectation(f);
         let name = f.file_name().unwrap().to_string_lossy().into_owned();
         match compile_file(f, &FrontOptions::default()) {
+            Ok(m) if kind == DiagKind::Unsupported => {
+                // Unsupported constructs are errors where an execution reaches them.
+                let prog = CProgram::new(m, RunOptions::default());
+                let model = porf_models::by_name("sc").expect("sc");
+                let s = explore(Strategy::Optimal, &prog, model.as_ref(), &Config::default());
+                let e = s.errors.first();
+                let at = e.and_then(|e| e.events.last()).map(|(_, l)| (l.line, l.col));
+                if e.map(|e| e.class) != Some(ErrorClass::Unsupported) || at != Some((line, col)) {
+                    failures.push(format!(
+                        "{name}: compiled and ran to {:?} at {at:?}, expected unsupported at {line}:{col}",
+                        e.map(|e| (e.class, e.message.clone()))
+                    ));
+                }
+            }
             Ok(_) => failures.push(format!(
                 "{name}: compiled, expected {kind:?} at {line}:{col}"
             )),

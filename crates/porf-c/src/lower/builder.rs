@@ -27,6 +27,18 @@ pub struct Targets {
     pub continues: Vec<BlockId>,
 }
 
+/// A point in the code being built ([`FnBuilder::mark`]).
+#[derive(Clone, Copy)]
+pub struct Mark {
+    cur: BlockId,
+    insts: usize,
+    emitted: usize,
+    breaks: usize,
+    continues: usize,
+    calls: usize,
+    heads: usize,
+}
+
 pub struct FnBuilder {
     blocks: Vec<BlockB>,
     cur: BlockId,
@@ -123,6 +135,34 @@ impl FnBuilder {
         self.blocks[self.cur as usize]
             .insts
             .push(Inst { kind, src });
+    }
+
+    /// Where the code emitted so far ends, for [`FnBuilder::rollback`].
+    pub fn mark(&self) -> Mark {
+        Mark {
+            cur: self.cur,
+            insts: self.blocks[self.cur as usize].insts.len(),
+            emitted: self.emitted,
+            breaks: self.targets.breaks.len(),
+            continues: self.targets.continues.len(),
+            calls: self.calls.len(),
+            heads: self.heads.len(),
+        }
+    }
+
+    /// Forgets the code emitted since `m`: the block current at `m` is open again with
+    /// its instructions of then; blocks made since stay unreachable (unless a label
+    /// names one, which the caller rules out) and [`FnBuilder::finish`] drops them.
+    pub fn rollback(&mut self, m: Mark) {
+        let b = &mut self.blocks[m.cur as usize];
+        b.insts.truncate(m.insts);
+        b.term = None;
+        self.cur = m.cur;
+        self.emitted = m.emitted;
+        self.targets.breaks.truncate(m.breaks);
+        self.targets.continues.truncate(m.continues);
+        self.calls.truncate(m.calls);
+        self.heads.truncate(m.heads);
     }
 
     pub fn new_block(&mut self) -> BlockId {

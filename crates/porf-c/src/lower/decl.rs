@@ -152,6 +152,7 @@ impl Cx<'_> {
                 TypeSpecifier::TypedefName(id) => {
                     let ty = match self.lookup(&id.node.name) {
                         Some(Binding::Typedef(t)) => t.clone(),
+                        Some(Binding::Poison(d)) => return Err((**d).clone()),
                         _ => return self.err(o, format!("unknown type name `{}`", id.node.name)),
                     };
                     other = named(self, ty)?;

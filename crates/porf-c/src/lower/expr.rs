@@ -266,6 +266,7 @@ impl Cx<'_> {
             Some(Binding::Func(fi)) => Ok(Val::Func(fi)),
             Some(Binding::Enum(v)) => Ok(Val::R(Operand::Const(v), CType::int(IntTy::Int))),
             Some(Binding::Typedef(_)) => self.err(off, format!("unexpected type name `{name}`")),
+            Some(Binding::Poison(d)) => Err((*d).clone()),
             None if super::builtins::is_builtin(name) => {
                 self.unsup(off, format!("`{name}` can only be called directly"))
             }

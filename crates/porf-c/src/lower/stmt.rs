@@ -71,7 +71,37 @@ impl<'a> Cases<'a> {
 }
 
 impl Cx<'_> {
+    /// A function definition; an unsupported construct in its signature or (where a
+    /// statement cannot be replaced alone, see `lazy`) its body makes the whole body
+    /// that run-time error.
     pub fn function_definition(&mut self, fd: &Node<FunctionDefinition>) -> R<()> {
+        let Some((name, _)) = super::decl::declarator_name(&fd.node.declarator.node) else {
+            return self.err(fd.span.start, "function definition without a name");
+        };
+        let id = self.def_ids[&name];
+        if self.poisoned(&name) {
+            let d = match self.scopes[0].names.get(&name) {
+                Some(Binding::Poison(d)) => (**d).clone(),
+                _ => unreachable!("poisoned"),
+            };
+            self.unsupported_function(fd, id, &name, None, &d);
+            return Ok(());
+        }
+        let mut nparams = None;
+        match self.function_definition_now(fd, &mut nparams) {
+            Err(d) if d.kind == crate::diag::DiagKind::Unsupported => {
+                self.unsupported_function(fd, id, &name, nparams, &d);
+                Ok(())
+            }
+            r => r,
+        }
+    }
+
+    fn function_definition_now(
+        &mut self,
+        fd: &Node<FunctionDefinition>,
+        nparams_out: &mut Option<u32>,
+    ) -> R<()> {
         let specs = self.specs(&fd.node.specifiers, fd.span.start)?;
         if let Some(d) = fd.node.declarations.first() {
             return self.unsup(
@@ -117,6 +147,7 @@ impl Cx<'_> {
         // A record result's address arrives as a hidden last parameter (`byval`).
         let sret = sig.ret.is_record().then_some(params.len() as u32);
         let nparams = params.len() as u32 + sret.is_some() as u32;
+        *nparams_out = Some(nparams);
         let mut taken = AddrTaken(HashSet::new());
         taken.visit_statement(&fd.node.statement.node, &fd.node.statement.span);
         self.b = super::builder::FnBuilder::new(nparams);
@@ -196,14 +227,7 @@ impl Cx<'_> {
     }
 
     fn block_items(&mut self, items: &[Node<BlockItem>]) -> R<()> {
-        for i in items {
-            match &i.node {
-                BlockItem::Declaration(d) => self.declaration(d, false)?,
-                BlockItem::StaticAssert(sa) => self.static_assert(sa)?,
-                BlockItem::Statement(s) => self.statement(s)?,
-            }
-        }
-        Ok(())
+        self.lazy_block_items(items)
     }
 
     /// A GNU statement expression `({ items })`: the items run in a scope of their
@@ -250,6 +274,11 @@ impl Cx<'_> {
     }
 
     fn statement(&mut self, s: &Node<Statement>) -> R<()> {
+        self.lazy_statement(s)
+    }
+
+    /// Lowers statement `s`; an unsupported construct in it is an error now.
+    pub(super) fn statement_now(&mut self, s: &Node<Statement>) -> R<()> {
         let off = s.span.start;
         self.at(off);
         match &s.node {

@@ -8,5 +8,5 @@ union number n = { .big = 1 };
 
 int main(void)
 {
-	return 0;
+	return n.small == 1;
 }
