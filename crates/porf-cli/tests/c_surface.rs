@@ -79,3 +79,31 @@ fn cxx_sources_are_refused_by_name() {
     let (code, out, err) = common::porf(&["verify", &mp.display().to_string()]);
     assert_eq!(code, 0, "{out}{err}");
 }
+
+/// Unsupported constructs are errors only where an execution reaches them
+/// (`tests/c/lazy/*.c`, issue 25 item 2): never-called functions and untaken branches
+/// are fine; a reached construct is the unsupported error at its own position, exit
+/// code 3, on stderr (`file:line:col: unsupported: ...`) and in the verdict. Positions
+/// read off the files by hand.
+#[test]
+fn unsupported_constructs_are_errors_where_reached() {
+    common::expect::run_dir("tests/c/lazy", 5, ".c:");
+    let cases = [
+        ("called_on_one_branch.c", "9:44", "__builtin_bswap32"),
+        ("in_main.c", "14:2", "inline assembly"),
+        ("global_used.c", "8:1", "`long double` is not supported"),
+    ];
+    for (file, at, what) in cases {
+        let f = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/c/lazy")
+            .join(file);
+        let f = f.display().to_string();
+        let (code, out, err) = common::porf(&["verify", &f]);
+        assert_eq!(code, 3, "{file}: {out}{err}");
+        assert!(
+            err.contains(&format!("{f}:{at}: unsupported: ")) && err.contains(what),
+            "{file}: {err}"
+        );
+        assert!(out.contains(&format!("at {f}:{at}\n")), "{file}: {out}");
+    }
+}
