@@ -827,6 +827,17 @@ pub struct Module {
     /// and field (`node#1.0.next`). Keyed by the allocation call's source location
     /// (the `Malloc` action's `src`); a site converted to two types keeps the first.
     pub alloc_types: std::collections::HashMap<SrcLoc, HeapType>,
+    /// The string literals' arrays, as sorted disjoint address ranges `[start, end)`:
+    /// read-only, a store, RMW or copy into one is a memory error (C11 6.4.5p7).
+    pub readonly: Vec<(i64, i64)>,
+}
+
+impl Module {
+    /// Whether address `a` lies in a string literal's array.
+    pub fn is_readonly(&self, a: i64) -> bool {
+        let k = self.readonly.partition_point(|r| r.0 <= a);
+        k > 0 && a < self.readonly[k - 1].1
+    }
 }
 
 /// The type of the objects an allocation site allocates, for names only.

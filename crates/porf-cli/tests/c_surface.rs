@@ -107,3 +107,12 @@ fn unsupported_constructs_are_errors_where_reached() {
         assert!(out.contains(&format!("at {f}:{at}\n")), "{file}: {out}");
     }
 }
+
+/// C language constructs of issue 25 item 5 (`tests/c/lang/*.c`): `__func__`,
+/// string literals as read-only data, bit-fields, variable-length arrays,
+/// `_Generic`, `_Alignas`/`_Alignof`/`_Noreturn`, `__int128`, `_Atomic` structs; a good
+/// and, where it applies, a buggy program each.
+#[test]
+fn language_constructs_give_the_stated_answers() {
+    common::expect::run_dir("tests/c/lang", 4, ".c:");
+}

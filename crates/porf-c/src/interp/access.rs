@@ -66,6 +66,17 @@ impl Machine {
         Ok(())
     }
 
+    /// A string literal's array is read-only (C11 6.4.5p7: modifying one is undefined).
+    fn check_writable(&self, code: &Module, a: Val) -> Result<(), Fault> {
+        if code.is_readonly(a) {
+            return Err(Fault::memory(format!(
+                "write to a string literal at {}",
+                name_of(code, a)
+            )));
+        }
+        Ok(())
+    }
+
     /// The location of a mutex at `a` (global or heap memory only).
     pub(super) fn mutex(&self, code: &Module, a: Val) -> Result<Loc, Fault> {
         match self.resolve(code, a, None)? {
@@ -119,6 +130,7 @@ impl Machine {
         ord: MemOrder,
         src: SrcLoc,
     ) -> Step {
+        self.check_writable(code, a)?;
         match self.resolve(code, a, Some(ty.size))? {
             Target::Private(off) => {
                 write_private(&mut self.stack, off, ty, v);
@@ -149,6 +161,7 @@ impl Machine {
         ord: MemOrder,
         src: SrcLoc,
     ) -> Step {
+        self.check_writable(code, a)?;
         match self.resolve(code, a, Some(ty.size))? {
             Target::Private(off) => {
                 self.check_init(code, off, ty)?;
@@ -186,6 +199,7 @@ impl Machine {
         ord: MemOrder,
         src: SrcLoc,
     ) -> Step {
+        self.check_writable(code, a)?;
         match self.resolve(code, a, Some(ty.size))? {
             Target::Private(off) => {
                 self.check_init(code, off, ty)?;
@@ -264,6 +278,7 @@ impl Machine {
         ord: MemOrder,
         src: SrcLoc,
     ) -> Step {
+        self.check_writable(code, a)?;
         match self.resolve(code, a, Some(ty.size))? {
             Target::Private(off) if !written => {
                 let r = off..off + ty.size as usize;

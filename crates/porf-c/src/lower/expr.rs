@@ -216,9 +216,16 @@ impl Cx<'_> {
         {
             return self.unsup(off, "wide string literals are not supported");
         }
-        let Some(mut bytes) = super::literals::string_value(pieces) else {
+        let Some(bytes) = super::literals::string_value(pieces) else {
             return self.err(off, "malformed string literal");
         };
+        self.string_object(bytes, off)
+    }
+
+    /// The static array of a string literal with contents `bytes` (without the final
+    /// zero), shared by every literal with the same contents; read-only
+    /// (`Module::readonly`).
+    fn string_object(&mut self, mut bytes: Vec<u8>, off: usize) -> R<Val> {
         bytes.push(0);
         let ty = CType::new(Kind::Array(
             std::rc::Rc::new(CType::int(IntTy::Char)),
@@ -267,6 +274,14 @@ impl Cx<'_> {
             Some(Binding::Enum(v)) => Ok(Val::R(Operand::Const(v), CType::int(IntTy::Int))),
             Some(Binding::Typedef(_)) => self.err(off, format!("unexpected type name `{name}`")),
             Some(Binding::Poison(d)) => Err((*d).clone()),
+            // C11 6.4.2.2: `__func__` is `static const char __func__[] = "name";`
+            // (GCC's `__FUNCTION__` and, in C, `__PRETTY_FUNCTION__` are the same).
+            None if matches!(name, "__func__" | "__FUNCTION__" | "__PRETTY_FUNCTION__")
+                && self.fname.is_some() =>
+            {
+                let f = self.fname.clone().unwrap_or_default();
+                self.string_object(f.into_bytes(), off)
+            }
             None if super::builtins::is_builtin(name) => {
                 self.unsup(off, format!("`{name}` can only be called directly"))
             }

@@ -7,7 +7,8 @@
 //! then be free of side effects and memory reads (it emits no code), so that repeating
 //! it is the same as evaluating it once. Not supported (diagnosed): a range whose
 //! initializer reads memory or has side effects, a list continuing after a nested
-//! designator, designating a member inside an anonymous member, and string literals.
+//! designator, designating a member inside an anonymous member. A character array
+//! initialized from a string literal gets the literal's characters (6.7.9p14).
 //! Locals are fully initialised: leaves no initializer names are stored as zero.
 
 use super::{Binding, Cx, Home, R};
@@ -22,6 +23,8 @@ pub const FRAME_LIMIT: u64 = 1 << 24;
 pub(crate) enum InitVal<'a> {
     Expr(&'a Node<Expression>),
     Zero,
+    /// A constant (a character of a string literal initializing a `char` array).
+    Const(i64),
 }
 
 /// "Store `val` (converted to `ty`) at byte `offset` of the object."
@@ -43,6 +46,11 @@ impl Cx<'_> {
     ) -> R<(CType, Vec<InitItem<'a>>)> {
         let mut out = Vec::new();
         if let Kind::Array(e, None) = &ty.kind {
+            if let Some(s) = Self::string_of(init) {
+                if let Some(n) = self.string_init(ty, s, 0, &mut out)? {
+                    return Ok((CType::new(Kind::Array(e.clone(), Some(n))), out));
+                }
+            }
             let Initializer::List(items) = &init.node else {
                 return self.array_from_expr(init);
             };
@@ -63,12 +71,76 @@ impl Cx<'_> {
         Ok((ty.clone(), out))
     }
 
+    /// The string literal a character array's initializer is: `"abc"` or `{"abc"}`.
+    fn string_of(init: &Node<Initializer>) -> Option<&Node<Expression>> {
+        let e = match &init.node {
+            Initializer::Expression(e) => e,
+            Initializer::List(items) => match items.as_slice() {
+                [it] if it.node.designation.is_empty() => match &it.node.initializer.node {
+                    Initializer::Expression(e) => e,
+                    _ => return None,
+                },
+                _ => return None,
+            },
+        };
+        matches!(e.node, Expression::StringLiteral(_)).then_some(&**e)
+    }
+
+    /// A character array of type `ty` at byte `base` initialized from string literal
+    /// `e` (C11 6.7.9p14): one item per character, and the terminating zero if there
+    /// is room (an array of unknown size gets exactly the literal's length plus one).
+    /// Returns the array's length, or `None` when `ty` is not an array of a
+    /// character type or `e` not a string literal (the caller's other rules apply).
+    fn string_init<'a>(
+        &mut self,
+        ty: &CType,
+        e: &'a Node<Expression>,
+        base: u64,
+        out: &mut Vec<InitItem<'a>>,
+    ) -> R<Option<u64>> {
+        let (Expression::StringLiteral(lit), Kind::Array(el, n)) = (&e.node, &ty.kind) else {
+            return Ok(None);
+        };
+        if !el.is_integer() || self.types.size_of(el) != Some(1) {
+            return Ok(None);
+        }
+        let o = e.span.start;
+        if lit
+            .node
+            .iter()
+            .any(|p| !p.starts_with('"') && !p.starts_with("u8\""))
+        {
+            return self.unsup(o, "wide string literals are not supported");
+        }
+        let Some(mut bytes) = super::literals::string_value(&lit.node) else {
+            return self.err(o, "malformed string literal");
+        };
+        bytes.push(0);
+        let len = match *n {
+            Some(n) if bytes.len() as u64 - 1 > n => {
+                return self.err(o, "initializer-string for the array is too long");
+            }
+            Some(n) => n.min(bytes.len() as u64),
+            None => bytes.len() as u64,
+        };
+        let s = el.scalar().expect("a character type");
+        for (i, &b) in bytes.iter().take(len as usize).enumerate() {
+            out.push(InitItem {
+                offset: base + i as u64,
+                ty: (**el).clone(),
+                val: InitVal::Const(s.normalize(b as i64)),
+                off: o,
+            });
+        }
+        Ok(Some(n.unwrap_or(len)))
+    }
+
     fn array_from_expr<T>(&self, init: &Node<Initializer>) -> R<T> {
         if let Initializer::Expression(e) = &init.node {
             if matches!(e.node, Expression::StringLiteral(_)) {
-                return self.unsup(
+                return self.err(
                     e.span.start,
-                    "string literals are only supported as printf formats",
+                    "array of a type other than a character type initialized from a string literal",
                 );
             }
         }
@@ -87,7 +159,12 @@ impl Cx<'_> {
     ) -> R<()> {
         let o = init.span.start;
         match (&init.node, &ty.kind) {
-            (Initializer::Expression(_), Kind::Array(..)) => self.array_from_expr(init),
+            (Initializer::Expression(e), Kind::Array(..)) => {
+                match self.string_init(ty, e, base, out)? {
+                    Some(_) => Ok(()),
+                    None => self.array_from_expr(init),
+                }
+            }
             (Initializer::Expression(e), _) => {
                 out.push(InitItem {
                     offset: base,
@@ -328,7 +405,9 @@ impl Cx<'_> {
                 }
                 Initializer::Expression(e) => {
                     let aggregate = matches!(sub.kind, Kind::Array(..) | Kind::Record(_));
-                    if aggregate && !self.is_record_of(e, &sub)? {
+                    if self.string_init(&sub, e, base + off, out)?.is_some() {
+                        *pos += 1;
+                    } else if aggregate && !self.is_record_of(e, &sub)? {
                         let before = *pos;
                         self.fill(&sub, items, pos, base + off, out, false, Some(*pos))?;
                         if *pos == before {
@@ -394,6 +473,7 @@ impl Cx<'_> {
     pub fn const_init_value(&mut self, item: &InitItem) -> R<i64> {
         let e = match item.val {
             InitVal::Zero => return Ok(0),
+            InitVal::Const(c) => return Ok(c),
             InitVal::Expr(e) => e,
         };
         if item.ty.is_record() {
@@ -454,6 +534,7 @@ impl Cx<'_> {
                         let (v, t) = self.rvalue(e)?;
                         self.assign_convert(v, &t, &ty, e.span.start)?
                     }
+                    Some(InitVal::Const(c)) => Operand::Const(*c),
                     _ => Operand::Const(0),
                 };
                 self.at(off);
@@ -633,6 +714,11 @@ impl Cx<'_> {
         for item in items {
             let a = self.offset_addr(addr, item.offset);
             match item.val {
+                InitVal::Const(c) => {
+                    let s = item.ty.scalar().unwrap_or(Scalar::INT);
+                    self.b
+                        .store(a, Operand::Const(c), s, super::ops::ord_of(item.ty.atomic));
+                }
                 InitVal::Zero => {
                     let s = item.ty.scalar().unwrap_or(Scalar::INT);
                     self.b

@@ -350,6 +350,7 @@ impl<'a> Cx<'a> {
             loops: Vec::new(),
             back_edges: Vec::new(),
             alloc_types: std::mem::take(&mut self.alloc_types),
+            readonly: self.readonly_ranges(),
         })
     }
 
@@ -375,6 +376,20 @@ impl<'a> Cx<'a> {
             }
         }
         Ok(())
+    }
+
+    /// The address ranges of the string literals' arrays (`Module::readonly`).
+    fn readonly_ranges(&self) -> Vec<(i64, i64)> {
+        let mut v: Vec<(i64, i64)> = self
+            .strings
+            .iter()
+            .filter_map(|(bytes, &gi)| {
+                let a = self.globals[gi].addr?;
+                Some((a, a + bytes.len() as i64))
+            })
+            .collect();
+        v.sort_unstable();
+        v
     }
 
     fn name_of(&self, id: FuncId) -> &str {
