@@ -48,6 +48,52 @@ impl Cx<'_> {
         Ok(t)
     }
 
+    /// `_Generic(e, T1: e1, ..., default: d)` (C11 6.5.1.1): `e` is not evaluated; its
+    /// type after lvalue conversion (C17: `_Atomic` dropped), array-to-pointer and
+    /// function-to-pointer conversion selects the one association of a compatible
+    /// type, else `default`; the result is the selected expression itself (an lvalue
+    /// if it is one).
+    fn generic(&mut self, g: &GenericSelection, off: usize) -> R<Val> {
+        let t = self.expr_type(&g.expression)?;
+        let t = match &t.kind {
+            Kind::Array(e, _) => CType::ptr((**e).clone()),
+            Kind::Func(_) => CType::ptr(t),
+            _ => CType {
+                atomic: false,
+                ..t
+            },
+        };
+        let mut chosen = None;
+        let mut default = None;
+        for a in &g.associations {
+            match &a.node {
+                GenericAssociation::Type(at) => {
+                    let ty = self.type_name(&at.node.type_name)?;
+                    if self.types.compatible(&ty, &t) {
+                        if chosen.is_some() {
+                            return self.err(
+                                at.node.type_name.span.start,
+                                format!("`_Generic` has two associations compatible with `{}`", self.show(&t)),
+                            );
+                        }
+                        chosen = Some(&at.node.expression);
+                    }
+                }
+                GenericAssociation::Default(e) => default = Some(e),
+            }
+        }
+        match chosen.or(default) {
+            Some(e) => self.expr(e),
+            None => self.err(
+                off,
+                format!(
+                    "`_Generic` selector of type `{}` matches no association",
+                    self.show(&t)
+                ),
+            ),
+        }
+    }
+
     /// `e` as an integer constant expression: `None` if it is not one.
     pub fn const_int(&mut self, e: &Node<Expression>) -> R<Option<(i64, CType)>> {
         let ((v, t), pure) = self.scratch(|cx| cx.rvalue(e))?;
@@ -199,7 +245,7 @@ impl Cx<'_> {
                 Ok(last)
             }
             E::OffsetOf(o) => self.offset_of(&o.node),
-            E::GenericSelection(_) => self.unsup(off, "`_Generic` is not supported"),
+            E::GenericSelection(g) => self.generic(&g.node, off),
             E::CompoundLiteral(cl) => self.compound_literal(&cl.node, e.span, off),
             E::VaArg(_) => self.unsup(off, "variadic arguments are not supported"),
             E::Statement(s) => self.statement_expr(s, off),

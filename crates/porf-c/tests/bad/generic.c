@@ -1,6 +1,6 @@
-// expect: unsupported 5:9
+// expect: error 5:9
 int main(void)
 {
 	int x = 0;
-	return _Generic(x, int: 1, default: 0);
+	return _Generic(x, double: 1, long: 0);
 }
