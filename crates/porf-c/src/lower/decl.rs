@@ -19,6 +19,8 @@ pub(crate) struct Specs {
     pub storage: Option<StorageClassSpecifier>,
     /// `_Thread_local` (or GNU `__thread`) was among the specifiers.
     pub thread_local: bool,
+    /// The strictest `_Alignas` among the specifiers (1 without one).
+    pub align: u64,
 }
 
 /// A parameter of a function declarator.
@@ -53,6 +55,7 @@ impl Cx<'_> {
         let mut thread_local = false;
         let mut tys = Vec::new();
         let mut atomic = false;
+        let mut align = 1;
         for s in list {
             match &s.node {
                 DeclarationSpecifier::StorageClass(sc) => {
@@ -71,9 +74,7 @@ impl Cx<'_> {
                 DeclarationSpecifier::TypeSpecifier(t) => tys.push(t),
                 DeclarationSpecifier::TypeQualifier(q) => atomic |= q.node == TypeQualifier::Atomic,
                 DeclarationSpecifier::Function(_) | DeclarationSpecifier::Extension(_) => {}
-                DeclarationSpecifier::Alignment(a) => {
-                    return self.unsup(a.span.start, "`_Alignas` is not supported");
-                }
+                DeclarationSpecifier::Alignment(a) => align = align.max(self.alignas(a)?),
             }
         }
         let ty = self.base_type(&tys, atomic, off)?;
@@ -81,7 +82,31 @@ impl Cx<'_> {
             ty,
             storage,
             thread_local,
+            align,
         })
+    }
+
+    /// `_Alignas(T)` or `_Alignas(N)` (C11 6.7.5): the alignment it asks for; 0 asks
+    /// for none (1 here). A constant must be 0 or a power of two.
+    fn alignas(&mut self, a: &Node<AlignmentSpecifier>) -> R<u64> {
+        let o = a.span.start;
+        match &a.node {
+            AlignmentSpecifier::Type(tn) => {
+                let t = self.type_name(tn)?;
+                match self.types.align_of(&t) {
+                    Some(n) => Ok(n),
+                    None => self.err(o, format!("`_Alignas` of incomplete type `{}`", self.show(&t))),
+                }
+            }
+            AlignmentSpecifier::Constant(e) => match self.const_int(e)? {
+                Some((0, _)) => Ok(1),
+                Some((n, _)) if n > 0 && (n as u64).is_power_of_two() && n <= 1 << 12 => {
+                    Ok(n as u64)
+                }
+                Some((n, _)) => self.err(o, format!("requested alignment {n} is not a positive power of two up to 4096")),
+                None => self.err(o, "`_Alignas` needs an integer constant expression"),
+            },
+        }
     }
 
     /// The type of a type name (casts, `sizeof`, `_Atomic(...)`).
@@ -420,6 +445,13 @@ impl Cx<'_> {
     /// A declaration at file scope (`file_scope`) or in a block.
     pub fn declaration(&mut self, d: &Node<Declaration>, file_scope: bool) -> R<()> {
         let specs = self.specs(&d.node.specifiers, d.span.start)?;
+        self.align_req = specs.align;
+        let r = self.declarators(d, &specs, file_scope);
+        self.align_req = 1;
+        r
+    }
+
+    fn declarators(&mut self, d: &Node<Declaration>, specs: &Specs, file_scope: bool) -> R<()> {
         for id in &d.node.declarators {
             let decl = self.declarator(specs.ty.clone(), &id.node.declarator)?;
             let Some(name) = decl.name.clone() else {

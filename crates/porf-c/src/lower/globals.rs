@@ -50,6 +50,11 @@ impl Cx<'_> {
                 if !self.types.is_complete(old) && self.types.is_complete(&ty) {
                     self.globals[gi].ty = ty;
                 }
+                let a = self.globals[gi].align.max(self.align_req);
+                if a != self.globals[gi].align && self.globals[gi].addr.is_some() {
+                    return self.unsup(off, format!("`_Alignas` of `{name}` after its definition"));
+                }
+                self.globals[gi].align = a;
                 gi
             }
             None => {
@@ -70,6 +75,7 @@ impl Cx<'_> {
                     used: false,
                     span: off,
                     tls,
+                    align: self.align_req,
                 });
                 self.global_names
                     .insert(name.to_string(), self.globals.len() - 1);
@@ -112,6 +118,7 @@ impl Cx<'_> {
             used: false,
             span: off,
             tls,
+            align: self.align_req,
         });
         let gi = self.globals.len() - 1;
         self.bind(name, Binding::Global(gi));
@@ -137,6 +144,7 @@ impl Cx<'_> {
             used: true,
             span: off,
             tls: false,
+            align: 1,
         });
         let gi = self.globals.len() - 1;
         self.alloc_if_complete(gi)?;
@@ -152,6 +160,7 @@ impl Cx<'_> {
         else {
             return Ok(());
         };
+        let align = align.max(g.align);
         let mut cells = self.types.leaf_count(&g.ty);
         if g.tls {
             cells = cells.saturating_mul(ir::TLS_THREADS as u64);

@@ -576,6 +576,7 @@ impl Cx<'_> {
             );
             return Ok(());
         }
+        let align = align.max(self.align_req);
         let Some((home, addr)) = self.local_memory(name, ty.is_scalar(), size, align) else {
             return self.unsup(
                 off,

@@ -100,6 +100,8 @@ pub(crate) struct Global {
     pub used: bool,
     /// Offset of its first declaration.
     pub span: usize,
+    /// The strictest `_Alignas` of its declarations (1 without one).
+    pub align: u64,
     /// `_Thread_local`: `addr` is then an offset into the thread-local template, and
     /// each thread's copy lives at `Module::tls_addr(tid, addr)`.
     pub tls: bool,
@@ -170,6 +172,8 @@ pub(crate) struct Cx<'a> {
     /// Functions whose signature used an unsupported construct: their body is that
     /// error, and calls to them are not checked against a parameter count.
     pub stubs: HashSet<FuncId>,
+    /// The `_Alignas` of the declaration being lowered (1 without one).
+    pub align_req: u64,
 }
 
 /// Lowers a parsed translation unit.
@@ -198,6 +202,7 @@ pub fn lower_unit(unit: &TranslationUnit, map: &SrcMap) -> Result<Module, Diagno
         last_alloc: None,
         alloc_types: HashMap::new(),
         stubs: HashSet::new(),
+        align_req: 1,
     };
     cx.prescan(unit)?;
     for ed in &unit.0 {
