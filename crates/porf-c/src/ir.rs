@@ -481,8 +481,14 @@ pub enum InstKind {
     /// (`Action::Free`), a new engine block of its size is allocated (`Action::Malloc`,
     /// uninitialised, at this instruction's position) and `dst` receives its address.
     /// The activation frees its live instances when it returns or its thread exits
-    /// (but `main`'s own, like its shared frame).
-    LocalBlock { dst: Reg, var: u32 },
+    /// (but `main`'s own, like its shared frame). A variable-length array's block has
+    /// `len` elements of `LocalVar::size` bytes (`len` evaluated when the declaration
+    /// is reached; at most the largest `malloc` in all, else an unsupported error).
+    LocalBlock {
+        dst: Reg,
+        var: u32,
+        len: Option<Operand>,
+    },
     /// Marker left by the front end where the declaration without initializer of
     /// register local `name` (`reg`) is reached: its value is indeterminate from here
     /// until `reg` is next written. [`crate::uninit::instrument`] replaces the markers
@@ -520,9 +526,10 @@ impl InstKind {
             | Abort
             | Unsupported { .. }
             | Indeterminate { .. }
-            | LocalBlock { .. }
+            | LocalBlock { len: None, .. }
             | LoopEnter { .. }
             | LoopIter { .. } => {}
+            LocalBlock { len: Some(b), .. } => f(*b),
             CheckInit { flag, .. } => f(Operand::Reg(*flag)),
             Load { addr, .. } | CopyLoad { addr, .. } => f(*addr),
             Store { addr, val, .. } | Rmw { addr, val, .. } => {

@@ -311,8 +311,11 @@ fn validate_func(m: &Module, f: &Function) -> Result<(), String> {
                     }
                 }
                 K::Indeterminate { reg: r, .. } | K::CheckInit { flag: r, .. } => reg(*r)?,
-                K::LocalBlock { dst, var } => {
+                K::LocalBlock { dst, var, len } => {
                     reg(*dst)?;
+                    if let Some(b) = len {
+                        op(b)?;
+                    }
                     if f.locals.get(*var as usize).is_none_or(|v| v.site.is_none()) {
                         return Err(format!("local {var} has no block of its own"));
                     }

@@ -105,7 +105,9 @@ fn bad_programs_are_rejected_at_the_right_place() {
                 let model = porf_models::by_name("sc").expect("sc");
                 let s = explore(Strategy::Optimal, &prog, model.as_ref(), &Config::default());
                 let e = s.errors.first();
-                let at = e.and_then(|e| e.events.last()).map(|(_, l)| (l.line, l.col));
+                let at = e
+                    .and_then(|e| e.events.last())
+                    .map(|(_, l)| (l.line, l.col));
                 if e.map(|e| e.class) != Some(ErrorClass::Unsupported) || at != Some((line, col)) {
                     failures.push(format!(
                         "{name}: compiled and ran to {:?} at {at:?}, expected unsupported at {line}:{col}",

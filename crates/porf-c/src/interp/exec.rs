@@ -158,7 +158,10 @@ impl Machine {
                 self.advance();
                 Ok(None)
             }
-            InstKind::LocalBlock { dst, var } => self.local_block(code, fr, *dst, *var, src),
+            InstKind::LocalBlock { dst, var, len } => {
+                let len = len.as_ref().map(val);
+                self.local_block(code, fr, *dst, *var, len, src)
+            }
             InstKind::Indeterminate { .. } => {
                 self.advance();
                 Ok(None)
@@ -784,7 +787,15 @@ impl Machine {
     /// [`crate::ir::InstKind::LocalBlock`] for `Function::locals[var]` of frame `fr`:
     /// the `Free` of the frame's previous instance of it, else the `Malloc` of a new
     /// one.
-    fn local_block(&mut self, code: &Module, fr: Frame, dst: Reg, var: u32, src: SrcLoc) -> Step {
+    fn local_block(
+        &mut self,
+        code: &Module,
+        fr: Frame,
+        dst: Reg,
+        var: u32,
+        len: Option<Val>,
+        src: SrcLoc,
+    ) -> Step {
         let depth = self.frames.len() as u32 - 1;
         if let Some(i) = self
             .own()
@@ -795,7 +806,25 @@ impl Machine {
             let cont = Cont::OwnFree { index: i as u32 };
             return Ok(Some(Pending::new(Action::Free { base, src }, cont)));
         }
-        let size = code.funcs[fr.func as usize].locals[var as usize].size;
+        let elem = code.funcs[fr.func as usize].locals[var as usize].size;
+        let size = match len {
+            None => elem,
+            Some(n) if n <= 0 => {
+                return Err(Fault::memory(format!(
+                    "variable-length array of length {n} (C11 6.7.6.2p5: it must be positive)"
+                )))
+            }
+            Some(n) => match (n as u64).checked_mul(elem as u64) {
+                Some(b) if b <= crate::memory::MAX_MALLOC as u64 => b as u32,
+                _ => {
+                    return Err(Fault::unsupported(format!(
+                        "a variable-length array of {n} elements of {elem} bytes (porf's \
+                         largest block is {} bytes)",
+                        crate::memory::MAX_MALLOC
+                    )))
+                }
+            },
+        };
         let block = self.frame_blocks;
         if block >= MAX_HEAP_BLOCKS {
             return Err(Fault::unsupported(format!(

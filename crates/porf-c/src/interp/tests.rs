@@ -1777,7 +1777,11 @@ fn a_local_with_a_block_of_its_own_gets_a_new_block_per_declaration() {
     });
     let a = g.reg();
     for _ in 0..2 {
-        g.i(K::LocalBlock { dst: a, var });
+        g.i(K::LocalBlock {
+            dst: a,
+            var,
+            len: None,
+        });
         g.i(store(r(a), c(1), Scalar::INT, NA));
     }
     let gid = mb.func(g);

@@ -95,7 +95,10 @@ impl Cx<'_> {
                 let t = self.type_name(tn)?;
                 match self.types.align_of(&t) {
                     Some(n) => Ok(n),
-                    None => self.err(o, format!("`_Alignas` of incomplete type `{}`", self.show(&t))),
+                    None => self.err(
+                        o,
+                        format!("`_Alignas` of incomplete type `{}`", self.show(&t)),
+                    ),
                 }
             }
             AlignmentSpecifier::Constant(e) => match self.const_int(e)? {
@@ -103,7 +106,10 @@ impl Cx<'_> {
                 Some((n, _)) if n > 0 && (n as u64).is_power_of_two() && n <= 1 << 12 => {
                     Ok(n as u64)
                 }
-                Some((n, _)) => self.err(o, format!("requested alignment {n} is not a positive power of two up to 4096")),
+                Some((n, _)) => self.err(
+                    o,
+                    format!("requested alignment {n} is not a positive power of two up to 4096"),
+                ),
                 None => self.err(o, "`_Alignas` needs an integer constant expression"),
             },
         }
@@ -373,12 +379,12 @@ impl Cx<'_> {
         let n = match size {
             ArraySize::Unknown => None,
             ArraySize::VariableUnknown => {
-                return self.unsup(off, "variable-length arrays are not supported");
+                return self.unsup(off, "this variable-length array is not supported (porf supports block-scope `T a[n]` without initializer)");
             }
             ArraySize::VariableExpression(e) | ArraySize::StaticExpression(e) => {
                 match self.const_int(e)? {
                     None => {
-                        return self.unsup(e.span.start, "variable-length arrays are not supported")
+                        return self.unsup(e.span.start, "this variable-length array is not supported (porf supports block-scope `T a[n]` without initializer)")
                     }
                     Some((v, t)) => {
                         let neg = v < 0 && t.int_ty().is_some_and(|i| i.signed());
@@ -453,6 +459,17 @@ impl Cx<'_> {
 
     fn declarators(&mut self, d: &Node<Declaration>, specs: &Specs, file_scope: bool) -> R<()> {
         for id in &d.node.declarators {
+            if let (false, None, None, Some((name, o, e))) = (
+                file_scope,
+                &specs.storage,
+                &id.node.initializer,
+                super::vla::vla_shape(&id.node.declarator.node),
+            ) {
+                if self.const_int(e)?.is_none() && !specs.thread_local {
+                    self.vla_local(&name, specs.ty.clone(), e, o)?;
+                    continue;
+                }
+            }
             let decl = self.declarator(specs.ty.clone(), &id.node.declarator)?;
             let Some(name) = decl.name.clone() else {
                 return self.err(decl.off, "declaration without a name");

@@ -58,10 +58,7 @@ impl Cx<'_> {
         let t = match &t.kind {
             Kind::Array(e, _) => CType::ptr((**e).clone()),
             Kind::Func(_) => CType::ptr(t),
-            _ => CType {
-                atomic: false,
-                ..t
-            },
+            _ => CType { atomic: false, ..t },
         };
         let mut chosen = None;
         let mut default = None;
@@ -73,7 +70,10 @@ impl Cx<'_> {
                         if chosen.is_some() {
                             return self.err(
                                 at.node.type_name.span.start,
-                                format!("`_Generic` has two associations compatible with `{}`", self.show(&t)),
+                                format!(
+                                    "`_Generic` has two associations compatible with `{}`",
+                                    self.show(&t)
+                                ),
                             );
                         }
                         chosen = Some(&at.node.expression);
@@ -210,6 +210,9 @@ impl Cx<'_> {
                 self.size_of(&t, off)
             }
             E::SizeOfVal(s) => {
+                if let Some(v) = self.vla_sizeof(&s.node.0) {
+                    return Ok(v);
+                }
                 let t = self.expr_type(&s.node.0)?;
                 self.size_of(&t, off)
             }

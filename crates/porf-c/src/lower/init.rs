@@ -566,7 +566,11 @@ impl Cx<'_> {
             }
             let var = self.note_own_block_local(name, &ty, size);
             let r = self.b.reg();
-            self.b.emit(InstKind::LocalBlock { dst: r, var });
+            self.b.emit(InstKind::LocalBlock {
+                dst: r,
+                var,
+                len: None,
+            });
             self.bind(
                 name,
                 Binding::Local {

@@ -210,10 +210,13 @@ impl Cx<'_> {
     /// poisoned. A redeclaration of a poisoned name keeps it poisoned.
     pub(crate) fn file_declaration(&mut self, d: &Node<Declaration>) -> R<()> {
         let names = declared_names(&d.node);
-        if let Some(p) = names.iter().find_map(|n| match self.scopes[0].names.get(n) {
-            Some(Binding::Poison(p)) => Some(p.clone()),
-            _ => None,
-        }) {
+        if let Some(p) = names
+            .iter()
+            .find_map(|n| match self.scopes[0].names.get(n) {
+                Some(Binding::Poison(p)) => Some(p.clone()),
+                _ => None,
+            })
+        {
             self.poison(&names, &p);
             return Ok(());
         }

@@ -34,6 +34,7 @@ mod print;
 mod realloc;
 mod stmt;
 mod tags;
+mod vla;
 
 use crate::diag::{DiagKind, Diagnostic};
 use crate::ir::{self, FuncId, Module, Operand, Reg, Terminator};
@@ -66,7 +67,10 @@ pub(crate) enum Home {
 /// What an ordinary identifier denotes.
 #[derive(Clone, Debug)]
 pub(crate) enum Binding {
-    Local { ty: CType, home: Home },
+    Local {
+        ty: CType,
+        home: Home,
+    },
     Global(usize),
     Func(usize),
     Typedef(CType),
@@ -131,6 +135,9 @@ pub(crate) struct FnState {
     pub labels: HashMap<String, (ir::BlockId, bool, usize)>,
     /// Per enclosing switch: case/default label offset → block.
     pub switches: Vec<HashMap<usize, ir::BlockId>>,
+    /// Variable-length arrays (`vla`): address register → (length operand, element
+    /// size).
+    pub vla_len: HashMap<Reg, (Operand, u64)>,
 }
 
 pub(crate) struct Cx<'a> {

@@ -2,7 +2,7 @@
 int main(void)
 {
 	int n = 3;
-	int a[n];
-	a[0] = 1;
+	int a[n][2];
+	a[0][0] = 1;
 	return 0;
 }
