@@ -12,9 +12,11 @@ const MAX_NESTING: usize = 256;
 pub(crate) fn compile(path: &Path, opts: &FrontOptions) -> Result<ir::Module, Diagnostic> {
     refuse_cxx(path)?;
     let text = preprocess::preprocess(path, opts)?;
-    let map = SrcMap::new(text, &path.display().to_string());
+    let (parsed, int128) = crate::int128::disguise(&text);
+    let mut map = SrcMap::new(text, &path.display().to_string());
+    map.set_int128(int128);
     check_nesting(&map)?;
-    let unit = parse(&map)?;
+    let unit = parse(&map, parsed)?;
     lower::lower_unit(&unit, &map)
 }
 
@@ -70,13 +72,13 @@ fn check_nesting(map: &SrcMap) -> Result<(), Diagnostic> {
     Ok(())
 }
 
-fn parse(map: &SrcMap) -> Result<lang_c::ast::TranslationUnit, Diagnostic> {
+/// Parses `text` (the preprocessed text, with `crate::int128`'s replacements).
+fn parse(map: &SrcMap, text: String) -> Result<lang_c::ast::TranslationUnit, Diagnostic> {
     let cfg = Config {
         cpp_command: String::new(),
         cpp_options: Vec::new(),
         flavor: Flavor::GnuC11,
     };
-    let text = map.text().to_string();
     let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         parse_preprocessed(&cfg, text)
     }));

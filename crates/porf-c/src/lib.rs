@@ -18,6 +18,7 @@ mod cfg;
 pub mod diag;
 mod front;
 mod headers;
+mod int128;
 pub mod interp;
 pub mod ir;
 mod lower;

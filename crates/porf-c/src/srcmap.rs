@@ -38,6 +38,9 @@ pub struct SrcMap {
     lines: Vec<PpLine>,
     originals: RefCell<HashMap<u32, Option<Rc<Vec<LineToks>>>>>,
     aligned: RefCell<HashMap<usize, Rc<Vec<Aligned>>>>,
+    /// Offsets of GCC's 128-bit integer type keywords, each with whether it is
+    /// unsigned by itself (`crate::int128`).
+    int128: Vec<(usize, bool)>,
 }
 
 impl SrcMap {
@@ -74,7 +77,22 @@ impl SrcMap {
             lines,
             originals: RefCell::default(),
             aligned: RefCell::default(),
+            int128: Vec::new(),
         }
+    }
+
+    /// Records the offsets of the 128-bit integer type keywords (`crate::int128`).
+    pub fn set_int128(&mut self, found: Vec<(usize, bool)>) {
+        self.int128 = found;
+    }
+
+    /// Whether a 128-bit integer type keyword starts at `offset`: `Some(unsigned by
+    /// itself)`.
+    pub fn int128_at(&self, offset: usize) -> Option<bool> {
+        self.int128
+            .binary_search_by_key(&offset, |&(o, _)| o)
+            .ok()
+            .map(|i| self.int128[i].1)
     }
 
     /// The preprocessed text.
