@@ -278,7 +278,7 @@ impl Cx<'_> {
                 )
             }
             Kind::Record(_) => {
-                return self.unsup(off, "atomic structs and unions are not supported")
+                return self.unsup(off, "`_Atomic` structs and unions are not supported (porf's atomic accesses are of one scalar of up to 8 bytes; a 16-byte compare-exchange of a struct cannot be modelled)")
             }
             Kind::Array(..) | Kind::Func(_) | Kind::Void => {
                 return self.err(
