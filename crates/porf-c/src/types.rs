@@ -246,6 +246,23 @@ pub struct RecordDef {
     pub fields: Vec<Field>,
     pub size: u64,
     pub align: u64,
+    /// The named bit-fields. Each run of adjacent bit-fields (one C11 memory location,
+    /// 3.14) is also a field of `fields`: an unnamed-to-C unsigned scalar named
+    /// `a|b|c` after its bit-fields, their *storage unit*, which every access to one
+    /// of them reads and writes whole.
+    pub bits: Vec<BitField>,
+}
+
+/// A named bit-field: `width` bits at bit `shift` of the storage unit at byte
+/// `unit_offset` of the record, declared with type `ty`.
+#[derive(Clone, Debug)]
+pub struct BitField {
+    pub name: String,
+    pub ty: CType,
+    pub unit_offset: u64,
+    pub unit: Scalar,
+    pub shift: u32,
+    pub width: u32,
 }
 
 #[derive(Clone, Debug)]
@@ -320,8 +337,190 @@ impl Types {
             fields: out,
             size: size.next_multiple_of(align),
             align,
+            bits: Vec::new(),
         });
         Ok(())
+    }
+
+    /// Lays out struct `id` whose fields may be bit-fields (`Some(width)`), as GCC
+    /// does on x86-64 (System V ABI): a bit-field follows the previous one unless it
+    /// would cross a boundary of its declared type's size, then it starts at the
+    /// next; a zero-width one ends the run and moves to its type's alignment; named
+    /// bit-fields give the struct their type's alignment. Each run of adjacent
+    /// bit-fields gets as its storage unit the smallest naturally aligned 1, 2, 4 or
+    /// 8 bytes holding all its bits (`RecordDef::bits`). `Err((message,
+    /// unsupported))`: a unit that would be larger than 8 bytes or overlap another
+    /// member, a bit-field in a union, and bit-fields of non-integer type or too
+    /// wide are refused.
+    pub fn define_record_bits(
+        &mut self,
+        id: RecordId,
+        fields: Vec<(Option<String>, CType, Option<u32>)>,
+    ) -> Result<(), (String, bool)> {
+        if fields.iter().all(|f| f.2.is_none()) {
+            let plain = fields.into_iter().map(|(n, t, _)| (n, t)).collect();
+            return self.define_record(id, plain).map_err(|m| (m, false));
+        }
+        if self.records[id].union {
+            return Err(("bit-fields in unions are not supported".into(), true));
+        }
+        let (mut bit, mut align) = (0u64, 1u64);
+        let mut out: Vec<Field> = Vec::new();
+        let mut bits: Vec<BitField> = Vec::new();
+        // Members that are not bit-fields, as byte ranges; the current run of
+        // bit-fields: (first bit, end bit, names, indices into `bits`).
+        let mut plain: Vec<(u64, u64)> = Vec::new();
+        let mut runs: Vec<(u64, u64, Vec<String>, Vec<usize>, usize)> = Vec::new();
+        let mut open = false;
+        for (name, ty, width) in fields {
+            let n = name.as_deref().unwrap_or("<anonymous>").to_string();
+            let (Some(fs), Some(fa)) = (self.size_of(&ty), self.align_of(&ty)) else {
+                return Err((
+                    format!("field `{n}` has incomplete type `{}`", self.show(&ty)),
+                    false,
+                ));
+            };
+            let Some(w) = width else {
+                let offset = bit.div_ceil(8).next_multiple_of(fa);
+                plain.push((offset, offset + fs));
+                bit = (offset + fs) * 8;
+                align = align.max(fa);
+                out.push(Field { name, ty, offset });
+                open = false;
+                if offset + fs > MAX_OBJECT {
+                    return Err(("struct is too large".into(), false));
+                }
+                continue;
+            };
+            if !ty.is_integer() || ty.atomic {
+                return Err((
+                    format!(
+                        "bit-field `{n}` has type `{}`, not a (non-atomic) integer type",
+                        self.show(&ty)
+                    ),
+                    false,
+                ));
+            }
+            let tb = fs * 8;
+            if w as u64 > tb {
+                return Err((
+                    format!("width of bit-field `{n}` exceeds its type's {tb} bits"),
+                    false,
+                ));
+            }
+            if w == 0 {
+                if name.is_some() {
+                    return Err((format!("named bit-field `{n}` has zero width"), false));
+                }
+                bit = bit.next_multiple_of(fa * 8);
+                open = false;
+                continue;
+            }
+            if bit % tb + w as u64 > tb {
+                bit = bit.next_multiple_of(tb);
+            }
+            if !open {
+                runs.push((bit, bit, Vec::new(), Vec::new(), out.len()));
+                open = true;
+            }
+            let run = runs.last_mut().expect("open run");
+            run.1 = bit + w as u64;
+            if let Some(nm) = &name {
+                align = align.max(fa);
+                run.2.push(nm.clone());
+                run.3.push(bits.len());
+                bits.push(BitField {
+                    name: nm.clone(),
+                    ty,
+                    unit_offset: 0,
+                    unit: Scalar::INT,
+                    shift: bit as u32,
+                    width: w,
+                });
+            }
+            bit += w as u64;
+        }
+        let size = bit.div_ceil(8).next_multiple_of(align);
+        // Storage units, inserted before the member that followed their run.
+        let mut units: Vec<(u64, u64)> = Vec::new();
+        for (k, (lo, hi, names, idx, at)) in runs.into_iter().enumerate().rev() {
+            if names.is_empty() {
+                continue; // padding only
+            }
+            let (lb, hb) = (lo / 8, hi.div_ceil(8));
+            let Some(us) = [1u64, 2, 4, 8]
+                .into_iter()
+                .find(|&s| lb / s == (hb - 1) / s)
+            else {
+                return Err((
+                    format!(
+                        "the bit-fields `{}` span more than 8 aligned bytes",
+                        names.join("`, `")
+                    ),
+                    true,
+                ));
+            };
+            let uo = lb / us * us;
+            let overlaps = |a: u64, b: u64| a < uo + us && uo < b;
+            if uo + us > size
+                || plain.iter().any(|&(a, b)| overlaps(a, b))
+                || units.iter().any(|&(a, b)| overlaps(a, b))
+            {
+                return Err((
+                    format!(
+                        "the storage unit of the bit-fields `{}` would overlap another member",
+                        names.join("`, `")
+                    ),
+                    true,
+                ));
+            }
+            units.push((uo, uo + us));
+            let unit = Scalar {
+                size: us as u8,
+                signed: false,
+                float: false,
+            };
+            for i in idx {
+                bits[i].unit_offset = uo;
+                bits[i].unit = unit;
+                bits[i].shift -= (uo * 8) as u32;
+            }
+            let _ = k;
+            let ut = CType::int(match us {
+                1 => IntTy::UChar,
+                2 => IntTy::UShort,
+                4 => IntTy::UInt,
+                _ => IntTy::ULong,
+            });
+            out.insert(
+                at,
+                Field {
+                    name: Some(names.join("|")),
+                    ty: ut,
+                    offset: uo,
+                },
+            );
+        }
+        if size > MAX_OBJECT {
+            return Err(("struct is too large".into(), false));
+        }
+        self.records[id].def = Some(RecordDef {
+            fields: out,
+            size,
+            align,
+            bits,
+        });
+        Ok(())
+    }
+
+    /// The bit-field `name` of record `id` (not inside anonymous members).
+    pub fn bitfield(&self, id: RecordId, name: &str) -> Option<&BitField> {
+        self.records[id]
+            .def
+            .as_ref()?
+            .bits
+            .iter()
+            .find(|b| b.name == name)
     }
 
     /// Size in bytes; `None` for incomplete types, `void` and functions.

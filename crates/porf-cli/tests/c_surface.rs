@@ -92,7 +92,11 @@ fn unsupported_constructs_are_errors_where_reached() {
         ("called_on_one_branch.c", "9:44", "__builtin_bswap32"),
         ("in_main.c", "14:2", "inline assembly"),
         ("global_used.c", "8:1", "`long double` is not supported"),
-        ("../lang/int128_used.c", "9:11", "`unsigned __int128` is not supported"),
+        (
+            "../lang/int128_used.c",
+            "9:11",
+            "`unsigned __int128` is not supported",
+        ),
     ];
     for (file, at, what) in cases {
         let f = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))

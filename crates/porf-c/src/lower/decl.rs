@@ -165,8 +165,16 @@ impl Cx<'_> {
                 TypeSpecifier::Double => double += 1,
                 TypeSpecifier::TS18661Float(_) => {
                     if let Some(u) = self.map.int128_at(o) {
-                        let sign = tys.iter().any(|t| matches!(t.node, TypeSpecifier::Unsigned));
-                        let name = if u { "__uint128_t" } else if sign { "unsigned __int128" } else { "__int128" };
+                        let sign = tys
+                            .iter()
+                            .any(|t| matches!(t.node, TypeSpecifier::Unsigned));
+                        let name = if u {
+                            "__uint128_t"
+                        } else if sign {
+                            "unsigned __int128"
+                        } else {
+                            "__int128"
+                        };
                         return self.unsup(
                             o,
                             format!("`{name}` is not supported (porf's values are 64 bits wide)"),

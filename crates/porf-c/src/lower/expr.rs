@@ -23,6 +23,9 @@ pub(crate) enum Val {
     Mem(Operand, CType),
     /// A register local (an lvalue).
     Reg(Reg, CType),
+    /// A bit-field (an lvalue): the address of its storage unit, and where in the
+    /// unit it is (`bitfield`).
+    Bits(Operand, Box<crate::types::BitField>),
     /// A function designator (`funcs` index).
     Func(usize),
     /// The "value" of a void expression.
@@ -34,6 +37,7 @@ impl Cx<'_> {
     pub fn val_type(&self, v: &Val) -> CType {
         match v {
             Val::R(_, t) | Val::Mem(_, t) | Val::Reg(_, t) => t.clone(),
+            Val::Bits(_, bf) => bf.ty.unqual(),
             Val::Func(fi) => CType::new(Kind::Func(self.funcs[*fi].sig.clone())),
             Val::Void => CType::void(),
         }
@@ -150,6 +154,7 @@ impl Cx<'_> {
                     }
                 }
             }
+            Val::Bits(a, bf) => Ok(self.load_bits(a, &bf)),
             Val::Void => self.err(off, "void value not ignored as it ought to be"),
         }
     }
@@ -164,6 +169,10 @@ impl Cx<'_> {
             Val::Mem(a, t) if t.is_scalar() => {
                 let s = t.scalar().expect("scalar");
                 self.b.store(*a, v, s, super::ops::ord_of(t.atomic));
+                Ok(())
+            }
+            Val::Bits(a, bf) => {
+                self.store_bits(*a, bf, v);
                 Ok(())
             }
             _ => self.err(off, "expression is not assignable"),
@@ -475,6 +484,12 @@ impl Cx<'_> {
                 self.at(m.identifier.span.start);
                 Ok(Val::Mem(self.offset_addr(base, fo), ft))
             }
+            None if self.types.bitfield(r, name).is_some() => {
+                let bf = Box::new(self.types.bitfield(r, name).expect("bit-field").clone());
+                self.at(m.identifier.span.start);
+                let unit = self.offset_addr(base, bf.unit_offset);
+                Ok(Val::Bits(unit, bf))
+            }
             None => self.err(
                 m.identifier.span.start,
                 format!("no member named `{name}` in `{}`", self.show(&rt)),
@@ -621,6 +636,7 @@ impl Cx<'_> {
                     Ok(Val::R(o, t))
                 }
                 Val::Reg(..) => self.unsup(off, "internal: address of a register variable"),
+                v @ Val::Bits(..) => self.no_bits_address(&v, off).map(|()| Val::Void),
                 _ => self.err(off, "cannot take the address of an rvalue"),
             },
             U::Indirection => {

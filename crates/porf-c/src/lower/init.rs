@@ -236,6 +236,48 @@ impl Cx<'_> {
         }
     }
 
+    /// A struct with bit-fields is initialized by a list only as `{0}` (or `{}`): its
+    /// members in a list are its storage units, not its bit-fields.
+    fn check_bits_list(
+        &mut self,
+        ty: &CType,
+        items: &[Node<InitializerListItem>],
+        pos: usize,
+        braced: bool,
+    ) -> R<()> {
+        let Kind::Record(r) = &ty.kind else {
+            return Ok(());
+        };
+        if self
+            .types
+            .record(*r)
+            .def
+            .as_ref()
+            .is_none_or(|d| d.bits.is_empty())
+        {
+            return Ok(());
+        }
+        let zero = match &items[pos.min(items.len())..] {
+            [] => true,
+            [it] if braced && it.node.designation.is_empty() => match &it.node.initializer.node {
+                Initializer::Expression(e) => matches!(self.const_int(e)?, Some((0, _))),
+                Initializer::List(_) => false,
+            },
+            _ => false,
+        };
+        if zero {
+            return Ok(());
+        }
+        let o = items.get(pos).map_or(0, |i| i.span.start);
+        self.unsup(
+            o,
+            format!(
+                "an initializer list for `{}`, which has bit-fields, other than `{{0}}` is not supported (assign the members)",
+                self.show(ty)
+            ),
+        )
+    }
+
     /// Member index a designator selects in `ty`.
     fn designator_index(&mut self, ty: &CType, d: &Node<Designator>) -> R<u64> {
         let o = d.span.start;
@@ -340,6 +382,7 @@ impl Cx<'_> {
         braced: bool,
         applied: Option<usize>,
     ) -> R<u64> {
+        self.check_bits_list(ty, items, *pos, braced)?;
         let count = self.member_count(ty);
         let union = matches!(&ty.kind, Kind::Record(r) if self.types.record(*r).union);
         let (mut cur, mut end) = (0u64, 0u64);

@@ -14,6 +14,7 @@
 //! folded to a constant without emitting code.
 
 mod alloc_names;
+mod bitfield;
 mod builder;
 mod builtins;
 mod byval;

@@ -317,7 +317,7 @@ impl Cx<'_> {
     fn lvalue(&mut self, e: &Node<Expression>) -> R<Val> {
         let v = self.expr(e)?;
         match &v {
-            Val::Reg(..) => Ok(v),
+            Val::Reg(..) | Val::Bits(..) => Ok(v),
             Val::Mem(_, t) if t.is_scalar() || t.is_record() => Ok(v),
             Val::Mem(_, t) if t.is_array() => {
                 self.err(e.span.start, "array type is not assignable")
@@ -340,7 +340,7 @@ impl Cx<'_> {
         let v = self.assign_convert(v, &t, &lt, r.span.start)?;
         self.at(off);
         self.store_to(&lv, v, off)?;
-        Ok(Val::R(v, lt.unqual()))
+        Ok(self.assigned_value(&lv, v, lt.unqual()))
     }
 
     fn compound_assign(
@@ -382,7 +382,7 @@ impl Cx<'_> {
             self.assign_convert(v, &t, &lt, off)?
         };
         self.store_to(&lv, v, off)?;
-        Ok(Val::R(v, lt.unqual()))
+        Ok(self.assigned_value(&lv, v, lt.unqual()))
     }
 
     /// The RMW kind and operand implementing `obj op= v` on an atomic object.
@@ -496,7 +496,13 @@ impl Cx<'_> {
             self.cast_convert(v, &t, &lt, off)?
         };
         self.store_to(&lv, new, off)?;
-        Ok(Val::R(if post { cur } else { new }, ct))
+        if post {
+            return Ok(Val::R(cur, ct));
+        }
+        Ok(match self.assigned_value(&lv, new, ct.clone()) {
+            Val::R(v, _) => Val::R(v, ct),
+            v => v,
+        })
     }
 
     /// Copies an object of type `ty` from `src` to `dst` leaf by leaf.

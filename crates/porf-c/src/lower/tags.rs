@@ -62,7 +62,7 @@ impl Cx<'_> {
                 id
             }
         };
-        let mut fields: Vec<(Option<String>, CType)> = Vec::new();
+        let mut fields: Vec<(Option<String>, CType, Option<u32>)> = Vec::new();
         // A flexible array member (`T a[];`, C11 6.7.2.1p18) must be the last member; it
         // is laid out as a zero-length array (GCC's `T a[0]`): no bytes of its own, the
         // element's alignment, its elements wherever the allocation extends.
@@ -77,13 +77,24 @@ impl Cx<'_> {
             };
             let base = self.spec_quals(&f.node.specifiers, f.span.start)?;
             if f.node.declarators.is_empty() && base.is_record() {
-                fields.push((None, base.clone()));
+                fields.push((None, base.clone(), None));
             }
             for sd in &f.node.declarators {
-                if let Some(w) = &sd.node.bit_width {
-                    return self.unsup(w.span.start, "bit-fields are not supported");
-                }
+                let width = match &sd.node.bit_width {
+                    None => None,
+                    Some(w) => match self.const_int(w)? {
+                        Some((v, _)) if (0..=64).contains(&v) => Some(v as u32),
+                        Some(_) => return self.err(w.span.start, "invalid bit-field width"),
+                        None => {
+                            return self
+                                .err(w.span.start, "bit-field width is not an integer constant")
+                        }
+                    },
+                };
                 let Some(decl) = &sd.node.declarator else {
+                    if width.is_some() {
+                        fields.push((None, base.clone(), width));
+                    }
                     continue;
                 };
                 let mut r = self.declarator(base.clone(), decl)?;
@@ -106,7 +117,7 @@ impl Cx<'_> {
                 if let Kind::Func(_) = &r.ty.kind {
                     return self.err(r.off, format!("field `{name}` declared as a function"));
                 }
-                if fields.iter().any(|(n, _)| n.as_deref() == Some(&name)) {
+                if fields.iter().any(|(n, _, _)| n.as_deref() == Some(&name)) {
                     return self.err(r.off, format!("duplicate member `{name}`"));
                 }
                 if !self.types.is_complete(&r.ty) {
@@ -115,11 +126,13 @@ impl Cx<'_> {
                         format!("field `{name}` has incomplete type `{}`", self.show(&r.ty)),
                     );
                 }
-                fields.push((Some(name), r.ty));
+                fields.push((Some(name), r.ty, width));
             }
         }
-        if let Err(m) = self.types.define_record(id, fields) {
-            return self.err(o, m);
+        match self.types.define_record_bits(id, fields) {
+            Ok(()) => {}
+            Err((m, true)) => return self.unsup(o, m),
+            Err((m, false)) => return self.err(o, m),
         }
         Ok(CType::new(Kind::Record(id)))
     }

@@ -1,11 +1,12 @@
-// expect: unsupported 3:14
-struct flags {
+// expect: unsupported 2:1
+union flags {
 	int ready : 1;
+	long all;
 };
 
-struct flags f;
+union flags f;
 
 int main(void)
 {
-	return 0;
+	return f.ready;
 }
