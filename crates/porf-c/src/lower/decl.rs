@@ -4,8 +4,9 @@
 //! prefixes first (applied in order), then the array/function suffixes (applied from
 //! the last to the first), then the nested declarator, which receives the type built
 //! so far. Parameters are adjusted (arrays and functions become pointers). `long
-//! double`, atomic floating types, bit-fields, VLAs, `_Thread_local`, `_Alignas`, K&R parameter lists and
-//! atomic structs are rejected as unsupported.
+//! double`, atomic floating types, VLAs other than block-scope `T a[n]` (`vla`), K&R
+//! parameter lists, atomic structs and 128-bit integers (`crate::int128`) are
+//! unsupported; `_Alignas` sets the alignment the object is laid out with.
 
 use super::{Binding, Cx, FuncDecl, R};
 use crate::types::{CType, FloatTy, FuncSig, IntTy, Kind};
