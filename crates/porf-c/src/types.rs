@@ -253,6 +253,17 @@ pub struct RecordDef {
     pub bits: Vec<BitField>,
 }
 
+/// A run of adjacent bit-fields being laid out: its bits `lo..hi`, its named
+/// bit-fields (names, indices into `RecordDef::bits`) and where its storage unit goes
+/// among the fields.
+struct Run {
+    lo: u64,
+    hi: u64,
+    names: Vec<String>,
+    idx: Vec<usize>,
+    at: usize,
+}
+
 /// A named bit-field: `width` bits at bit `shift` of the storage unit at byte
 /// `unit_offset` of the record, declared with type `ty`.
 #[derive(Clone, Debug)]
@@ -370,7 +381,7 @@ impl Types {
         // Members that are not bit-fields, as byte ranges; the current run of
         // bit-fields: (first bit, end bit, names, indices into `bits`).
         let mut plain: Vec<(u64, u64)> = Vec::new();
-        let mut runs: Vec<(u64, u64, Vec<String>, Vec<usize>, usize)> = Vec::new();
+        let mut runs: Vec<Run> = Vec::new();
         let mut open = false;
         for (name, ty, width) in fields {
             let n = name.as_deref().unwrap_or("<anonymous>").to_string();
@@ -420,15 +431,21 @@ impl Types {
                 bit = bit.next_multiple_of(tb);
             }
             if !open {
-                runs.push((bit, bit, Vec::new(), Vec::new(), out.len()));
+                runs.push(Run {
+                    lo: bit,
+                    hi: bit,
+                    names: Vec::new(),
+                    idx: Vec::new(),
+                    at: out.len(),
+                });
                 open = true;
             }
             let run = runs.last_mut().expect("open run");
-            run.1 = bit + w as u64;
+            run.hi = bit + w as u64;
             if let Some(nm) = &name {
                 align = align.max(fa);
-                run.2.push(nm.clone());
-                run.3.push(bits.len());
+                run.names.push(nm.clone());
+                run.idx.push(bits.len());
                 bits.push(BitField {
                     name: nm.clone(),
                     ty,
@@ -443,7 +460,14 @@ impl Types {
         let size = bit.div_ceil(8).next_multiple_of(align);
         // Storage units, inserted before the member that followed their run.
         let mut units: Vec<(u64, u64)> = Vec::new();
-        for (k, (lo, hi, names, idx, at)) in runs.into_iter().enumerate().rev() {
+        for Run {
+            lo,
+            hi,
+            names,
+            idx,
+            at,
+        } in runs.into_iter().rev()
+        {
             if names.is_empty() {
                 continue; // padding only
             }
@@ -485,7 +509,6 @@ impl Types {
                 bits[i].unit = unit;
                 bits[i].shift -= (uo * 8) as u32;
             }
-            let _ = k;
             let ut = CType::int(match us {
                 1 => IntTy::UChar,
                 2 => IntTy::UShort,
