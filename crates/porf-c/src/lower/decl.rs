@@ -4,7 +4,7 @@
 //! prefixes first (applied in order), then the array/function suffixes (applied from
 //! the last to the first), then the nested declarator, which receives the type built
 //! so far. Parameters are adjusted (arrays and functions become pointers). `long
-//! double`, atomic floating types, bit-fields, VLAs, `_Thread_local`, `_Alignas`, K&R parameter lists and
+//! double`, atomic floating types, bit-fields, VLAs, `_Thread_local`, `_Alignas` stricter than the type's own, K&R parameter lists and
 //! atomic structs are rejected as unsupported.
 
 use super::{Binding, Cx, FuncDecl, R};
@@ -19,6 +19,8 @@ pub(crate) struct Specs {
     pub storage: Option<StorageClassSpecifier>,
     /// `_Thread_local` (or GNU `__thread`) was among the specifiers.
     pub thread_local: bool,
+    /// The strictest `_Alignas` among the specifiers (bytes) and its offset.
+    pub align: Option<(u64, usize)>,
 }
 
 /// A parameter of a function declarator.
@@ -53,6 +55,7 @@ impl Cx<'_> {
         let mut thread_local = false;
         let mut tys = Vec::new();
         let mut atomic = false;
+        let mut align: Option<(u64, usize)> = None;
         for s in list {
             match &s.node {
                 DeclarationSpecifier::StorageClass(sc) => {
@@ -72,7 +75,10 @@ impl Cx<'_> {
                 DeclarationSpecifier::TypeQualifier(q) => atomic |= q.node == TypeQualifier::Atomic,
                 DeclarationSpecifier::Function(_) | DeclarationSpecifier::Extension(_) => {}
                 DeclarationSpecifier::Alignment(a) => {
-                    return self.unsup(a.span.start, "`_Alignas` is not supported");
+                    let n = self.alignment(&a.node, a.span.start)?;
+                    if align.is_none_or(|(m, _)| n > m) {
+                        align = Some((n, a.span.start));
+                    }
                 }
             }
         }
@@ -81,7 +87,58 @@ impl Cx<'_> {
             ty,
             storage,
             thread_local,
+            align,
         })
+    }
+
+    /// The alignment `_Alignas(...)` asks for, in bytes (0: none, C11 6.7.5p6).
+    fn alignment(&mut self, a: &AlignmentSpecifier, off: usize) -> R<u64> {
+        match a {
+            AlignmentSpecifier::Type(tn) => {
+                let t = self.type_name(tn)?;
+                match self.types.align_of(&t) {
+                    Some(n) => Ok(n),
+                    None => self.err(
+                        off,
+                        format!("`_Alignas` of incomplete type `{}`", self.show(&t)),
+                    ),
+                }
+            }
+            AlignmentSpecifier::Constant(e) => match self.const_int(e)? {
+                Some((n, _)) if n == 0 || (n > 0 && n & (n - 1) == 0) => Ok(n as u64),
+                Some((n, _)) => self.err(
+                    off,
+                    format!("requested alignment {n} is not a positive power of two"),
+                ),
+                None => self.err(off, "`_Alignas` needs an integer constant expression"),
+            },
+        }
+    }
+
+    /// Checks declaration `name: ty`'s `_Alignas`: one weaker than the type's own is a
+    /// constraint violation (C11 6.7.5p4); a stricter one would move the object to a
+    /// stricter address, which porf's layout does not do, so it is rejected.
+    fn check_alignas(&self, specs: &Specs, name: &str, ty: &CType) -> R<()> {
+        let Some((n, off)) = specs.align else {
+            return Ok(());
+        };
+        if specs.storage == Some(StorageClassSpecifier::Typedef) {
+            return self.err(off, "`_Alignas` in a typedef");
+        }
+        let own = self.types.align_of(ty).unwrap_or(1);
+        if n == 0 || n == own {
+            return Ok(());
+        }
+        if n < own {
+            return self.err(
+                off,
+                format!("`_Alignas({n})` is weaker than the {own}-byte alignment of `{name}`'s type (C11 6.7.5p4)"),
+            );
+        }
+        self.unsup(
+            off,
+            format!("`_Alignas({n})` of `{name}`, stricter than its type's own {own}-byte alignment, is not supported"),
+        )
     }
 
     /// The type of a type name (casts, `sizeof`, `_Atomic(...)`).
@@ -152,6 +209,7 @@ impl Cx<'_> {
                 TypeSpecifier::TypedefName(id) => {
                     let ty = match self.lookup(&id.node.name) {
                         Some(Binding::Typedef(t)) => t.clone(),
+                        _ if id.node.name == "__builtin_va_list" => super::varargs::va_list_type(),
                         _ => return self.err(o, format!("unknown type name `{}`", id.node.name)),
                     };
                     other = named(self, ty)?;
@@ -393,6 +451,9 @@ impl Cx<'_> {
             if matches!(&specs.storage, Some(s) if *s != StorageClassSpecifier::Register) {
                 return self.err(o, "invalid storage class for a parameter");
             }
+            if let Some((_, o)) = specs.align {
+                return self.err(o, "`_Alignas` on a parameter");
+            }
             let (name, off, ty) = match &p.node.declarator {
                 Some(d) => {
                     let r = self.declarator(specs.ty, d)?;
@@ -424,6 +485,7 @@ impl Cx<'_> {
             let Some(name) = decl.name.clone() else {
                 return self.err(decl.off, "declaration without a name");
             };
+            self.check_alignas(&specs, &name, &decl.ty)?;
             let init = id.node.initializer.as_ref();
             if let (Some(i), true) = (
                 init,

@@ -201,7 +201,7 @@ impl Cx<'_> {
             E::OffsetOf(o) => self.offset_of(&o.node),
             E::GenericSelection(_) => self.unsup(off, "`_Generic` is not supported"),
             E::CompoundLiteral(cl) => self.compound_literal(&cl.node, e.span, off),
-            E::VaArg(_) => self.unsup(off, "variadic arguments are not supported"),
+            E::VaArg(v) => self.va_arg(&v.node, off),
             E::Statement(s) => self.statement_expr(s, off),
         }
     }

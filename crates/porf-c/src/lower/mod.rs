@@ -31,6 +31,7 @@ mod mutex;
 mod ops;
 mod print;
 mod realloc;
+mod sprintf;
 mod stmt;
 mod tags;
 
@@ -352,7 +353,7 @@ impl<'a> Cx<'a> {
         for calls in &self.calls {
             for &(g, off, nargs) in calls {
                 let want = bodies[g as usize].nparams as usize;
-                if nargs != want {
+                if nargs != want && !(bodies[g as usize].variadic && nargs > want) {
                     let name = self.name_of(g);
                     return self.err(
                         off,
@@ -385,3 +386,4 @@ impl<'a> Cx<'a> {
 
 #[cfg(test)]
 mod tests;
+mod varargs;
