@@ -90,7 +90,8 @@ const UNSUPPORTED_API: &[(&str, &str)] = &[
     ("__VERIFIER_hp_retire", HP),
     (
         "__VERIFIER_optional_block",
-        "`__VERIFIER_optional` (GenMC's optional blocks) is not supported: GenMC enters at most \
+        "`__VERIFIER_optional` (GenMC's optional blocks, `__VERIFIER_optional_block`) is not \
+         supported: GenMC enters at most \
          one optional block per execution, by a revisit of its own that its counts reflect, \
          which porf does not model",
     ),
@@ -393,9 +394,12 @@ impl Cx<'_> {
                 self.rvalue(a)?;
             }
             self.at(off);
-            self.b.emit(InstKind::Unsupported {
-                msg: format!("`{name}`: {why}"),
-            });
+            let msg = if why.contains(&format!("`{name}`")) {
+                why.to_string()
+            } else {
+                format!("`{name}`: {why}")
+            };
+            self.b.emit(InstKind::Unsupported { msg });
             return Ok(Val::R(Operand::Const(0), CType::void_ptr()));
         }
         let int = |v: Operand| Ok(Val::R(v, CType::int(IntTy::Int)));
