@@ -957,11 +957,11 @@ impl Cx<'_> {
             | AtomicOp::FlagTestAndSet => {
                 let (kind, v) = match op {
                     AtomicOp::Fetch(k) | AtomicOp::OpFetch(k) if pt.is_ptr() => {
-                        // GCC's and clang's `__atomic_*`/`__sync_*` on a pointer: "as if
-                        // the operands were of the uintptr_t type", not scaled by the
-                        // pointee's size (GCC's manual). C11's `atomic_fetch_add` on an
-                        // atomic pointer differs between the two compilers (clang scales):
-                        // not supported.
+                        // GCC's `__atomic_*`/`__sync_*` on a pointer: "as if the operands
+                        // were of the uintptr_t type", not scaled by the pointee's size
+                        // (GCC's manual; gcc compiles `__sync_*` so too). C11's
+                        // `atomic_fetch_add` on an atomic pointer differs between gcc and
+                        // clang (clang scales): not supported.
                         if !name.starts_with("__") {
                             return self
                                 .unsup(off, format!("`{name}` on a pointer is not supported"));
@@ -1111,5 +1111,19 @@ mod tests {
             Some((AtomicOp::Fetch(RmwKind::Sub), true))
         );
         assert_eq!(mem_order(1), MemOrder::Acquire);
+    }
+
+    #[test]
+    fn max_and_min_are_fetch_forms_only() {
+        assert_eq!(
+            atomic_op("__sync_fetch_and_umax"),
+            Some((AtomicOp::Fetch(RmwKind::UMax), false))
+        );
+        assert_eq!(
+            atomic_op("__atomic_fetch_min"),
+            Some((AtomicOp::Fetch(RmwKind::Min), true))
+        );
+        assert_eq!(atomic_op("__sync_max_and_fetch"), None);
+        assert!(is_builtin("snprintf") && is_builtin("__builtin_va_start"));
     }
 }

@@ -1,4 +1,4 @@
-// GCC's and clang's __sync/__atomic fetch-ops on a pointer operate "as if the
+// GCC's __sync/__atomic fetch-ops on a pointer operate "as if the
 // operands were of the uintptr_t type" (GCC's manual, "__atomic Builtins"): adding 4
 // to an `int *` moves it 4 bytes, not 4 ints (as a gcc-compiled program does),
 // and a pointer operand is added as an integer (Concurrency Kit's ck_pr_faa_ptr).
