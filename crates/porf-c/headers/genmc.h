@@ -7,12 +7,18 @@
  *   it declares only lets GenMC skip executions that differ by swapping the threads
  *   (symmetry reduction); porf explores them all, so it may count more.
  * - __VERIFIER_helped_CAS, __VERIFIER_helping_CAS, __VERIFIER_speculative_read,
- *   __VERIFIER_confirming_read/CAS, __VERIFIER_final_CAS, __VERIFIER_final_write,
- *   __VERIFIER_local_write: annotations that let GenMC prune executions (Helper,
- *   SAVer); porf runs the annotated code as written and explores every execution.
- * - __VERIFIER_hp_* (hazard pointers), __VERIFIER_optional, __VERIFIER_nondet_int,
- *   persistency and method annotations: not supported (a call is reported as
- *   unsupported, exit code 3).
+ *   __VERIFIER_confirming_read/CAS, __VERIFIER_local_write: annotations that let
+ *   GenMC prune executions (Helper, SAVer); porf runs the annotated code as written
+ *   and explores every execution.
+ * - __VERIFIER_final_write, __VERIFIER_final_CAS: with -helper, GenMC reports an
+ *   "Annotation error" when a final write's location has another store not
+ *   happens-before it (checked as each store is added); porf does not check that, so
+ *   an execution reaching one is an "unsupported" error (exit code 3) rather than an
+ *   annotation ignored in silence. Without the annotation the store is checked as
+ *   any other.
+ * - __VERIFIER_hp_* (hazard pointers), __VERIFIER_optional, persistency and method
+ *   annotations: not supported (an execution reaching a call is an "unsupported"
+ *   error, exit code 3).
  */
 #ifndef __PORF_GENMC_H
 #define __PORF_GENMC_H
@@ -50,13 +56,19 @@ static inline void __VERIFIER_join_symmetric(__VERIFIER_thread_t __th)
 }
 
 #define __VERIFIER_local_write(s) do { s; } while (0)
-#define __VERIFIER_final_write(s) do { s; } while (0)
+void __porf_unsupported(const char *__msg);
+#define __PORF_FINAL_UNSUPPORTED(n)                                                        \
+	__porf_unsupported("`" n "` (GenMC's final-write annotation) is not supported: with "  \
+			   "-helper GenMC checks that no other store of the location is unordered " \
+			   "with a final one, porf does not; remove the annotation to check the "   \
+			   "store as any other")
+#define __VERIFIER_final_write(s) do { __PORF_FINAL_UNSUPPORTED("__VERIFIER_final_write"); s; } while (0)
 #define __VERIFIER_helped_CAS(c) do { c; } while (0)
 #define __VERIFIER_helping_CAS(c) do { c; } while (0)
 #define __VERIFIER_speculative_read(c) (c)
 #define __VERIFIER_confirming_read(c) (c)
 #define __VERIFIER_confirming_CAS(c) (c)
-#define __VERIFIER_final_CAS(c) (c)
+#define __VERIFIER_final_CAS(c) (__PORF_FINAL_UNSUPPORTED("__VERIFIER_final_CAS"), (c))
 #define __VERIFIER_optional(x) __VERIFIER_optional_block()
 
 typedef void *__VERIFIER_hp_t;

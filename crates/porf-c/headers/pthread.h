@@ -6,7 +6,22 @@
 #include <stddef.h>
 
 typedef unsigned long pthread_t;
-typedef struct { int __unused; } pthread_attr_t;
+/* Thread attributes: plain data. Only the detach state has an effect (see
+ * pthread_detach below); the stack size, guard size, scope, scheduling policy and
+ * inheritance are kept and read back but mean nothing to porf. __detach is read by
+ * the front end's pthread_create (crates/porf-c/src/lower/builtins.rs: offset 0). */
+typedef struct {
+	int __detach;
+	int __scope;
+	int __inheritsched;
+	int __policy;
+	unsigned long __stacksize;
+	unsigned long __guardsize;
+} pthread_attr_t;
+enum { PTHREAD_CREATE_JOINABLE = 0, PTHREAD_CREATE_DETACHED = 1 };
+enum { PTHREAD_SCOPE_SYSTEM = 0, PTHREAD_SCOPE_PROCESS = 1 };
+enum { PTHREAD_INHERIT_SCHED = 0, PTHREAD_EXPLICIT_SCHED = 1 };
+#define PTHREAD_STACK_MIN 16384
 
 /* porf's own primitives (see porf.h): the calling thread's private store (no events)
  * and a blocking wait on the value of the read just before it. */
@@ -46,8 +61,101 @@ _Noreturn void pthread_exit(void *retval);
 pthread_t pthread_self(void);
 int pthread_equal(pthread_t t1, pthread_t t2);
 
-int pthread_attr_init(pthread_attr_t *attr);
-int pthread_attr_destroy(pthread_attr_t *attr);
+
+/* Detached threads. A thread is detached by pthread_detach or by creating it with a
+ * PTHREAD_CREATE_DETACHED attribute; it runs to its end like any thread (porf explores
+ * every thread to its end, after main's return too), nobody may join it. What porf
+ * checks is the detaching thread's own knowledge, kept in its private store (no
+ * events): pthread_join of a thread that the joining thread itself detached is an
+ * error, and so is a second pthread_detach of it by the same thread (POSIX: undefined
+ * behaviour; glibc returns EINVAL). A join of a thread detached by another thread is
+ * not diagnosed. */
+#define __PORF_DETACHED_KEY(t) (-(1L << 50) - 1 - (long)(t))
+static inline int pthread_detach(pthread_t __t)
+{
+	__porf_check(__porf_private_get(__PORF_DETACHED_KEY(__t)) == 0,
+		     "pthread_detach of a thread this thread already detached (undefined behaviour)");
+	__porf_private_set(__PORF_DETACHED_KEY(__t), 1);
+	return 0;
+}
+
+static inline int pthread_attr_init(pthread_attr_t *__a)
+{
+	__a->__detach = PTHREAD_CREATE_JOINABLE;
+	__a->__scope = PTHREAD_SCOPE_SYSTEM;
+	__a->__inheritsched = PTHREAD_INHERIT_SCHED;
+	__a->__policy = 0;
+	__a->__stacksize = 8388608;
+	__a->__guardsize = 4096;
+	return 0;
+}
+static inline int pthread_attr_destroy(pthread_attr_t *__a) { return 0; }
+static inline int pthread_attr_setdetachstate(pthread_attr_t *__a, int __s)
+{
+	if (__s != PTHREAD_CREATE_JOINABLE && __s != PTHREAD_CREATE_DETACHED)
+		return 22; /* EINVAL */
+	__a->__detach = __s;
+	return 0;
+}
+static inline int pthread_attr_getdetachstate(const pthread_attr_t *__a, int *__s)
+{
+	*__s = __a->__detach;
+	return 0;
+}
+static inline int pthread_attr_setstacksize(pthread_attr_t *__a, size_t __n)
+{
+	if (__n < PTHREAD_STACK_MIN)
+		return 22; /* EINVAL */
+	__a->__stacksize = __n;
+	return 0;
+}
+static inline int pthread_attr_getstacksize(const pthread_attr_t *__a, size_t *__n)
+{
+	*__n = __a->__stacksize;
+	return 0;
+}
+static inline int pthread_attr_setguardsize(pthread_attr_t *__a, size_t __n)
+{
+	__a->__guardsize = __n;
+	return 0;
+}
+static inline int pthread_attr_getguardsize(const pthread_attr_t *__a, size_t *__n)
+{
+	*__n = __a->__guardsize;
+	return 0;
+}
+static inline int pthread_attr_setscope(pthread_attr_t *__a, int __s)
+{
+	if (__s != PTHREAD_SCOPE_SYSTEM && __s != PTHREAD_SCOPE_PROCESS)
+		return 22; /* EINVAL */
+	__a->__scope = __s;
+	return 0;
+}
+static inline int pthread_attr_getscope(const pthread_attr_t *__a, int *__s)
+{
+	*__s = __a->__scope;
+	return 0;
+}
+static inline int pthread_attr_setinheritsched(pthread_attr_t *__a, int __s)
+{
+	__a->__inheritsched = __s;
+	return 0;
+}
+static inline int pthread_attr_getinheritsched(const pthread_attr_t *__a, int *__s)
+{
+	*__s = __a->__inheritsched;
+	return 0;
+}
+static inline int pthread_attr_setschedpolicy(pthread_attr_t *__a, int __p)
+{
+	__a->__policy = __p;
+	return 0;
+}
+static inline int pthread_attr_getschedpolicy(const pthread_attr_t *__a, int *__p)
+{
+	*__p = __a->__policy;
+	return 0;
+}
 
 int pthread_mutex_init(pthread_mutex_t *mutex, const pthread_mutexattr_t *attr);
 int pthread_mutex_lock(pthread_mutex_t *mutex);

@@ -37,7 +37,7 @@ static inline int thrd_join(thrd_t __thr, int *__res)
 static inline thrd_t thrd_current(void) { return pthread_self(); }
 static inline int thrd_equal(thrd_t __a, thrd_t __b) { return pthread_equal(__a, __b); }
 static inline void thrd_yield(void) {}
-static inline int thrd_detach(thrd_t __thr) { return thrd_success; }
+static inline int thrd_detach(thrd_t __thr) { return pthread_detach(__thr) == 0 ? thrd_success : thrd_error; }
 
 static inline int mtx_init(mtx_t *__m, int __type)
 {

@@ -117,6 +117,7 @@ mod tests {
         Function {
             name: "f".into(),
             nparams: 0,
+            variadic: false,
             nregs: 1,
             nloops: 0,
             frame_size: 0,

@@ -21,6 +21,7 @@ use std::sync::OnceLock;
 /// `(file name, contents)` of every bundled header.
 pub const HEADERS: &[(&str, &str)] = &[
     ("assert.h", include_str!("../headers/assert.h")),
+    ("ctype.h", include_str!("../headers/ctype.h")),
     ("errno.h", include_str!("../headers/errno.h")),
     ("genmc.h", include_str!("../headers/genmc.h")),
     ("inttypes.h", include_str!("../headers/inttypes.h")),
@@ -28,14 +29,20 @@ pub const HEADERS: &[(&str, &str)] = &[
     ("porf.h", include_str!("../headers/porf.h")),
     ("pthread.h", include_str!("../headers/pthread.h")),
     ("sched.h", include_str!("../headers/sched.h")),
+    ("semaphore.h", include_str!("../headers/semaphore.h")),
+    ("stdalign.h", include_str!("../headers/stdalign.h")),
+    ("stdarg.h", include_str!("../headers/stdarg.h")),
     ("stdatomic.h", include_str!("../headers/stdatomic.h")),
     ("stdbool.h", include_str!("../headers/stdbool.h")),
     ("stddef.h", include_str!("../headers/stddef.h")),
     ("stdint.h", include_str!("../headers/stdint.h")),
     ("stdio.h", include_str!("../headers/stdio.h")),
     ("stdlib.h", include_str!("../headers/stdlib.h")),
+    ("stdnoreturn.h", include_str!("../headers/stdnoreturn.h")),
     ("string.h", include_str!("../headers/string.h")),
+    ("sys/types.h", include_str!("../headers/sys/types.h")),
     ("threads.h", include_str!("../headers/threads.h")),
+    ("time.h", include_str!("../headers/time.h")),
     ("unistd.h", include_str!("../headers/unistd.h")),
 ];
 
@@ -49,11 +56,11 @@ pub fn is_bundled(path: &str) -> bool {
     let Some(Ok(dir)) = DIR.get() else {
         return false;
     };
-    let p = Path::new(path);
-    p.parent() == Some(dir.as_path())
-        && p.file_name()
-            .and_then(|n| n.to_str())
-            .is_some_and(|n| HEADERS.iter().any(|(h, _)| *h == n))
+    Path::new(path)
+        .strip_prefix(dir)
+        .ok()
+        .and_then(|n| n.to_str())
+        .is_some_and(|n| HEADERS.iter().any(|(h, _)| *h == n))
 }
 
 /// The directory holding the bundled headers, creating it on first call.
@@ -122,33 +129,34 @@ fn is_own_private_dir(dir: &Path) -> bool {
 /// Whether `dir` is one of this user's private directories and holds exactly
 /// [`HEADERS`]: the same names, the same contents, no other entry.
 fn holds_exactly(dir: &Path) -> bool {
-    if !is_own_private_dir(dir) {
-        return false;
-    }
-    let Ok(entries) = fs::read_dir(dir) else {
-        return false;
-    };
+    is_own_private_dir(dir) && count_matching(dir, "") == Some(HEADERS.len())
+}
+
+/// The number of files under `dir` (a directory of the headers' tree, `prefix` its
+/// path there: `""` or `"sys/"`), each one of [`HEADERS`] with its contents; `None` if
+/// an entry is anything else (a subdirectory is followed only where a header's name
+/// goes through it).
+fn count_matching(dir: &Path, prefix: &str) -> Option<usize> {
     let mut n = 0;
-    for entry in entries {
-        let Ok(entry) = entry else {
-            return false;
-        };
-        let name = entry.file_name();
-        let Some(text) = HEADERS
-            .iter()
-            .find(|(h, _)| name.to_str() == Some(*h))
-            .map(|(_, t)| *t)
-        else {
-            return false;
-        };
-        let ok = entry.file_type().is_ok_and(|t| t.is_file())
-            && fs::read(entry.path()).is_ok_and(|b| b == text.as_bytes());
-        if !ok {
-            return false;
+    for entry in fs::read_dir(dir).ok()? {
+        let entry = entry.ok()?;
+        let name = format!("{prefix}{}", entry.file_name().to_str()?);
+        let kind = entry.file_type().ok()?;
+        if kind.is_dir() {
+            let sub = format!("{name}/");
+            if !HEADERS.iter().any(|(h, _)| h.starts_with(&sub)) {
+                return None;
+            }
+            n += count_matching(&entry.path(), &sub)?;
+            continue;
+        }
+        let text = HEADERS.iter().find(|(h, _)| *h == name).map(|(_, t)| *t)?;
+        if !(kind.is_file() && fs::read(entry.path()).is_ok_and(|b| b == text.as_bytes())) {
+            return None;
         }
         n += 1;
     }
-    n == HEADERS.len()
+    Some(n)
 }
 
 /// Writes [`HEADERS`] to `dir` (created if missing; its mode set to owner-only, so that
@@ -159,6 +167,9 @@ fn write_all(dir: &Path) -> io::Result<()> {
     fs::set_permissions(dir, fs::Permissions::from_mode(0o700))?;
     for (name, text) in HEADERS {
         let path = dir.join(name);
+        if let Some(parent) = path.parent() {
+            fs::create_dir_all(parent)?;
+        }
         // An earlier process with the same pid may have left the file: rewrite it
         // only when it differs.
         if fs::read_to_string(&path).ok().as_deref() != Some(*text) {
@@ -211,6 +222,8 @@ mod tests {
         let dir = bundled_dir().unwrap();
         let path = |n: &str| dir.join(n).display().to_string();
         assert!(is_bundled(&path("pthread.h")));
+        assert!(is_bundled(&path("sys/types.h")));
+        assert!(!is_bundled(&path("sys/mine.h")));
         assert!(!is_bundled(&path("mine.h")));
         assert!(!is_bundled("pthread.h"));
         assert!(!is_bundled("/usr/include/pthread.h"));

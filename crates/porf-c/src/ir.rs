@@ -201,6 +201,13 @@ pub enum RmwKind {
     Or,
     Xor,
     Xchg,
+    /// Fetch-and-maximum / minimum (clang's `__sync_fetch_and_max`, `_min`, `_umax`,
+    /// `_umin`): compared signed (`Max`, `Min`) or unsigned (`UMax`, `UMin`) at the
+    /// location's width, whatever the location's own signedness.
+    Max,
+    Min,
+    UMax,
+    UMin,
 }
 
 /// Library calls the front end recognises by name and the interpreter implements.
@@ -214,8 +221,9 @@ pub enum Builtin {
     Calloc,
     /// `exit(code)`: one argument. In `main`'s thread, the thread finishes with `code`
     /// (C11 5.1.2.2.3: returning from `main` is calling `exit`, so porf treats both
-    /// alike; other threads run on, as after `main` returns). In another thread: an
-    /// unsupported-input error.
+    /// alike; other threads run on, as after `main` returns). In another thread, the
+    /// thread ends as with `pthread_exit(NULL)` (its frames freed) and the others run
+    /// on: what GenMC 0.11 does (its `exit` pops the caller's stack only).
     Exit,
     /// `free(ptr)`; `free(NULL)` is a no-op; a pointer that is not the start of a heap
     /// block is an "invalid free"; the engine checks double frees and use after free.
@@ -261,6 +269,20 @@ pub enum Builtin {
     /// 0. Contract for library code: the thread's last event before it is the read
     /// whose value `cond` was computed from (the wait is for a later write there).
     Await,
+    /// `__builtin_va_start(ap, last)` (`va_start`): no arguments; the `va_list` value
+    /// naming the running activation's first variadic argument: `(depth + 1) << 32 |
+    /// index` with `depth` the activation's place in the call stack. Only in a
+    /// variadic function (the front end checks).
+    VaStart,
+    /// `__builtin_va_arg(ap, T)` (`va_arg`): one argument, a `va_list` value; the
+    /// variadic argument it names (its bits as passed; the front end converts). A
+    /// value naming no live activation's argument (past the last, or of an activation
+    /// that returned) is a memory-class error (undefined behaviour).
+    VaArg,
+    /// `sprintf`/`snprintf` (one argument `i`): byte `i` of the text the thread's last
+    /// [`InstKind::Print`] with `to_buffer` formatted (the front end's copy loop asks
+    /// only for bytes below its length).
+    FormattedByte,
     /// `__porf_choose(n)`: a value in `0..n` chosen by the engine
     /// ([`porf_graph::Action::Choose`]), for library code that must explore every
     /// choice (which waiter a condition-variable signal wakes). `n == 1` is 0 without an
@@ -461,11 +483,16 @@ pub enum InstKind {
     Unsupported { msg: String },
     /// `printf(format, args...)` and its relatives: the text is formatted at run time
     /// and kept with the thread's state (see [`PrintPiece`]); nothing is printed
-    /// during exploration. `dst` receives the number of bytes formatted.
+    /// during exploration. `dst` receives the number of bytes formatted. With
+    /// `to_buffer` (`sprintf`, `snprintf`), the text is not printed but kept for
+    /// [`Builtin::FormattedByte`], and only exactly formatted text is accepted (a
+    /// conversion porf shows by name, a `%p`, a `%s` of a string that is not a string
+    /// literal: an unsupported error).
     Print {
         dst: Option<Reg>,
         pieces: Vec<PrintPiece>,
         args: Vec<Operand>,
+        to_buffer: bool,
     },
     /// Library call implemented by the interpreter.
     Builtin {
@@ -649,6 +676,10 @@ pub struct Function {
     pub name: String,
     /// Parameters arrive in registers `0..nparams`, normalised by the caller.
     pub nparams: u32,
+    /// A variadic function (`...`): a call passes arguments beyond `nparams` (after
+    /// the default argument promotions), which the interpreter keeps with the
+    /// activation for [`Builtin::VaArg`].
+    pub variadic: bool,
     pub nregs: u32,
     pub nloops: u32,
     /// Bytes of thread-private memory per activation (address-taken locals).

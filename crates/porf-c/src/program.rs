@@ -337,7 +337,8 @@ fn validate_func(m: &Module, f: &Function) -> Result<(), String> {
                     dst.map_or(Ok(()), reg)?;
                     args.iter().try_for_each(op)?;
                     let callee = func(*id)?;
-                    if args.len() != callee.nparams as usize {
+                    let n = callee.nparams as usize;
+                    if args.len() != n && !(callee.variadic && args.len() > n) {
                         return Err(format!(
                             "call of `{}` with {} arguments, it takes {}",
                             callee.name,
@@ -360,7 +361,9 @@ fn validate_func(m: &Module, f: &Function) -> Result<(), String> {
                 | K::MutexDestroy { addr } => op(addr)?,
                 K::TryLock { dst, addr } => reg(*dst).and(op(addr))?,
                 K::Assume { cond } | K::Assert { cond, .. } | K::Check { cond, .. } => op(cond)?,
-                K::Print { dst, pieces, args } => {
+                K::Print {
+                    dst, pieces, args, ..
+                } => {
                     dst.map_or(Ok(()), reg)?;
                     args.iter().try_for_each(op)?;
                     let convs = pieces
@@ -380,7 +383,8 @@ fn validate_func(m: &Module, f: &Function) -> Result<(), String> {
                     let arity = match which {
                         Builtin::Malloc | Builtin::Free | Builtin::BlockSize | Builtin::Exit => 1,
                         Builtin::Calloc => 2,
-                        Builtin::ThreadSelf | Builtin::Nondet { .. } => 0,
+                        Builtin::ThreadSelf | Builtin::Nondet { .. } | Builtin::VaStart => 0,
+                        Builtin::VaArg | Builtin::FormattedByte => 1,
                         Builtin::PrivateGet | Builtin::Await | Builtin::Choose => 1,
                         Builtin::IsGlobal => 1,
                         Builtin::PrivateSet => 2,

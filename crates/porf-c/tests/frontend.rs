@@ -163,10 +163,25 @@ fn every_bundled_header_compiles() {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("headers_alone");
     std::fs::create_dir_all(&dir).unwrap();
     let mut all = String::new();
+    // The headers, and those of subdirectories (`sys/types.h`) by their path.
+    let mut names = Vec::new();
     for h in std::fs::read_dir(manifest().join("headers")).unwrap() {
-        let name = h.unwrap().file_name().to_string_lossy().into_owned();
+        let h = h.unwrap();
+        let name = h.file_name().to_string_lossy().into_owned();
+        if h.file_type().unwrap().is_dir() {
+            for s in std::fs::read_dir(h.path()).unwrap() {
+                names.push(format!(
+                    "{name}/{}",
+                    s.unwrap().file_name().to_string_lossy()
+                ));
+            }
+        } else {
+            names.push(name);
+        }
+    }
+    for name in names {
         all.push_str(&format!("#include <{name}>\n"));
-        let f = dir.join(format!("{name}.c"));
+        let f = dir.join(format!("{}.c", name.replace('/', "_")));
         std::fs::write(
             &f,
             format!("#include <{name}>\n#include <{name}>\nint main(void) {{ return 0; }}\n"),

@@ -42,6 +42,7 @@ fn func(
     Function {
         name: name.into(),
         nparams,
+        variadic: false,
         nregs,
         nloops: 0,
         frame_size: 0,

@@ -123,6 +123,28 @@ impl Wrap {
             _ => v,
         }
     }
+
+    /// `a` and `b` compared as integers of this width and signedness.
+    pub fn compare(self, a: Val, b: Val) -> std::cmp::Ordering {
+        let (a, b) = (
+            Wrap {
+                signed: true,
+                ..self
+            }
+            .apply(a),
+            Wrap {
+                signed: true,
+                ..self
+            }
+            .apply(b),
+        );
+        if self.signed {
+            a.cmp(&b)
+        } else {
+            // Sign-extended values of one width keep their unsigned order as u64s.
+            (a as u64).cmp(&(b as u64))
+        }
+    }
 }
 
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
@@ -156,6 +178,13 @@ pub enum RmwOp {
         val: Val,
         modulus: Val,
     },
+    /// Fetch-and-maximum (clang's `__sync_fetch_and_max`/`umax`, GenMC's `max`/`umax`
+    /// RMW): writes the larger of `old` and the operand, both compared as integers of
+    /// the [`Wrap`]'s width and signedness (the operand and `old` are normalised to the
+    /// location's type, so the value written is too). Always writes, like a fetch-add.
+    Max(Val, Wrap),
+    /// Fetch-and-minimum: as [`RmwOp::Max`], the smaller of the two.
+    Min(Val, Wrap),
 }
 
 impl RmwOp {
@@ -187,6 +216,20 @@ impl RmwOp {
                     return None;
                 }
                 val
+            }
+            RmwOp::Max(v, w) => {
+                if w.compare(v, old).is_gt() {
+                    v
+                } else {
+                    old
+                }
+            }
+            RmwOp::Min(v, w) => {
+                if w.compare(v, old).is_lt() {
+                    v
+                } else {
+                    old
+                }
             }
         })
     }
@@ -568,6 +611,34 @@ mod tests {
             RmwOp::Sub(1, i32w).apply(i32::MIN as i64),
             Some(i32::MAX as i64)
         );
+    }
+
+    #[test]
+    fn max_and_min_compare_at_their_width_and_signedness() {
+        let (i32w, u32w) = (
+            Wrap {
+                bytes: 4,
+                signed: true,
+            },
+            Wrap {
+                bytes: 4,
+                signed: false,
+            },
+        );
+        // An `int` holding -1, normalised as -1: as unsigned it is 0xffffffff.
+        assert_eq!(RmwOp::Max(42, i32w).apply(-1), Some(42));
+        assert_eq!(RmwOp::Max(42, u32w).apply(-1), Some(-1));
+        assert_eq!(RmwOp::Min(42, u32w).apply(-1), Some(42));
+        assert_eq!(RmwOp::Min(42, i32w).apply(-1), Some(-1));
+        // An `unsigned` holding 0xffffffff (zero-extended): as signed it is -1.
+        assert_eq!(RmwOp::Max(3, i32w).apply(0xffff_ffff), Some(3));
+        assert_eq!(RmwOp::Max(3, u32w).apply(0xffff_ffff), Some(0xffff_ffff));
+        let u64w = Wrap {
+            bytes: 8,
+            signed: false,
+        };
+        assert_eq!(RmwOp::Max(1, u64w).apply(-5), Some(-5));
+        assert_eq!(RmwOp::Max(1, Wrap::NONE).apply(-5), Some(1));
     }
 
     #[test]

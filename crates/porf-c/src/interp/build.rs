@@ -85,6 +85,7 @@ impl FnB {
             f: Function {
                 name: name.into(),
                 nparams,
+                variadic: false,
                 nregs: nparams,
                 nloops: 0,
                 frame_size: 0,

@@ -222,7 +222,8 @@ impl Machine {
                     "call through an invalid function pointer",
                 )?;
                 let callee = &code.funcs[f as usize];
-                if args.len() != callee.nparams as usize {
+                let n = callee.nparams as usize;
+                if args.len() != n && !(callee.variadic && args.len() > n) {
                     return Err(Fault::unsupported(format!(
                         "call through a function pointer with {} arguments to `{}`, \
                          which takes {}",
@@ -330,11 +331,24 @@ impl Machine {
                 src,
             ))),
             InstKind::Unsupported { msg } => Err(Fault::unsupported(msg.clone())),
-            InstKind::Print { dst, pieces, args } => {
+            InstKind::Print {
+                dst,
+                pieces,
+                args,
+                to_buffer,
+            } => {
                 let vals: Vec<Val> = args.iter().map(val).collect();
-                let text = super::print::format(code, pieces, &vals);
-                let n = text.len() as Val;
-                super::print::push(&mut self.printed, text);
+                let n;
+                if *to_buffer {
+                    let text = super::print::format_exact(code, pieces, &vals)
+                        .map_err(Fault::unsupported)?;
+                    n = text.len() as Val;
+                    self.formatted = text.into_bytes();
+                } else {
+                    let text = super::print::format(code, pieces, &vals);
+                    n = text.len() as Val;
+                    super::print::push(&mut self.printed, text);
+                }
                 if let Some(d) = dst {
                     self.set(*d, n);
                 }
@@ -435,14 +449,55 @@ impl Machine {
                     }
                     Builtin::Exit => {
                         if self.tid != 0 {
-                            return Err(Fault::unsupported(
-                                "exit() in a thread other than main's (porf models exit as \
-                                 main's return)",
-                            ));
+                            // GenMC 0.11's `exit`: the calling thread's frames are popped
+                            // and it ends; the other threads run on (as after main's
+                            // return). A joiner gets NULL.
+                            if let Some(p) = self
+                                .free_own(None, src)
+                                .or_else(|| self.free_shared(None, src))
+                            {
+                                return Ok(Some(p));
+                            }
+                            return Ok(Some(Pending::end(Action::Finish { ret: 0 })));
                         }
                         Ok(Some(Pending::end(Action::Finish { ret: arg })))
                     }
                     Builtin::Free => self.free(code, arg, src),
+                    Builtin::FormattedByte => {
+                        let b = usize::try_from(arg)
+                            .ok()
+                            .and_then(|i| self.formatted.get(i))
+                            .map_or(0, |&b| b as i8 as Val);
+                        if let Some(d) = dst {
+                            self.set(*d, b);
+                        }
+                        self.advance();
+                        Ok(None)
+                    }
+                    Builtin::VaStart => {
+                        let depth = self.frames.len() as Val - 1;
+                        if let Some(d) = dst {
+                            self.set(*d, (depth + 1) << 32);
+                        }
+                        self.advance();
+                        Ok(None)
+                    }
+                    Builtin::VaArg => {
+                        let (depth, i) = ((arg >> 32) - 1, arg & 0xffff_ffff);
+                        let fr = usize::try_from(depth).ok().and_then(|d| self.frames.get(d));
+                        let Some(fr) = fr.filter(|f| i < f.nva as Val) else {
+                            return Err(Fault::memory(
+                                "va_arg beyond the variadic arguments passed, or with a \
+                                 va_list of a function that returned (undefined behaviour)",
+                            ));
+                        };
+                        let v = self.varargs[fr.va as usize + i as usize];
+                        if let Some(d) = dst {
+                            self.set(*d, v);
+                        }
+                        self.advance();
+                        Ok(None)
+                    }
                     Builtin::BlockSize => self.block_size(code, *dst, arg, src),
                     Builtin::Bits(op) => {
                         let width = args.get(1).map_or(8, val).clamp(1, 8) as u32 * 8;
@@ -601,6 +656,7 @@ impl Machine {
             self.edit_own(|own| own.retain(|b| b.depth < depth));
         }
         self.vals.truncate(fr.base as usize);
+        self.varargs.truncate(fr.va as usize);
         self.undef.resize(self.stack.len(), fr.sp as usize, true);
         self.stack.truncate(fr.sp as usize);
         self.spin_popped();
@@ -632,11 +688,20 @@ impl Machine {
         let caller = self.top().base;
         self.advance();
         let base = self.vals.len();
-        for a in args {
+        let np = code.funcs[func as usize].nparams as usize;
+        for a in args.iter().take(np) {
             let v = self.get(caller, *a);
             self.vals.push(v);
         }
+        let va = self.varargs.len();
+        for a in args.iter().skip(np) {
+            let v = self.get(caller, *a);
+            self.varargs.push(v);
+        }
         self.push_frame(code, func, base, dst)?;
+        let top = self.frames.last_mut().expect("pushed");
+        top.va = va as u32;
+        top.nva = (self.varargs.len() - va) as u32;
         Ok(None)
     }
 
@@ -689,6 +754,8 @@ impl Machine {
             ret,
             shared: 0,
             needs_shared: f.shared_size > 0,
+            va: self.varargs.len() as u32,
+            nva: 0,
         });
         Ok(())
     }

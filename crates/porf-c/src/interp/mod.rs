@@ -139,6 +139,12 @@ struct Machine {
     spin: spin::Spin,
     /// What the thread printed so far ([`print`]).
     printed: Option<Arc<print::Printed>>,
+    /// The variadic arguments of the activations on the stack, frame by frame
+    /// (`Frame::va`, `Frame::nva`); empty unless a variadic function runs.
+    varargs: Vec<Val>,
+    /// The text of the last `sprintf`/`snprintf` ([`crate::ir::Builtin::FormattedByte`]):
+    /// rewritten by each before its copy loop reads it, dead after.
+    formatted: Vec<u8>,
 }
 
 /// A live block of a local with a block of its own: the frame (index in `frames`), the
@@ -169,6 +175,9 @@ struct Frame {
     /// The function has a shared frame and the activation has not allocated it yet:
     /// its first action is that `Malloc`.
     needs_shared: bool,
+    /// The activation's variadic arguments: `Machine::varargs[va .. va + nva]`.
+    va: u32,
+    nva: u32,
 }
 
 /// An action waiting for the engine and what to do with its answer.
@@ -302,6 +311,8 @@ impl CThread {
             private: Vec::new(),
             spin: spin::Spin::default(),
             printed: None,
+            varargs: Vec::new(),
+            formatted: Vec::new(),
         };
         m.undef.resize(0, stack.len(), false);
         m.spin.active = !code.loops.is_empty();

@@ -65,6 +65,43 @@ pub fn format(code: &Module, pieces: &[PrintPiece], args: &[Val]) -> String {
     out
 }
 
+/// [`format`] for text that the program reads back (`sprintf`): `Err` names the first
+/// conversion whose text would not be the program's (a `%p`, whose text names the
+/// object rather than giving an address; a `%s` of a string that is not a string
+/// literal, which porf does not read from memory here; a conversion porf does not
+/// format).
+pub fn format_exact(code: &Module, pieces: &[PrintPiece], args: &[Val]) -> Result<String, String> {
+    let mut next = args.iter().copied();
+    for p in pieces {
+        let PrintPiece::Conv { conv, spec, .. } = p else {
+            continue;
+        };
+        let v = next.next().unwrap_or(0);
+        let why = match conv {
+            'p' => "the text of a pointer",
+            's' if string_at(code, v).is_none() => "a string that is not a string literal",
+            'c' if v as u8 >= 128 => "a byte above 127",
+            'd' | 'i' | 'u' | 'x' | 'X' | 'o' | 'c' | 's' => continue,
+            c if is_float(*c) => continue,
+            _ => "a conversion porf does not format",
+        };
+        return Err(format!(
+            "sprintf/snprintf `{spec}` of {why} is not supported (porf formats d i u x X o c \
+             f F e E g G and %s of string literals into a buffer)"
+        ));
+    }
+    let text = format(code, pieces, args);
+    // Formats and literals are kept as UTF-8: bytes that are not were replaced.
+    if text.contains('\u{FFFD}') {
+        return Err("sprintf/snprintf of text that is not UTF-8 is not supported".into());
+    }
+    Ok(text)
+}
+
+fn is_float(c: char) -> bool {
+    matches!(c, 'f' | 'F' | 'e' | 'E' | 'g' | 'G')
+}
+
 /// The digits (or text) of one conversion, before width padding.
 fn convert(code: &Module, conv: char, spec: &str, size: u8, v: Val) -> String {
     let bits = u32::from(size.clamp(1, 8)) * 8;

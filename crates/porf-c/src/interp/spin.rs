@@ -114,6 +114,8 @@ impl Machine {
             private: self.private.clone(),
             spin: Spin::default(),
             printed: self.printed.clone(),
+            varargs: self.varargs.clone(),
+            formatted: self.formatted.clone(),
         }
     }
 
@@ -317,6 +319,7 @@ fn same_state(fl: &FuncLoops, lp: usize, a: &Machine, b: &Machine) -> bool {
         || a.own() != b.own()
         || a.joined != b.joined
         || !same_private(&a.private, &b.private)
+        || a.varargs != b.varargs
     {
         return false;
     }

@@ -412,6 +412,7 @@ impl FnBuilder {
         Function {
             name,
             nparams,
+            variadic: false,
             nregs: self.nregs,
             nloops: self.nloops,
             frame_size: self.frame_size,

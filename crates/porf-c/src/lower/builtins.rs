@@ -42,6 +42,8 @@ const NAMES: &[&str] = &[
     "puts",
     "putchar",
     "fflush",
+    "sprintf",
+    "snprintf",
     "pthread_create",
     "pthread_join",
     "pthread_exit",
@@ -70,32 +72,28 @@ const ORDER_NAMES: [&str; 6] = [
     "memory_order_seq_cst",
 ];
 
-/// GenMC interface functions porf recognises but does not model: a call is an
-/// unsupported-construct diagnostic with this explanation.
+/// GenMC interface functions porf recognises but does not model: a call evaluates its
+/// arguments and is an "unsupported" error when an execution reaches it, with this
+/// explanation (GenMC's meaning is not one porf can give exactly: hazard pointers
+/// exempt protected accesses from the retire's free in GenMC's memory-safety check;
+/// an optional block is entered in at most one place per execution, by GenMC's own
+/// revisit, which its counts reflect).
+const HP: &str =
+    "GenMC's hazard pointers (`__VERIFIER_hp_*`) are not supported: GenMC exempts the \
+                  accesses a hazard pointer protects from the memory-safety check against \
+                  `__VERIFIER_hp_retire`'s deferred free, which porf does not model";
 const UNSUPPORTED_API: &[(&str, &str)] = &[
-    (
-        "__VERIFIER_hp_alloc",
-        "GenMC's hazard pointers (`__VERIFIER_hp_*`) are not supported",
-    ),
-    (
-        "__VERIFIER_hp_protect",
-        "GenMC's hazard pointers (`__VERIFIER_hp_*`) are not supported",
-    ),
-    (
-        "__VERIFIER_hp_clear",
-        "GenMC's hazard pointers (`__VERIFIER_hp_*`) are not supported",
-    ),
-    (
-        "__VERIFIER_hp_free",
-        "GenMC's hazard pointers (`__VERIFIER_hp_*`) are not supported",
-    ),
-    (
-        "__VERIFIER_hp_retire",
-        "GenMC's hazard pointers (`__VERIFIER_hp_*`) are not supported",
-    ),
+    ("__VERIFIER_hp_alloc", HP),
+    ("__VERIFIER_hp_protect", HP),
+    ("__VERIFIER_hp_clear", HP),
+    ("__VERIFIER_hp_free", HP),
+    ("__VERIFIER_hp_retire", HP),
     (
         "__VERIFIER_optional_block",
-        "`__VERIFIER_optional` (GenMC's optional blocks) is not supported",
+        "`__VERIFIER_optional` (GenMC's optional blocks, `__VERIFIER_optional_block`) is not \
+         supported: GenMC enters at most \
+         one optional block per execution, by a revisit of its own that its counts reflect, \
+         which porf does not model",
     ),
 ];
 
@@ -103,6 +101,7 @@ const UNSUPPORTED_API: &[(&str, &str)] = &[
 pub fn is_builtin(name: &str) -> bool {
     NAMES.contains(&name)
         || GCC_NAMES.contains(&name)
+        || super::varargs::NAMES.contains(&name)
         || bit_builtin(name).is_some()
         || UNSUPPORTED_API.iter().any(|(n, _)| *n == name)
         || name.starts_with("__VERIFIER_nondet_")
@@ -165,6 +164,16 @@ fn gcc_atomic_op(name: &str) -> Option<(AtomicOp, bool)> {
         "xor" => Some(RmwKind::Xor),
         _ => None,
     };
+    // clang's fetch-and-max/min (GenMC supports them): fetch forms only.
+    let fetch_kind = |s: &str| {
+        kind(s).or(match s {
+            "max" => Some(RmwKind::Max),
+            "min" => Some(RmwKind::Min),
+            "umax" => Some(RmwKind::UMax),
+            "umin" => Some(RmwKind::UMin),
+            _ => None,
+        })
+    };
     if let Some(rest) = name.strip_prefix("__atomic_") {
         let op = match rest {
             "load_n" => AtomicOp::Load,
@@ -173,7 +182,7 @@ fn gcc_atomic_op(name: &str) -> Option<(AtomicOp, bool)> {
             "test_and_set" => AtomicOp::FlagTestAndSet,
             "clear" => AtomicOp::FlagClear,
             _ => {
-                if let Some(k) = rest.strip_prefix("fetch_").and_then(kind) {
+                if let Some(k) = rest.strip_prefix("fetch_").and_then(fetch_kind) {
                     AtomicOp::Fetch(k)
                 } else {
                     AtomicOp::OpFetch(rest.strip_suffix("_fetch").and_then(kind)?)
@@ -183,7 +192,7 @@ fn gcc_atomic_op(name: &str) -> Option<(AtomicOp, bool)> {
         return Some((op, true));
     }
     let rest = name.strip_prefix("__sync_")?;
-    if let Some(k) = rest.strip_prefix("fetch_and_").and_then(kind) {
+    if let Some(k) = rest.strip_prefix("fetch_and_").and_then(fetch_kind) {
         return Some((AtomicOp::Fetch(k), false));
     }
     let k = rest.strip_suffix("_and_fetch").and_then(kind)?;
@@ -257,6 +266,18 @@ fn atomic_op(name: &str) -> Option<(AtomicOp, bool)> {
         _ => return None,
     };
     Some((op, explicit))
+}
+
+/// The private-store key under which a thread records that it detached thread `tid`
+/// (`__PORF_DETACHED_KEY` of the bundled `<pthread.h>`: below every key porf's
+/// library uses for addresses).
+fn detached_key(b: &mut super::builder::FnBuilder, tid: Operand) -> Operand {
+    b.bin(
+        BinOp::Sub,
+        Operand::Const(-(1i64 << 50) - 1),
+        tid,
+        Scalar::PTR,
+    )
 }
 
 fn mem_order(v: i64) -> MemOrder {
@@ -367,7 +388,19 @@ impl Cx<'_> {
             return self.atomic(op, explicit, name, args, off);
         }
         if let Some((_, why)) = UNSUPPORTED_API.iter().find(|(n, _)| *n == name) {
-            return self.unsup(off, *why);
+            // Reported when an execution reaches the call (never in silence, never for
+            // code no execution runs).
+            for a in args {
+                self.rvalue(a)?;
+            }
+            self.at(off);
+            let msg = if why.contains(&format!("`{name}`")) {
+                why.to_string()
+            } else {
+                format!("`{name}`: {why}")
+            };
+            self.b.emit(InstKind::Unsupported { msg });
+            return Ok(Val::R(Operand::Const(0), CType::void_ptr()));
         }
         let int = |v: Operand| Ok(Val::R(v, CType::int(IntTy::Int)));
         if let Some((op, ty)) = bit_builtin(name) {
@@ -382,6 +415,9 @@ impl Cx<'_> {
                 args: vec![v, Operand::Const(width)],
             });
             return int(Operand::Reg(dst));
+        }
+        if super::varargs::NAMES.contains(&name) {
+            return self.va_builtin(name, args, off);
         }
         match name {
             "__atomic_compare_exchange_n" => {
@@ -652,6 +688,7 @@ impl Cx<'_> {
             "printf" | "fprintf" | "puts" | "putchar" | "fflush" => {
                 self.print_call(name, args, off)
             }
+            "sprintf" | "snprintf" => self.sprintf(name, args, off),
             "pthread_create" => self.pthread_create(args, off),
             "pthread_join" => self.pthread_join(args, off),
             "pthread_exit" => {
@@ -758,7 +795,7 @@ impl Cx<'_> {
                 "first argument of `pthread_create` must point to a `pthread_t`",
             );
         };
-        self.rvalue(&args[1])?;
+        let (attr, attr_t) = self.rvalue(&args[1])?;
         let (f, ft) = self.rvalue(&args[2])?;
         if !ft
             .pointee()
@@ -779,7 +816,32 @@ impl Cx<'_> {
         self.b.emit(InstKind::Spawn { dst, func: f, arg });
         let tid = self.b.conv(Operand::Reg(dst), Scalar::PTR, ts);
         self.b.store(tp, tid, ts, super::ops::ord_of(tt.atomic));
+        if !super::ops::is_null_const(&attr, &attr_t) {
+            self.created_detached(attr, Operand::Reg(dst));
+        }
         Ok(Val::R(Operand::Const(0), CType::int(IntTy::Int)))
+    }
+
+    /// A thread created with a non-NULL attribute `attr`: when its detach state (the
+    /// bundled `pthread_attr_t`'s first `int`) is `PTHREAD_CREATE_DETACHED`, the
+    /// creating thread records thread `tid` as detached in its private store, as
+    /// `pthread_detach` does (`__PORF_DETACHED_KEY` in the bundled `<pthread.h>`).
+    fn created_detached(&mut self, attr: Operand, tid: Operand) {
+        let (check, detached, join) = (self.b.new_block(), self.b.new_block(), self.b.new_block());
+        self.b.branch(attr, check, join);
+        self.b.set_block(check);
+        let state = self.b.load(attr, Scalar::INT, MemOrder::NonAtomic);
+        let is = self.b.bin(BinOp::Eq, state, Operand::Const(1), Scalar::INT);
+        self.b.branch(is, detached, join);
+        self.b.set_block(detached);
+        let key = detached_key(&mut self.b, tid);
+        self.b.emit(InstKind::Builtin {
+            dst: None,
+            which: Builtin::PrivateSet,
+            args: vec![key, Operand::Const(1)],
+        });
+        self.b.jump(join);
+        self.b.set_block(join);
     }
 
     fn pthread_join(&mut self, args: &[Node<Expression>], off: usize) -> R<Val> {
@@ -808,6 +870,24 @@ impl Cx<'_> {
             }
         };
         self.at(off);
+        // Joining a thread this thread detached is undefined (POSIX): an error.
+        let key = detached_key(&mut self.b, tid);
+        let flag = self.b.reg();
+        self.b.emit(InstKind::Builtin {
+            dst: Some(flag),
+            which: Builtin::PrivateGet,
+            args: vec![key],
+        });
+        let ok = self.b.bin(
+            BinOp::Eq,
+            Operand::Reg(flag),
+            Operand::Const(0),
+            Scalar::PTR,
+        );
+        self.b.emit(InstKind::Check {
+            cond: ok,
+            msg: "pthread_join of a thread this thread detached (undefined behaviour)".into(),
+        });
         let dst = self.b.reg();
         self.b.emit(InstKind::Join { dst, tid });
         if let Some((s, atomic)) = target {
@@ -876,11 +956,33 @@ impl Cx<'_> {
             | AtomicOp::OpFetch(_)
             | AtomicOp::FlagTestAndSet => {
                 let (kind, v) = match op {
-                    AtomicOp::Fetch(k) | AtomicOp::OpFetch(k) => {
-                        if pt.is_ptr() {
+                    AtomicOp::Fetch(k) | AtomicOp::OpFetch(k) if pt.is_ptr() => {
+                        // GCC's `__atomic_*`/`__sync_*` on a pointer: "as if the operands
+                        // were of the uintptr_t type", not scaled by the pointee's size
+                        // (GCC's manual; gcc compiles `__sync_*` so too). C11's
+                        // `atomic_fetch_add` on an atomic pointer differs between gcc and
+                        // clang (clang scales): not supported.
+                        if !name.starts_with("__") {
                             return self
                                 .unsup(off, format!("`{name}` on a pointer is not supported"));
                         }
+                        let (v, t) = self.rvalue(&args[1])?;
+                        let v = if t.is_ptr() {
+                            v
+                        } else if let Some(it) = t.int_ty() {
+                            self.b.conv(v, it.scalar(), Scalar::PTR)
+                        } else {
+                            return self.err(
+                                args[1].span.start,
+                                format!(
+                                    "second argument of `{name}` must be an integer or a pointer (got `{}`)",
+                                    self.show(&t)
+                                ),
+                            );
+                        };
+                        (k, v)
+                    }
+                    AtomicOp::Fetch(k) | AtomicOp::OpFetch(k) => {
                         if pt.int_ty() == Some(IntTy::Bool) {
                             return self.err(off, format!("`{name}` on an atomic `_Bool`"));
                         }
@@ -911,7 +1013,11 @@ impl Cx<'_> {
                         RmwKind::And => BinOp::And,
                         RmwKind::Or => BinOp::Or,
                         RmwKind::Xor => BinOp::Xor,
-                        RmwKind::Xchg => unreachable!("no exchange-and-fetch"),
+                        RmwKind::Xchg
+                        | RmwKind::Max
+                        | RmwKind::Min
+                        | RmwKind::UMax
+                        | RmwKind::UMin => unreachable!("no exchange/max/min-and-fetch"),
                     };
                     let new = self.b.bin(bop, Operand::Reg(dst), v, ty);
                     return Ok(Val::R(new, rt));
@@ -1005,5 +1111,19 @@ mod tests {
             Some((AtomicOp::Fetch(RmwKind::Sub), true))
         );
         assert_eq!(mem_order(1), MemOrder::Acquire);
+    }
+
+    #[test]
+    fn max_and_min_are_fetch_forms_only() {
+        assert_eq!(
+            atomic_op("__sync_fetch_and_umax"),
+            Some((AtomicOp::Fetch(RmwKind::UMax), false))
+        );
+        assert_eq!(
+            atomic_op("__atomic_fetch_min"),
+            Some((AtomicOp::Fetch(RmwKind::Min), true))
+        );
+        assert_eq!(atomic_op("__sync_max_and_fetch"), None);
+        assert!(is_builtin("snprintf") && is_builtin("__builtin_va_start"));
     }
 }

@@ -259,7 +259,7 @@ impl Cx<'_> {
             E::OffsetOf(o) => self.offset_of(&o.node),
             E::GenericSelection(g) => self.generic(&g.node, off),
             E::CompoundLiteral(cl) => self.compound_literal(&cl.node, e.span, off),
-            E::VaArg(_) => self.unsup(off, "variadic arguments are not supported"),
+            E::VaArg(v) => self.va_arg(&v.node, off),
             E::Statement(s) => self.statement_expr(s, off),
         }
     }

@@ -33,6 +33,7 @@ mod mutex;
 mod ops;
 mod print;
 mod realloc;
+mod sprintf;
 mod stmt;
 mod tags;
 mod vla;
@@ -377,7 +378,7 @@ impl<'a> Cx<'a> {
                     continue;
                 }
                 let want = bodies[g as usize].nparams as usize;
-                if nargs != want {
+                if nargs != want && !(bodies[g as usize].variadic && nargs > want) {
                     let name = self.name_of(g);
                     return self.err(
                         off,
@@ -424,3 +425,4 @@ impl<'a> Cx<'a> {
 
 #[cfg(test)]
 mod tests;
+mod varargs;

@@ -74,7 +74,23 @@ impl Cx<'_> {
             };
             return self.emit_print(vec![piece], vec![v], off).and_then(int);
         };
-        let Some(bytes) = string_value(&lit.node) else {
+        let (pieces, ops) = self.format_pieces(name, fmt, &lit.node, rest, newline, true)?;
+        self.emit_print(pieces, ops, off).and_then(int)
+    }
+
+    /// The pieces and argument operands of format literal `lit` (`fmt`) with arguments
+    /// `rest`, for `name`: string-literal `%s` arguments folded into the text;
+    /// `newline` appends one (`puts`); `warn` reports conversions porf shows by name.
+    pub(super) fn format_pieces(
+        &mut self,
+        name: &str,
+        fmt: &Node<Expression>,
+        lit: &[String],
+        rest: &[Node<Expression>],
+        newline: bool,
+        warn: bool,
+    ) -> R<(Vec<PrintPiece>, Vec<Operand>)> {
+        let Some(bytes) = string_value(lit) else {
             return self.err(fmt.span.start, "malformed string literal");
         };
         let text = String::from_utf8_lossy(&bytes).into_owned();
@@ -86,7 +102,7 @@ impl Cx<'_> {
                 Ok(d) => d,
                 Err(msg) => return self.unsup(fmt.span.start, msg),
             };
-            for w in warnings {
+            for w in warnings.into_iter().filter(|_| warn) {
                 let d = self
                     .map
                     .diag(crate::DiagKind::Unsupported, fmt.span.start, w);
@@ -142,7 +158,7 @@ impl Cx<'_> {
         if !text_acc.is_empty() {
             pieces.push(PrintPiece::Text(text_acc));
         }
-        self.emit_print(pieces, ops, off).and_then(int)
+        Ok((pieces, ops))
     }
 
     /// Argument `v: t` of conversion `conv`: a floating argument of a floating
@@ -182,6 +198,7 @@ impl Cx<'_> {
             dst: Some(dst),
             pieces,
             args,
+            to_buffer: false,
         });
         Ok(Operand::Reg(dst))
     }

@@ -129,8 +129,11 @@ impl Cx<'_> {
         let sig = sig.clone();
         let params = decl.params.clone().unwrap_or_default();
         let off = decl.off;
-        if sig.variadic {
-            return self.unsup(off, "variadic function definitions are not supported");
+        if sig.variadic && sig.ret.is_record() {
+            return self.unsup(
+                off,
+                "a variadic function returning a struct or union is not supported",
+            );
         }
         if !sig.ret.is_void() && !self.types.is_complete(&sig.ret) {
             return self.err(off, "function returns an incomplete type");
@@ -174,6 +177,7 @@ impl Cx<'_> {
         let mut b = std::mem::replace(&mut self.b, super::builder::FnBuilder::new(0));
         let calls = std::mem::take(&mut b.calls);
         let mut f = b.finish(name, nparams, src, fallthrough);
+        f.variadic = sig.variadic;
         crate::uninit::instrument(&mut f);
         self.install(id, f, calls);
         self.f = FnState::default();
