@@ -15,7 +15,7 @@ pub(crate) fn compile(path: &Path, opts: &FrontOptions) -> Result<ir::Module, Di
     let map = SrcMap::new(text, &path.display().to_string());
     check_nesting(&map)?;
     let unit = parse(&map)?;
-    lower::lower_unit(&unit, &map)
+    crate::types::with_data_model(opts.data_model, || lower::lower_unit(&unit, &map))
 }
 
 /// File name extensions of C++ sources (as gcc reads them).

@@ -33,6 +33,7 @@ pub mod unroll;
 
 pub use diag::{DiagKind, Diagnostic};
 pub use program::CProgram;
+pub use types::DataModel;
 
 use std::path::{Path, PathBuf};
 
@@ -44,6 +45,10 @@ pub struct FrontOptions {
     /// `-I` directories, searched after the bundled headers' directory for `"..."`
     /// includes and before it for nothing (bundled headers win for `<...>`).
     pub include_dirs: Vec<PathBuf>,
+    /// `--data-model`: the size of `long` (LP64 by default; see [`DataModel`]). Under
+    /// ILP32 the preprocessor runs with `-m32` (`__ILP32__`, `__SIZEOF_LONG__ == 4`),
+    /// which porf's bundled headers follow.
+    pub data_model: DataModel,
 }
 
 /// Run-time options of the interpreter.

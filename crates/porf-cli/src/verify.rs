@@ -27,6 +27,14 @@ pub struct VerifyArgs {
     /// Add a directory to the include path.
     #[arg(short = 'I', value_name = "DIR")]
     include: Vec<PathBuf>,
+    /// The C data model: `lp64` (x86-64: `long` has 8 bytes) or `ilp32` (`long` has 4
+    /// bytes, as SV-COMP's `data_model: ILP32` tasks; the preprocessor runs with
+    /// `-m32`). Pointers keep porf's 8-byte representation in both (C programs).
+    #[arg(long, value_name = "MODEL", default_value = "lp64", value_parser = ["lp64", "ilp32"])]
+    data_model: String,
+    /// Short for `--data-model ilp32` (gcc's spelling).
+    #[arg(long = "m32")]
+    m32: bool,
     /// Bound every loop: a loop statement's body about to start its (N+1)th run, or a
     /// cycle of the control flow (a loop built with goto) about to start its (N+1)th
     /// round, blocks the execution (blocked, not complete). A run that cuts an
@@ -94,6 +102,15 @@ pub struct VerifyArgs {
 }
 
 impl VerifyArgs {
+    /// The data model `--data-model` / `--m32` ask for.
+    fn data_model(&self) -> &str {
+        if self.m32 {
+            "ilp32"
+        } else {
+            &self.data_model
+        }
+    }
+
     /// Everything that decides what an exploration of the file does (for `porf merge`,
     /// which adds up only reports of the same exploration): all flags but the output
     /// ones, `--timeout` and `--memory-limit` (limits of one machine's run).
@@ -108,6 +125,7 @@ impl VerifyArgs {
             "all_release_acquire": e.all_release_acquire,
             "defines": self.define,
             "include": self.include.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
+            "data_model": self.data_model(),
             "unroll": self.unroll,
             "recursion_limit": self.recursion_limit,
             "disable_spin_assume": self.disable_spin_assume,
@@ -212,6 +230,10 @@ pub fn run(a: VerifyArgs) -> u8 {
     let front = FrontOptions {
         defines: a.define.clone(),
         include_dirs: a.include.clone(),
+        data_model: match a.data_model() {
+            "ilp32" => porf_c::DataModel::Ilp32,
+            _ => porf_c::DataModel::Lp64,
+        },
     };
     let module = match porf_c::compile_file(&a.file, &front) {
         Ok(m) => m,

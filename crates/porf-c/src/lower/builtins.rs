@@ -59,7 +59,35 @@ const NAMES: &[&str] = &[
     "__porf_await",
     "__porf_choose",
     "__porf_is_global",
+    "reach_error",
+    "__VERIFIER_error",
+    "__assert_fail",
+    "__assert_perror_fail",
+    "__assert",
+    "__VERIFIER_atomic_begin",
+    "__VERIFIER_atomic_end",
 ];
+
+/// SV-COMP's error functions: a call is an assertion failure at the call, whether or
+/// not the program defines the function (SV-COMP's `unreach-call` property asks
+/// whether `reach_error()` is called; a definition's body is never run).
+pub const ERROR_FUNCTIONS: &[&str] = &["reach_error", "__VERIFIER_error"];
+
+/// Whether a call of `name` is an atomic section of SV-COMP's convention: the
+/// markers `__VERIFIER_atomic_begin`/`_end`, or a function whose name starts with
+/// `__VERIFIER_atomic_` (its whole body is one section).
+pub fn is_atomic_section(name: &str) -> bool {
+    name.starts_with("__VERIFIER_atomic_")
+}
+
+/// The run-time error of a call that opens or is an atomic section.
+pub fn atomic_section_message(name: &str) -> String {
+    format!(
+        "`{name}`: SV-COMP's atomic sections (`__VERIFIER_atomic_begin`/`_end` and \
+         functions named `__VERIFIER_atomic_*`) are not supported; running the code as \
+         ordinary code would allow interleavings the program excludes"
+    )
+}
 
 const ORDER_NAMES: [&str; 6] = [
     "memory_order_relaxed",
@@ -525,6 +553,43 @@ impl Cx<'_> {
             "__builtin_memset" | "__builtin_memcpy" | "__builtin_memmove" | "__builtin_memcmp" => {
                 self.mem_fn(&name["__builtin_".len()..], args, off)
             }
+            n if ERROR_FUNCTIONS.contains(&n) => {
+                self.argc(name, args, 0, off)?;
+                self.at(off);
+                self.b.emit(InstKind::Assert {
+                    cond: Operand::Const(0),
+                    msg: format!("{n}() is called"),
+                });
+                Ok(Val::Void)
+            }
+            "__assert_fail" | "__assert_perror_fail" | "__assert" => {
+                // glibc's `assert` failure paths: the condition was false. The
+                // arguments (text, file, line, function) are string literals and
+                // constants; they are not evaluated, the text names the assertion.
+                let text = match args.first().map(|a| &a.node) {
+                    Some(Expression::StringLiteral(s)) if name != "__assert_perror_fail" => {
+                        string_value(&s.node).map(|t| String::from_utf8_lossy(&t).into_owned())
+                    }
+                    _ => None,
+                };
+                let msg = match text {
+                    Some(t) => format!("Assertion `{t}' failed"),
+                    None => format!("assertion failed (`{name}` is called)"),
+                };
+                self.at(off);
+                self.b.emit(InstKind::Assert {
+                    cond: Operand::Const(0),
+                    msg,
+                });
+                Ok(Val::Void)
+            }
+            n if is_atomic_section(n) => {
+                self.at(off);
+                self.b.emit(InstKind::Unsupported {
+                    msg: atomic_section_message(n),
+                });
+                Ok(Val::Void)
+            }
             "__porf_unsupported" => {
                 self.argc(name, args, 1, off)?;
                 let text = match &args[0].node {
@@ -696,7 +761,7 @@ impl Cx<'_> {
             }
             "__porf_private_get" | "__porf_await" | "__porf_choose" => {
                 self.argc(name, args, 1, off)?;
-                let v = self.int_arg(&args[0], IntTy::Long)?;
+                let v = self.int_arg(&args[0], IntTy::LongLong)?;
                 self.at(off);
                 let dst = self.b.reg();
                 let get = name != "__porf_await";
@@ -710,7 +775,7 @@ impl Cx<'_> {
                     args: vec![v],
                 });
                 if get {
-                    return Ok(Val::R(Operand::Reg(dst), CType::int(IntTy::Long)));
+                    return Ok(Val::R(Operand::Reg(dst), CType::int(IntTy::LongLong)));
                 }
                 Ok(Val::Void)
             }
@@ -728,8 +793,8 @@ impl Cx<'_> {
             }
             "__porf_private_set" => {
                 self.argc(name, args, 2, off)?;
-                let k = self.int_arg(&args[0], IntTy::Long)?;
-                let v = self.int_arg(&args[1], IntTy::Long)?;
+                let k = self.int_arg(&args[0], IntTy::LongLong)?;
+                let v = self.int_arg(&args[1], IntTy::LongLong)?;
                 self.at(off);
                 self.b.emit(InstKind::Builtin {
                     dst: None,

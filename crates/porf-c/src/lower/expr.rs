@@ -422,6 +422,23 @@ impl Cx<'_> {
         if let Expression::Identifier(id) = &c.callee.node {
             let name = &id.node.name;
             let co = c.callee.span.start;
+            let global = matches!(self.lookup(name), None | Some(Binding::Func(_)));
+            if global && super::builtins::ERROR_FUNCTIONS.contains(&name.as_str()) {
+                return self.builtin(name, args, off);
+            }
+            if global && super::builtins::is_atomic_section(name) {
+                // Refused when run (a definition is not run as ordinary code).
+                self.at(off);
+                self.b.emit(InstKind::Unsupported {
+                    msg: super::builtins::atomic_section_message(name),
+                });
+                return Ok(match self.lookup(name) {
+                    Some(Binding::Func(fi)) if !self.funcs[*fi].sig.ret.is_void() => {
+                        Val::R(Operand::Const(0), self.funcs[*fi].sig.ret.clone())
+                    }
+                    _ => Val::Void,
+                });
+            }
             match self.lookup(name) {
                 None if super::builtins::is_builtin(name) => return self.builtin(name, args, off),
                 None if self.def_ids.contains_key(name) => {
