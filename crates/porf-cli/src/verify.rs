@@ -225,7 +225,8 @@ pub fn run(a: VerifyArgs) -> u8 {
         let run = porf_toylang::RunOptions { unroll: a.unroll };
         let prog = porf_toylang::ToyLangProgram::new(prog, run);
         let bounds = report::Bounds::unroll(a.unroll);
-        return explore_and_report(&a, &prog, model.as_ref(), &cfg, &[], bounds);
+        let strategy = a.explore.strategy();
+        return explore_and_report(&a, &prog, model.as_ref(), &cfg, &[], bounds, strategy);
     }
     let front = FrontOptions {
         defines: a.define.clone(),
@@ -257,6 +258,23 @@ pub fn run(a: VerifyArgs) -> u8 {
     };
     let prog = CProgram::new(module, run);
     let loops = prog.spin_loops();
+    let mut strategy = a.explore.strategy();
+    if prog.atomic_sections() {
+        // SV-COMP's atomic sections: the reference explorer runs them exactly
+        // (porf_explore::supported_sections); the default graph explorer hands over.
+        if strategy == porf_explore::Strategy::Optimal && a.shard.is_none() {
+            strategy = porf_explore::Strategy::Reference;
+            eprintln!(
+                "{}: note: the program has atomic sections (`__VERIFIER_atomic_*`): \
+                 exploring its interleavings with the reference explorer",
+                a.file.display()
+            );
+        }
+        if let Err(msg) = porf_explore::supported_sections(strategy, model.as_ref(), equiv) {
+            eprintln!("{}: unsupported: {msg}", a.file.display());
+            return 3;
+        }
+    }
     if a.explore.all_release_acquire {
         explore_and_report(
             &a,
@@ -265,9 +283,10 @@ pub fn run(a: VerifyArgs) -> u8 {
             &cfg,
             &loops,
             bounds,
+            strategy,
         )
     } else {
-        explore_and_report(&a, &prog, model.as_ref(), &cfg, &loops, bounds)
+        explore_and_report(&a, &prog, model.as_ref(), &cfg, &loops, bounds, strategy)
     }
 }
 
@@ -308,6 +327,7 @@ fn explore_and_report<P: Program + Sync>(
     cfg: &Config,
     loops: &[(SrcLoc, String)],
     bounds: report::Bounds,
+    strategy: porf_explore::Strategy,
 ) -> u8 {
     if let Some(split) = a.shard {
         let id = crate::shard::Identity {
@@ -320,7 +340,7 @@ fn explore_and_report<P: Program + Sync>(
             .unwrap_or_else(|| porf_explore::shard::budget(split.count));
         return crate::shard::run(&id, prog, model, cfg, loops, split, budget);
     }
-    let result = crate::progress::explore(a.explore.strategy(), prog, model, cfg);
+    let result = crate::progress::explore(strategy, prog, model, cfg);
     for e in result
         .errors
         .iter()

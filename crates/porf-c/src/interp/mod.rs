@@ -139,6 +139,21 @@ struct Machine {
     spin: spin::Spin,
     /// What the thread printed so far ([`print`]).
     printed: Option<Arc<print::Printed>>,
+    /// The open SV-COMP atomic section, if any ([`Section`]).
+    section: Option<Section>,
+}
+
+/// An open atomic section: where it was opened, and whether the thread has performed
+/// an action inside it since. Only a started section excludes other threads
+/// ([`ThreadMachine::in_atomic_section`]): between the opening and the first action
+/// inside, the thread has done nothing other threads could observe, so they may
+/// still run then (a section that excluded them from its opening would lose the
+/// interleavings where another thread runs between the thread's previous action and
+/// the section).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+struct Section {
+    src: SrcLoc,
+    started: bool,
 }
 
 /// A live block of a local with a block of its own: the frame (index in `frames`), the
@@ -302,6 +317,7 @@ impl CThread {
             private: Vec::new(),
             spin: spin::Spin::default(),
             printed: None,
+            section: None,
         };
         m.undef.resize(0, stack.len(), false);
         m.spin.active = !code.loops.is_empty();
@@ -376,6 +392,9 @@ impl ThreadMachine for CThread {
             cont => {
                 self.m.observe(&self.code, &p.action, cont, ret);
                 self.m.resume(cont, ret);
+                if let Some(s) = &mut self.m.section {
+                    s.started = true;
+                }
                 None
             }
         };
@@ -402,5 +421,9 @@ impl ThreadMachine for CThread {
 
     fn printed(&self) -> Vec<String> {
         print::lines(&self.m.printed)
+    }
+
+    fn in_atomic_section(&self) -> bool {
+        self.m.section.is_some_and(|s| s.started)
     }
 }

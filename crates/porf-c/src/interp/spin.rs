@@ -114,6 +114,7 @@ impl Machine {
             private: self.private.clone(),
             spin: Spin::default(),
             printed: self.printed.clone(),
+            section: self.section,
         }
     }
 

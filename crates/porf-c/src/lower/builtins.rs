@@ -73,20 +73,13 @@ const NAMES: &[&str] = &[
 /// whether `reach_error()` is called; a definition's body is never run).
 pub const ERROR_FUNCTIONS: &[&str] = &["reach_error", "__VERIFIER_error"];
 
-/// Whether a call of `name` is an atomic section of SV-COMP's convention: the
-/// markers `__VERIFIER_atomic_begin`/`_end`, or a function whose name starts with
-/// `__VERIFIER_atomic_` (its whole body is one section).
-pub fn is_atomic_section(name: &str) -> bool {
+/// Whether a call of `name` is an atomic section of SV-COMP's convention: a function
+/// whose name starts with `__VERIFIER_atomic_` (its whole body is one section; the
+/// markers `__VERIFIER_atomic_begin`/`_end` are builtins of their own).
+pub fn is_atomic_function(name: &str) -> bool {
     name.starts_with("__VERIFIER_atomic_")
-}
-
-/// The run-time error of a call that opens or is an atomic section.
-pub fn atomic_section_message(name: &str) -> String {
-    format!(
-        "`{name}`: SV-COMP's atomic sections (`__VERIFIER_atomic_begin`/`_end` and \
-         functions named `__VERIFIER_atomic_*`) are not supported; running the code as \
-         ordinary code would allow interleavings the program excludes"
-    )
+        && name != "__VERIFIER_atomic_begin"
+        && name != "__VERIFIER_atomic_end"
 }
 
 const ORDER_NAMES: [&str; 6] = [
@@ -175,7 +168,12 @@ fn nondet_type(suffix: &str) -> Option<(Scalar, IntTy)> {
         "int" => IntTy::Int,
         "uint" | "unsigned" => IntTy::UInt,
         "long" => IntTy::Long,
-        "ulong" => IntTy::ULong,
+        "ulong" | "size_t" | "sector_t" | "pthread_t" => IntTy::ULong,
+        "longlong" | "loff_t" => IntTy::LongLong,
+        "ulonglong" => IntTy::ULongLong,
+        "u8" => IntTy::UChar,
+        "u16" => IntTy::UShort,
+        "u32" => IntTy::UInt,
         _ => return None,
     };
     Some((ct.scalar(), ct))
@@ -583,13 +581,17 @@ impl Cx<'_> {
                 });
                 Ok(Val::Void)
             }
-            n if is_atomic_section(n) => {
+            "__VERIFIER_atomic_begin" | "__VERIFIER_atomic_end" => {
+                self.argc(name, args, 0, off)?;
                 self.at(off);
-                self.b.emit(InstKind::Unsupported {
-                    msg: atomic_section_message(n),
+                self.b.emit(if name == "__VERIFIER_atomic_begin" {
+                    InstKind::AtomicBegin
+                } else {
+                    InstKind::AtomicEnd
                 });
                 Ok(Val::Void)
             }
+
             "__porf_unsupported" => {
                 self.argc(name, args, 1, off)?;
                 let text = match &args[0].node {
@@ -644,7 +646,7 @@ impl Cx<'_> {
                 let Some((ty, ct)) = nondet_type(&n["__VERIFIER_nondet_".len()..]) else {
                     return self.unsup(
                         off,
-                        format!("`{n}`: porf explores nondet values of integer types only (`_bool`, `_char`, `_uchar`, `_short`, `_ushort`, `_int`, `_uint`, `_unsigned`, `_long`, `_ulong`)"),
+                        format!("`{n}`: porf explores nondet values of integer types only (`_bool`, `_char`, `_uchar`, `_short`, `_ushort`, `_int`, `_uint`, `_unsigned`, `_long`, `_ulong`, `_longlong`, `_ulonglong`, `_size_t`, `_loff_t`, `_sector_t`, `_pthread_t`, `_u8`, `_u16`, `_u32`): not pointers, floating values or 128-bit integers"),
                     );
                 };
                 self.argc(name, args, 0, off)?;
