@@ -874,9 +874,11 @@ impl Module {
     /// Whether some function opens an atomic section ([`InstKind::AtomicBegin`]).
     pub fn has_atomic_sections(&self) -> bool {
         self.funcs.iter().any(|f| {
-            f.blocks
-                .iter()
-                .any(|b| b.insts.iter().any(|i| matches!(i.kind, InstKind::AtomicBegin)))
+            f.blocks.iter().any(|b| {
+                b.insts
+                    .iter()
+                    .any(|i| matches!(i.kind, InstKind::AtomicBegin))
+            })
         })
     }
 }

@@ -73,6 +73,12 @@ pub struct RunOptions {
     /// through other functions) blocks the execution, a cut like an `--unroll` one
     /// (`BlockReason::RecursionLimit`). `None` means [`DEFAULT_RECURSION_LIMIT`].
     pub recursion_limit: Option<u32>,
+    /// `--abort-blocks`: `abort()` blocks the execution like a failed assume instead
+    /// of being an error (SV-COMP's reading: `abort()` only ends the path; its tasks
+    /// write `assume` as `if (!(e)) abort();`). Exact for reachability: `abort()` has
+    /// no effect another thread sees, so every error another thread reaches after it
+    /// is reached on the path that never runs it.
+    pub abort_blocks: bool,
 }
 
 /// The recursion limit when none is given: deep enough for any terminating recursion

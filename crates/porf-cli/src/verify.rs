@@ -67,6 +67,11 @@ pub struct VerifyArgs {
     /// (complete executions and errors are the same either way; see the README).
     #[arg(long)]
     explore_stale_blocks: bool,
+    /// `abort()` blocks the execution like a failed assume instead of being an error
+    /// (SV-COMP's reading: abort only ends the path; its tasks write `assume(e)` as
+    /// `if (!(e)) abort();`) (C programs).
+    #[arg(long)]
+    abort_blocks: bool,
     /// Do not report non-atomic data races (GenMC's `-disable-race-detection`): a
     /// racy execution goes on and is counted like any other.
     #[arg(long)]
@@ -131,6 +136,7 @@ impl VerifyArgs {
             "disable_spin_assume": self.disable_spin_assume,
             "check_liveness": self.check_liveness,
             "disable_race_detection": self.disable_race_detection,
+            "abort_blocks": self.abort_blocks,
             "explore_stale_blocks": self.explore_stale_blocks,
             "shard_probe": self.shard_probe,
             "nondet_range": self.nondet_range.map(|(lo, hi)| [lo, hi]),
@@ -251,6 +257,7 @@ pub fn run(a: VerifyArgs) -> u8 {
         spin_assume: !a.disable_spin_assume,
         nondet_range: a.nondet_range,
         recursion_limit: Some(a.recursion_limit),
+        abort_blocks: a.abort_blocks,
     };
     let bounds = report::Bounds {
         unroll: a.unroll,

@@ -49,7 +49,10 @@ fn section_errors_have_positions() {
             "tests/c/svcomp/section_end_without_begin.c",
             "section_end_without_begin.c:10:2:",
         ),
-        ("tests/c/svcomp/section_unfinished.c", "section_unfinished.c:11:2:"),
+        (
+            "tests/c/svcomp/section_unfinished.c",
+            "section_unfinished.c:11:2:",
+        ),
     ] {
         let f = test_file(file);
         let (code, out, err) = common::porf(&["verify", "--model", "sc", f.as_str()]);

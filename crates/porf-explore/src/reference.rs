@@ -390,7 +390,11 @@ impl<P: Program> Reference<'_, '_, P> {
             self.nodes[k].done.push((t, fp));
             let clock = self.clock_of(t, fp);
             self.path.push(PathStep { tid: t, fp, clock });
-            let sleep = if self.sections { Vec::new() } else { child_sleep };
+            let sleep = if self.sections {
+                Vec::new()
+            } else {
+                child_sleep
+            };
             let stamp = st.g.len();
 
             if let Action::Choose { lo, hi, src } = action {

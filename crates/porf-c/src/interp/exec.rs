@@ -346,6 +346,10 @@ impl Machine {
                 self.advance();
                 Ok(None)
             }
+            InstKind::Abort if self.abort_blocks => Ok(Some(Pending::end(Action::Block {
+                reason: BlockReason::Assume,
+                src,
+            }))),
             InstKind::Abort => Ok(Some(Pending::fault(
                 Fault {
                     kind: ErrorKind::Abort,

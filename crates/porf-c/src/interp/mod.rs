@@ -141,6 +141,8 @@ struct Machine {
     printed: Option<Arc<print::Printed>>,
     /// The open SV-COMP atomic section, if any ([`Section`]).
     section: Option<Section>,
+    /// [`crate::RunOptions::abort_blocks`].
+    abort_blocks: bool,
 }
 
 /// An open atomic section: where it was opened, and whether the thread has performed
@@ -318,6 +320,7 @@ impl CThread {
             spin: spin::Spin::default(),
             printed: None,
             section: None,
+            abort_blocks: run.abort_blocks,
         };
         m.undef.resize(0, stack.len(), false);
         m.spin.active = !code.loops.is_empty();

@@ -115,6 +115,7 @@ impl Machine {
             spin: Spin::default(),
             printed: self.printed.clone(),
             section: self.section,
+            abort_blocks: self.abort_blocks,
         }
     }
 
