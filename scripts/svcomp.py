@@ -101,7 +101,7 @@ def porf(binary, file, args, timeout):
 
 def judge(prop, sub, out):
     """porf's answer for `prop` from one JSON report: (verdict, note)."""
-    if out.get("verdict") in ("unsupported", "crash"):
+    if out.get("verdict") in ("unsupported", "crash") and not out.get("errors"):
         return out["verdict"], out.get("message", "")
     if out.get("verdict") == "killed":
         return "timeout", "killed"
@@ -165,8 +165,7 @@ def run_task(task, binary, timeout, unroll, nondet):
             v2, why2 = judge(prop, sub, out2)
             if v2 == "true":
                 v2, why2 = "unknown", "no violation up to --unroll %d, --nondet-range %s" % (unroll, nondet)
-            if v2 != "timeout" or verdict == "timeout":
-                verdict, why = v2, why2 + " [bounded re-run]"
+            verdict, why = v2, why2 + " [bounded re-run]"
         rows.append((task, prop, expected, verdict, note + why))
     return rows
 
