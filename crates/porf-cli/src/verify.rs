@@ -269,17 +269,20 @@ pub fn run(a: VerifyArgs) -> u8 {
     if prog.atomic_sections() {
         // SV-COMP's atomic sections: the reference explorer runs them exactly
         // (porf_explore::supported_sections); the default graph explorer hands over.
-        if strategy == porf_explore::Strategy::Optimal && a.shard.is_none() {
+        let handed_over = strategy == porf_explore::Strategy::Optimal && a.shard.is_none();
+        if handed_over {
             strategy = porf_explore::Strategy::Reference;
+        }
+        if let Err(msg) = porf_explore::supported_sections(strategy, model.as_ref(), equiv) {
+            eprintln!("{}: unsupported: {msg}", a.file.display());
+            return 3;
+        }
+        if handed_over {
             eprintln!(
                 "{}: note: the program has atomic sections (`__VERIFIER_atomic_*`): \
                  exploring its interleavings with the reference explorer",
                 a.file.display()
             );
-        }
-        if let Err(msg) = porf_explore::supported_sections(strategy, model.as_ref(), equiv) {
-            eprintln!("{}: unsupported: {msg}", a.file.display());
-            return 3;
         }
     }
     if a.explore.all_release_acquire {
