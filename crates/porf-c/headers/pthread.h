@@ -25,8 +25,8 @@ enum { PTHREAD_INHERIT_SCHED = 0, PTHREAD_EXPLICIT_SCHED = 1 };
 
 /* porf's own primitives (see porf.h): the calling thread's private store (no events)
  * and a blocking wait on the value of the read just before it. */
-long __porf_private_get(long __key);
-void __porf_private_set(long __key, long __val);
+long long __porf_private_get(long long __key);
+void __porf_private_set(long long __key, long long __val);
 void __porf_await(_Bool __cond);
 void __porf_check(int __cond, const char *__msg);
 void __porf_unsupported(const char *__msg);
@@ -200,8 +200,8 @@ static inline int pthread_mutexattr_gettype(const pthread_mutexattr_t *__a, int 
  *   lock or a join), the execution is a deadlock (__porf_await: BlockReason::Wait).
  * - At most 32 waits on one condition variable per execution (an "unsupported"
  *   error beyond). pthread_cond_timedwait is not supported. */
-long __porf_choose(long __n);
-typedef struct { _Atomic long __w; } pthread_cond_t;
+long long __porf_choose(long long __n);
+typedef struct { _Atomic long long __w; } pthread_cond_t;
 typedef struct { int __unused; } pthread_condattr_t;
 #define PTHREAD_COND_INITIALIZER { 0 }
 struct timespec;
@@ -213,24 +213,24 @@ static inline int pthread_cond_init(pthread_cond_t *__c, const pthread_condattr_
 }
 static inline int pthread_cond_destroy(pthread_cond_t *__c) { return 0; }
 /* The bits of the waiters registered in __s and not woken. */
-static inline long __porf_cond_waiting(long __s)
+static inline long long __porf_cond_waiting(long long __s)
 {
-	long __n = __s >> 32;
-	long __registered = __n >= 32 ? 0xffffffffL : (1L << __n) - 1;
+	long long __n = __s >> 32;
+	long long __registered = __n >= 32 ? 0xffffffffLL : (1LL << __n) - 1;
 	return __registered & ~__s;
 }
 static inline int pthread_cond_signal(pthread_cond_t *__c)
 {
-	long __s = atomic_load_explicit(&__c->__w, 0 /* relaxed */);
+	long long __s = atomic_load_explicit(&__c->__w, 0 /* relaxed */);
 	for (;;) {
-		long __waiting = __porf_cond_waiting(__s);
+		long long __waiting = __porf_cond_waiting(__s);
 		if (__waiting == 0)
 			return 0;
 		/* The k-th waiting waiter, for every k. */
-		long __k = __porf_choose(__builtin_popcountl(__waiting));
+		long long __k = __porf_choose(__builtin_popcountll(__waiting));
 		for (; __k > 0; __k--)
 			__waiting &= __waiting - 1;
-		long __bit = __waiting & -__waiting;
+		long long __bit = __waiting & -__waiting;
 		if (atomic_compare_exchange_strong_explicit(&__c->__w, &__s, __s | __bit,
 							    3 /* release */, 0 /* relaxed */))
 			return 0;
@@ -238,9 +238,9 @@ static inline int pthread_cond_signal(pthread_cond_t *__c)
 }
 static inline int pthread_cond_broadcast(pthread_cond_t *__c)
 {
-	long __s = atomic_load_explicit(&__c->__w, 0 /* relaxed */);
+	long long __s = atomic_load_explicit(&__c->__w, 0 /* relaxed */);
 	for (;;) {
-		long __waiting = __porf_cond_waiting(__s);
+		long long __waiting = __porf_cond_waiting(__s);
 		if (__waiting == 0)
 			return 0;
 		if (atomic_compare_exchange_strong_explicit(&__c->__w, &__s, __s | __waiting,
@@ -250,13 +250,13 @@ static inline int pthread_cond_broadcast(pthread_cond_t *__c)
 }
 static inline int pthread_cond_wait(pthread_cond_t *__c, pthread_mutex_t *__m)
 {
-	long __i = atomic_fetch_add_explicit(&__c->__w, 1L << 32, 0 /* relaxed */) >> 32;
+	long long __i = atomic_fetch_add_explicit(&__c->__w, 1LL << 32, 0 /* relaxed */) >> 32;
 	if (__i >= 32)
 		__porf_unsupported("more than 32 waits on one condition variable in one execution");
 	int __r = pthread_mutex_unlock(__m);
 	if (__r != 0) {
 		/* The wait did not begin: no signal may choose this waiter. */
-		atomic_fetch_or_explicit(&__c->__w, 1L << __i, 0 /* relaxed */);
+		atomic_fetch_or_explicit(&__c->__w, 1LL << __i, 0 /* relaxed */);
 		return __r;
 	}
 	__porf_await((atomic_load_explicit(&__c->__w, 2 /* acquire */) >> __i) & 1);
@@ -305,7 +305,7 @@ static inline int pthread_rwlock_rdlock(pthread_rwlock_t *__l)
 		__porf_check(__v != __PORF_RW_DESTROYED, "pthread_rwlock_rdlock of a destroyed read-write lock");
 		__porf_await(__v >= 0);
 	}
-	__porf_private_set((long)__l, __porf_private_get((long)__l) + 1);
+	__porf_private_set((long long)__l, __porf_private_get((long long)__l) + 1);
 	return 0;
 }
 static inline int pthread_rwlock_wrlock(pthread_rwlock_t *__l)
@@ -316,7 +316,7 @@ static inline int pthread_rwlock_wrlock(pthread_rwlock_t *__l)
 		__porf_check(__v != __PORF_RW_DESTROYED, "pthread_rwlock_wrlock of a destroyed read-write lock");
 		__porf_await(0);
 	}
-	__porf_private_set((long)__l, -1);
+	__porf_private_set((long long)__l, -1);
 	return 0;
 }
 static inline int pthread_rwlock_tryrdlock(pthread_rwlock_t *__l)
@@ -328,7 +328,7 @@ static inline int pthread_rwlock_tryrdlock(pthread_rwlock_t *__l)
 		if (__v < 0)
 			return 16; /* EBUSY */
 	}
-	__porf_private_set((long)__l, __porf_private_get((long)__l) + 1);
+	__porf_private_set((long long)__l, __porf_private_get((long long)__l) + 1);
 	return 0;
 }
 static inline int pthread_rwlock_trywrlock(pthread_rwlock_t *__l)
@@ -336,7 +336,7 @@ static inline int pthread_rwlock_trywrlock(pthread_rwlock_t *__l)
 	int __v = 0;
 	if (atomic_compare_exchange_strong_explicit(&__l->__state, &__v, -1,
 						    2 /* acquire */, 0 /* relaxed */)) {
-		__porf_private_set((long)__l, -1);
+		__porf_private_set((long long)__l, -1);
 		return 0;
 	}
 	__porf_check(__v != __PORF_RW_DESTROYED, "pthread_rwlock_trywrlock of a destroyed read-write lock");
@@ -344,15 +344,15 @@ static inline int pthread_rwlock_trywrlock(pthread_rwlock_t *__l)
 }
 static inline int pthread_rwlock_unlock(pthread_rwlock_t *__l)
 {
-	long __h = __porf_private_get((long)__l);
+	long long __h = __porf_private_get((long long)__l);
 	__porf_check(__h != 0, "invalid unlock: the thread does not hold the read-write lock");
 	if (__h == 0)
 		return 1; /* EPERM */
 	if (__h < 0) {
-		__porf_private_set((long)__l, 0);
+		__porf_private_set((long long)__l, 0);
 		atomic_fetch_add_explicit(&__l->__state, 1, 3 /* release */);
 	} else {
-		__porf_private_set((long)__l, __h - 1);
+		__porf_private_set((long long)__l, __h - 1);
 		atomic_fetch_sub_explicit(&__l->__state, 1, 3 /* release */);
 	}
 	return 0;
@@ -382,22 +382,22 @@ static inline int pthread_once(pthread_once_t *__o, void (*__f)(void))
  * are not supported (a non-NULL one is an "unsupported" error when pthread_key_create
  * runs); pthread_key_delete does not reset values, and a key re-created in the same
  * object after pthread_key_delete sees the values set before. */
-typedef unsigned long pthread_key_t;
+typedef unsigned long long pthread_key_t;
 static inline int pthread_key_create(pthread_key_t *__k, void (*__destructor)(void *))
 {
 	if (__destructor)
 		__porf_unsupported("pthread_key_create with a destructor: porf does not run key destructors");
-	*__k = (unsigned long)__k;
+	*__k = (unsigned long long)__k;
 	return 0;
 }
 static inline int pthread_key_delete(pthread_key_t __k) { return 0; }
 static inline void *pthread_getspecific(pthread_key_t __k)
 {
-	return (void *)__porf_private_get(-1 - (long)__k);
+	return (void *)__porf_private_get(-1 - (long long)__k);
 }
 static inline int pthread_setspecific(pthread_key_t __k, const void *__v)
 {
-	__porf_private_set(-1 - (long)__k, (long)__v);
+	__porf_private_set(-1 - (long long)__k, (long long)__v);
 	return 0;
 }
 

@@ -17,7 +17,7 @@ pub(crate) fn compile(path: &Path, opts: &FrontOptions) -> Result<ir::Module, Di
     map.set_int128(int128);
     check_nesting(&map)?;
     let unit = parse(&map, parsed)?;
-    lower::lower_unit(&unit, &map)
+    crate::types::with_data_model(opts.data_model, || lower::lower_unit(&unit, &map))
 }
 
 /// File name extensions of C++ sources (as gcc reads them).

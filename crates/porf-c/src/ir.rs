@@ -478,6 +478,11 @@ pub enum InstKind {
     Check { cond: Operand, msg: String },
     /// `abort()`: an abort error.
     Abort,
+    /// Opens an SV-COMP atomic section (`__VERIFIER_atomic_begin()`, or the entry of a
+    /// call of a `__VERIFIER_atomic_*` function): an error if one is open.
+    AtomicBegin,
+    /// Closes the open atomic section: an error if none is open.
+    AtomicEnd,
     /// Raise a runtime "unsupported" error (construct accepted by the parser whose
     /// dynamic behaviour porf does not model, e.g. a non-constant memory order).
     Unsupported { msg: String },
@@ -551,6 +556,8 @@ impl InstKind {
             | FuncAddr { .. }
             | Fence { .. }
             | Abort
+            | AtomicBegin
+            | AtomicEnd
             | Unsupported { .. }
             | Indeterminate { .. }
             | LocalBlock { len: None, .. }
@@ -904,4 +911,23 @@ pub struct HeapLeaf {
     pub scalar: Scalar,
     /// Whether the leaf holds a pointer.
     pub pointer: bool,
+}
+
+impl Module {
+    /// `file:line:col` of a source location of this module.
+    pub fn show_src(&self, s: porf_graph::SrcLoc) -> String {
+        let file = self.files.get(s.file as usize).map_or("?", |f| f.as_str());
+        format!("{file}:{}:{}", s.line, s.col)
+    }
+
+    /// Whether some function opens an atomic section ([`InstKind::AtomicBegin`]).
+    pub fn has_atomic_sections(&self) -> bool {
+        self.funcs.iter().any(|f| {
+            f.blocks.iter().any(|b| {
+                b.insts
+                    .iter()
+                    .any(|i| matches!(i.kind, InstKind::AtomicBegin))
+            })
+        })
+    }
 }

@@ -34,6 +34,7 @@ pub mod unroll;
 
 pub use diag::{DiagKind, Diagnostic};
 pub use program::CProgram;
+pub use types::DataModel;
 
 use std::path::{Path, PathBuf};
 
@@ -45,6 +46,10 @@ pub struct FrontOptions {
     /// `-I` directories, searched after the bundled headers' directory for `"..."`
     /// includes and before it for nothing (bundled headers win for `<...>`).
     pub include_dirs: Vec<PathBuf>,
+    /// `--data-model`: the size of `long` (LP64 by default; see [`DataModel`]). Under
+    /// ILP32 the preprocessor runs with `-m32` (`__ILP32__`, `__SIZEOF_LONG__ == 4`),
+    /// which porf's bundled headers follow.
+    pub data_model: DataModel,
 }
 
 /// Run-time options of the interpreter.
@@ -69,6 +74,12 @@ pub struct RunOptions {
     /// through other functions) blocks the execution, a cut like an `--unroll` one
     /// (`BlockReason::RecursionLimit`). `None` means [`DEFAULT_RECURSION_LIMIT`].
     pub recursion_limit: Option<u32>,
+    /// `--abort-blocks`: `abort()` blocks the execution like a failed assume instead
+    /// of being an error (SV-COMP's reading: `abort()` only ends the path; its tasks
+    /// write `assume` as `if (!(e)) abort();`). Exact for reachability: `abort()` has
+    /// no effect another thread sees, so every error another thread reaches after it
+    /// is reached on the path that never runs it.
+    pub abort_blocks: bool,
 }
 
 /// The recursion limit when none is given: deep enough for any terminating recursion

@@ -9,6 +9,9 @@
 //! same list. The output keeps `# N "file"` line markers, which [`crate::srcmap`] uses
 //! to map positions back to the original files.
 //!
+//! A file named `.i` is already preprocessed (gcc's convention, and SV-COMP's tasks):
+//! its text is returned as it is, without running the preprocessor.
+//!
 //! A preprocessor failure (missing include, `#error`, ...) becomes a `Malformed`
 //! diagnostic at the position the preprocessor reported; an unreadable input file or a
 //! preprocessor that cannot be started becomes an `Io` diagnostic.
@@ -36,6 +39,10 @@ pub fn preprocess(path: &Path, opts: &FrontOptions) -> Result<String, Diagnostic
     if path.is_dir() {
         return Err(io(format!("{shown} is a directory")));
     }
+    if path.extension().is_some_and(|e| e == "i") {
+        let bytes = std::fs::read(path).map_err(|e| io(format!("cannot read {shown}: {e}")))?;
+        return Ok(String::from_utf8_lossy(&bytes).into_owned());
+    }
     let bundled = headers::bundled_dir().map_err(io)?;
     let argv = command();
     let mut cmd = Command::new(&argv[0]);
@@ -44,6 +51,9 @@ pub fn preprocess(path: &Path, opts: &FrontOptions) -> Result<String, Diagnostic
         .arg("-D__thread=_Thread_local")
         .arg("-I")
         .arg(bundled);
+    if opts.data_model == crate::DataModel::Ilp32 {
+        cmd.arg("-m32");
+    }
     for dir in &opts.include_dirs {
         cmd.arg("-I").arg(dir);
     }

@@ -119,6 +119,10 @@ impl Program for CProgram {
         CThread::new(self.module.clone(), &self.run, tid, entry, &[arg])
     }
 
+    fn atomic_sections(&self) -> bool {
+        self.module.has_atomic_sections()
+    }
+
     fn block_of(&self, loc: Loc) -> Option<Loc> {
         block_base(loc.0 as i64).map(|b| Loc(b as u64))
     }
@@ -328,7 +332,11 @@ fn validate_func(m: &Module, f: &Function) -> Result<(), String> {
                     new,
                     ..
                 } => reg(*dst).and(op(addr)).and(op(expected)).and(op(new))?,
-                K::Fence { .. } | K::Abort | K::Unsupported { .. } => {}
+                K::Fence { .. }
+                | K::Abort
+                | K::AtomicBegin
+                | K::AtomicEnd
+                | K::Unsupported { .. } => {}
                 K::Call {
                     dst,
                     func: id,

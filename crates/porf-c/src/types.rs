@@ -1,4 +1,4 @@
-//! C types with x86-64 LP64 layout: `_Bool` and `char` 1 byte, `short` 2, `int` 4,
+//! C types with x86-64 LP64 layout (or ILP32's 4-byte `long`, [`DataModel`]): `_Bool` and `char` 1 byte, `short` 2, `int` 4,
 //! `long`, `long long` and pointers 8; `char` is signed; `float` is IEEE binary32 (4
 //! bytes) and `double` binary64 (8 bytes); `long double` is not supported. Structs lay fields out in
 //! order at their alignment and round the size up to the largest alignment; unions
@@ -38,6 +38,43 @@ pub enum Kind {
     Record(RecordId),
 }
 
+/// The data model a compilation lays `long` out with (`--data-model`).
+///
+/// `Ilp32` makes `long` and `unsigned long` 4 bytes (their arithmetic wraps at 32
+/// bits and `sizeof(long) == 4`), as in SV-COMP's `data_model: ILP32` tasks. Pointers
+/// keep porf's 8-byte representation in both models (an address names a thread's
+/// heap block in its upper bits, see `memory`), so under `Ilp32` `sizeof(void *)` is
+/// still 8 and a pointer converted to a 4-byte integer keeps only its low 32 bits.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub enum DataModel {
+    #[default]
+    Lp64,
+    Ilp32,
+}
+
+thread_local! {
+    /// The data model of the compilation running on this thread: set by
+    /// [`with_data_model`] around one compilation (lowering fixes every size, so the
+    /// interpreter never asks).
+    static DATA_MODEL: std::cell::Cell<DataModel> = const { std::cell::Cell::new(DataModel::Lp64) };
+}
+
+/// Runs `f` with `m` as this thread's data model, restoring the previous one after.
+pub fn with_data_model<T>(m: DataModel, f: impl FnOnce() -> T) -> T {
+    let old = DATA_MODEL.with(|d| d.replace(m));
+    let r = f();
+    DATA_MODEL.with(|d| d.set(old));
+    r
+}
+
+/// The size of `long` in the data model in force.
+fn long_size() -> u8 {
+    match DATA_MODEL.with(|d| d.get()) {
+        DataModel::Lp64 => 8,
+        DataModel::Ilp32 => 4,
+    }
+}
+
 /// The integer types, `_Bool` included.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum IntTy {
@@ -66,8 +103,10 @@ impl IntTy {
             UShort => (2, false),
             Int => (4, true),
             UInt => (4, false),
-            Long | LongLong => (8, true),
-            ULong | ULongLong => (8, false),
+            Long => (long_size(), true),
+            ULong => (long_size(), false),
+            LongLong => (8, true),
+            ULongLong => (8, false),
         };
         Scalar::int(size, signed)
     }

@@ -22,6 +22,7 @@ fn run(path: &Path, defines: &[String], model: &str) -> Stats {
     let opts = FrontOptions {
         defines: defines.to_vec(),
         include_dirs: Vec::new(),
+        ..Default::default()
     };
     let module = compile_file(path, &opts).unwrap_or_else(|d| panic!("{d}"));
     let prog = CProgram::new(module, RunOptions::default());

@@ -60,6 +60,7 @@ fn conformance_programs_compile() {
         let opts = FrontOptions {
             defines: defines.clone(),
             include_dirs: Vec::new(),
+            ..Default::default()
         };
         let m = compile_file(&dir.join(&file), &opts)
             .unwrap_or_else(|d| panic!("{file} {defines:?}: {d}"));
@@ -208,6 +209,7 @@ fn defines_and_include_dirs_are_passed() {
     let opts = FrontOptions {
         defines: vec!["N=4".into()],
         include_dirs: vec![dir.join("inc")],
+        ..Default::default()
     };
     let m = compile_file(&f, &opts).unwrap();
     assert_eq!(m.cells.len(), 5);

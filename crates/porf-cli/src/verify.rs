@@ -27,6 +27,14 @@ pub struct VerifyArgs {
     /// Add a directory to the include path.
     #[arg(short = 'I', value_name = "DIR")]
     include: Vec<PathBuf>,
+    /// The C data model: `lp64` (x86-64: `long` has 8 bytes) or `ilp32` (`long` has 4
+    /// bytes, as SV-COMP's `data_model: ILP32` tasks; the preprocessor runs with
+    /// `-m32`). Pointers keep porf's 8-byte representation in both (C programs).
+    #[arg(long, value_name = "MODEL", default_value = "lp64", value_parser = ["lp64", "ilp32"])]
+    data_model: String,
+    /// Short for `--data-model ilp32` (gcc's spelling).
+    #[arg(long = "m32")]
+    m32: bool,
     /// Bound every loop: a loop statement's body about to start its (N+1)th run, or a
     /// cycle of the control flow (a loop built with goto) about to start its (N+1)th
     /// round, blocks the execution (blocked, not complete). A run that cuts an
@@ -59,6 +67,11 @@ pub struct VerifyArgs {
     /// (complete executions and errors are the same either way; see the README).
     #[arg(long)]
     explore_stale_blocks: bool,
+    /// `abort()` blocks the execution like a failed assume instead of being an error
+    /// (SV-COMP's reading: abort only ends the path; its tasks write `assume(e)` as
+    /// `if (!(e)) abort();`) (C programs).
+    #[arg(long)]
+    abort_blocks: bool,
     /// Do not report non-atomic data races (GenMC's `-disable-race-detection`): a
     /// racy execution goes on and is counted like any other.
     #[arg(long)]
@@ -94,6 +107,15 @@ pub struct VerifyArgs {
 }
 
 impl VerifyArgs {
+    /// The data model `--data-model` / `--m32` ask for.
+    fn data_model(&self) -> &str {
+        if self.m32 {
+            "ilp32"
+        } else {
+            &self.data_model
+        }
+    }
+
     /// Everything that decides what an exploration of the file does (for `porf merge`,
     /// which adds up only reports of the same exploration): all flags but the output
     /// ones, `--timeout` and `--memory-limit` (limits of one machine's run).
@@ -108,11 +130,13 @@ impl VerifyArgs {
             "all_release_acquire": e.all_release_acquire,
             "defines": self.define,
             "include": self.include.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
+            "data_model": self.data_model(),
             "unroll": self.unroll,
             "recursion_limit": self.recursion_limit,
             "disable_spin_assume": self.disable_spin_assume,
             "check_liveness": self.check_liveness,
             "disable_race_detection": self.disable_race_detection,
+            "abort_blocks": self.abort_blocks,
             "explore_stale_blocks": self.explore_stale_blocks,
             "shard_probe": self.shard_probe,
             "nondet_range": self.nondet_range.map(|(lo, hi)| [lo, hi]),
@@ -207,11 +231,16 @@ pub fn run(a: VerifyArgs) -> u8 {
         let run = porf_toylang::RunOptions { unroll: a.unroll };
         let prog = porf_toylang::ToyLangProgram::new(prog, run);
         let bounds = report::Bounds::unroll(a.unroll);
-        return explore_and_report(&a, &prog, model.as_ref(), &cfg, &[], bounds);
+        let strategy = a.explore.strategy();
+        return explore_and_report(&a, &prog, model.as_ref(), &cfg, &[], bounds, strategy);
     }
     let front = FrontOptions {
         defines: a.define.clone(),
         include_dirs: a.include.clone(),
+        data_model: match a.data_model() {
+            "ilp32" => porf_c::DataModel::Ilp32,
+            _ => porf_c::DataModel::Lp64,
+        },
     };
     let module = match porf_c::compile_file(&a.file, &front) {
         Ok(m) => m,
@@ -228,6 +257,7 @@ pub fn run(a: VerifyArgs) -> u8 {
         spin_assume: !a.disable_spin_assume,
         nondet_range: a.nondet_range,
         recursion_limit: Some(a.recursion_limit),
+        abort_blocks: a.abort_blocks,
     };
     let bounds = report::Bounds {
         unroll: a.unroll,
@@ -235,6 +265,26 @@ pub fn run(a: VerifyArgs) -> u8 {
     };
     let prog = CProgram::new(module, run);
     let loops = prog.spin_loops();
+    let mut strategy = a.explore.strategy();
+    if prog.atomic_sections() {
+        // SV-COMP's atomic sections: the reference explorer runs them exactly
+        // (porf_explore::supported_sections); the default graph explorer hands over.
+        let handed_over = strategy == porf_explore::Strategy::Optimal && a.shard.is_none();
+        if handed_over {
+            strategy = porf_explore::Strategy::Reference;
+        }
+        if let Err(msg) = porf_explore::supported_sections(strategy, model.as_ref(), equiv) {
+            eprintln!("{}: unsupported: {msg}", a.file.display());
+            return 3;
+        }
+        if handed_over {
+            eprintln!(
+                "{}: note: the program has atomic sections (`__VERIFIER_atomic_*`): \
+                 exploring its interleavings with the reference explorer",
+                a.file.display()
+            );
+        }
+    }
     if a.explore.all_release_acquire {
         explore_and_report(
             &a,
@@ -243,9 +293,10 @@ pub fn run(a: VerifyArgs) -> u8 {
             &cfg,
             &loops,
             bounds,
+            strategy,
         )
     } else {
-        explore_and_report(&a, &prog, model.as_ref(), &cfg, &loops, bounds)
+        explore_and_report(&a, &prog, model.as_ref(), &cfg, &loops, bounds, strategy)
     }
 }
 
@@ -286,6 +337,7 @@ fn explore_and_report<P: Program + Sync>(
     cfg: &Config,
     loops: &[(SrcLoc, String)],
     bounds: report::Bounds,
+    strategy: porf_explore::Strategy,
 ) -> u8 {
     if let Some(split) = a.shard {
         let id = crate::shard::Identity {
@@ -298,7 +350,7 @@ fn explore_and_report<P: Program + Sync>(
             .unwrap_or_else(|| porf_explore::shard::budget(split.count));
         return crate::shard::run(&id, prog, model, cfg, loops, split, budget);
     }
-    let result = crate::progress::explore(a.explore.strategy(), prog, model, cfg);
+    let result = crate::progress::explore(strategy, prog, model, cfg);
     for e in result
         .errors
         .iter()

@@ -177,6 +177,35 @@ pub fn supported(
     Ok(())
 }
 
+/// Whether `strategy` can explore a program with atomic sections
+/// ([`porf_graph::Program::atomic_sections`]) under `model` and `equiv`; the reason if
+/// not. Only the reference explorer under `sc` in co mode can: it runs such programs as
+/// interleavings ([`reference`], "Atomic sections"). The graph explorers are not
+/// claimed: a consistency check that contracts each section to one node (acyclic
+/// po ∪ rf ∪ co ∪ fr on the contracted graph) is monotone, but TruSt's maximality rule
+/// also needs every maximal extension of a consistent graph to be consistent (a read
+/// of the co-latest write, a write placed co-latest, only add edges into the new
+/// event), and inside an open section they do not: thread 1 `atomic { a = x; c = z; }`,
+/// thread 2 `x = 1; z = 1;`, with `a = x` reading 0 and thread 2's events added before
+/// `c = z`: the section must precede `x = 1`, which precedes `z = 1`, so `c = z`
+/// reading the co-latest `z = 1` closes a cycle through the section.
+pub fn supported_sections(
+    strategy: Strategy,
+    model: &dyn porf_models::MemoryModel,
+    equiv: Equiv,
+) -> Result<(), String> {
+    if model.name() != "sc" {
+        return Err(format!(
+            "atomic sections (SV-COMP's `__VERIFIER_atomic_*`) are supported under --model sc only (not {})",
+            model.name()
+        ));
+    }
+    if strategy != Strategy::Reference || equiv != Equiv::Co {
+        return Err("atomic sections (SV-COMP's `__VERIFIER_atomic_*`) are supported by the reference explorer only (--explorer reference, --equiv co): the graph explorers would lose executions (porf_explore::supported_sections)".into());
+    }
+    Ok(())
+}
+
 /// The stack of every exploration thread: the explorers recurse once per event.
 pub(crate) const STACK: usize = 1 << 30;
 
@@ -208,6 +237,11 @@ pub fn explore<P: porf_graph::Program + Sync>(
 ) -> Stats {
     if let Err(msg) = supported(strategy, model, cfg.equiv) {
         panic!("{msg}");
+    }
+    if prog.atomic_sections() {
+        if let Err(msg) = supported_sections(strategy, model, cfg.equiv) {
+            panic!("{msg}");
+        }
     }
     let mut stats = on_large_stack(|| match strategy {
         Strategy::Optimal if cfg.equiv == Equiv::Rvf => rvf_smc::explore(prog, model, cfg),

@@ -202,11 +202,12 @@ fn stuck<P: Program>(st: &mut State<P>, t: Tid, equiv: Equiv, coherent: bool) ->
             }
             Stuck::Assume
         }
-        _ => {
-            let a = st.machine_mut(t).peek();
-            debug_assert!(matches!(a, Action::Join { .. }));
-            Stuck::Join(last, a.src())
-        }
+        _ => match st.machine_mut(t).peek() {
+            a @ Action::Join { .. } => Stuck::Join(last, a.src()),
+            // Excluded for good by another thread's atomic section, which ended
+            // (blocked or failed) inside it: the execution is blocked.
+            _ => Stuck::Assume,
+        },
     }
 }
 

@@ -13,6 +13,24 @@
 //! for the races its subtree would have reported ([`Cached`]). This needs nothing of
 //! the algorithm of [`crate::optimal`] (no revisits, no maximality): it is the ground
 //! truth the optimal explorer is tested against.
+//!
+//! **Atomic sections** (SV-COMP's `__VERIFIER_atomic_*`, programs whose
+//! [`Program::atomic_sections`] is true; `sc` and co mode only, see
+//! [`crate::supported_sections`]): no other thread's event may come between a
+//! section's first and last event. Such programs run as interleavings under SC's
+//! operational semantics: every read reads the co-latest write and every write is
+//! placed co-latest, so a path's order of steps is a linearisation of its graph
+//! (po ∪ rf ∪ co ∪ fr agree with it), and while a thread is inside a section it has
+//! started ([`porf_graph::ThreadMachine::in_atomic_section`]) only it may step; if it
+//! ends there (a failed assume, an error), no one else steps. Every path's graph is
+//! then an execution of the program with atomic sections (its path is the witness
+//! interleaving), and every execution is the graph of the path that steps its events
+//! in a witness interleaving's order; a thread blocked inside a section ends its
+//! execution, as a failed assume cuts an SV-COMP path. Partial-order reduction is off
+//! (every enabled thread is explored at every node), because the exclusion makes
+//! steps that touch different locations no longer commute; a partial graph reached
+//! again is not re-explored, since with these choices the graph (events, rf, co)
+//! determines the threads' states and the memory, hence the whole subtree.
 
 use crate::coherence::Coherence;
 use crate::key::execution_key;
@@ -20,7 +38,7 @@ use crate::record::Recorder;
 use crate::state::{State, TidRegistry};
 use crate::step::{self, Access, AfterRead, Step};
 use crate::{Config, Stats};
-use porf_graph::{Action, LabelKind, Loc, Program, Tid};
+use porf_graph::{Action, LabelKind, Loc, Program, ThreadMachine, Tid};
 use porf_models::{lifetime, race, MemoryModel};
 use std::collections::{HashMap, HashSet};
 
@@ -36,6 +54,7 @@ pub fn explore<P: Program>(prog: &P, model: &dyn MemoryModel, cfg: &Config) -> S
         seen: HashSet::new(),
         cache: HashMap::new(),
         child_summary: HashSet::new(),
+        sections: prog.atomic_sections(),
     };
     let mut st = State::new(prog, model);
     ex.nodes.push(Node::default());
@@ -167,6 +186,9 @@ struct Reference<'a, 'c, P: Program> {
     cache: HashMap<Vec<i64>, Cached>,
     /// Steps explored below the children of the step being explored.
     child_summary: HashSet<(Tid, Footprint)>,
+    /// The program has atomic sections: interleavings under SC's operational
+    /// semantics, without partial-order reduction (module docs).
+    sections: bool,
 }
 
 impl<P: Program> Reference<'_, '_, P> {
@@ -282,9 +304,16 @@ impl<P: Program> Reference<'_, '_, P> {
         if self.rec.stopped() {
             return;
         }
-        let enabled: Vec<Tid> = (0..st.g.num_threads())
+        let mut enabled: Vec<Tid> = (0..st.g.num_threads())
             .filter(|&t| st.enabled_action(t).is_some())
             .collect();
+        if self.sections {
+            let inside = (0..st.g.num_threads())
+                .find(|&t| st.g.thread_exists(t) && st.machine_mut(t).in_atomic_section());
+            if let Some(t) = inside {
+                enabled.retain(|&u| u == t);
+            }
+        }
         if enabled.is_empty() {
             if self.seen.insert(execution_key(&st.g, self.co.equiv)) {
                 self.rec.tick(&st.g);
@@ -293,9 +322,11 @@ impl<P: Program> Reference<'_, '_, P> {
             return;
         }
         self.rec.tick(&st.g);
-        for &p in &enabled {
-            let fp = footprint(&st.enabled_action(p).unwrap());
-            self.add_backtrack_points(p, fp);
+        if !self.sections {
+            for &p in &enabled {
+                let fp = footprint(&st.enabled_action(p).unwrap());
+                self.add_backtrack_points(p, fp);
+            }
         }
         let k = self.nodes.len() - 1;
         self.nodes[k].enabled = enabled.clone();
@@ -328,7 +359,9 @@ impl<P: Program> Reference<'_, '_, P> {
                 },
             );
             let node = &mut self.nodes[k];
-            if let Some(&first) = enabled.iter().find(|&&t| !asleep(&node.sleep, t)) {
+            if self.sections {
+                node.backtrack = enabled.clone();
+            } else if let Some(&first) = enabled.iter().find(|&&t| !asleep(&node.sleep, t)) {
                 node.backtrack.push(first);
             }
         }
@@ -357,7 +390,11 @@ impl<P: Program> Reference<'_, '_, P> {
             self.nodes[k].done.push((t, fp));
             let clock = self.clock_of(t, fp);
             self.path.push(PathStep { tid: t, fp, clock });
-            let sleep = child_sleep;
+            let sleep = if self.sections {
+                Vec::new()
+            } else {
+                child_sleep
+            };
             let stamp = st.g.len();
 
             if let Action::Choose { lo, hi, src } = action {
@@ -380,7 +417,12 @@ impl<P: Program> Reference<'_, '_, P> {
                         kind,
                         src,
                     }) => {
-                        for w in self.co.read_sources(&st.g, loc) {
+                        let mut sources = self.co.read_sources(&st.g, loc);
+                        if self.sections {
+                            // Operational SC: the co-latest write.
+                            sources.drain(..sources.len() - 1);
+                        }
+                        for w in sources {
                             let r = st.g.add(
                                 t,
                                 LabelKind::Read {
@@ -414,7 +456,11 @@ impl<P: Program> Reference<'_, '_, P> {
                     }) => {
                         // co mode: every co position; rf mode: co is the model's to derive.
                         let n = st.g.co(loc).len();
-                        let first = if self.co.tracked() { 1 } else { n + 1 };
+                        let first = if self.co.tracked() && !self.sections {
+                            1
+                        } else {
+                            n + 1
+                        };
                         for pos in first..=n + 1 {
                             let w = step::add_event(
                                 st,

@@ -496,6 +496,12 @@ pub trait ThreadMachine: Clone + Send + Sync {
     fn registers(&self) -> Vec<Val> {
         Vec::new()
     }
+    /// Whether the thread is inside an atomic section it has started (SV-COMP's
+    /// `__VERIFIER_atomic_*`): no other thread may take a step until it leaves it.
+    /// Only programs whose [`Program::atomic_sections`] is true have such threads.
+    fn in_atomic_section(&self) -> bool {
+        false
+    }
     /// The text the thread printed so far (C's `printf`), oldest first; witnesses show
     /// it. Printing is not an action: it never affects the exploration.
     fn printed(&self) -> Vec<String> {
@@ -508,6 +514,12 @@ pub trait Program {
     type Thread: ThreadMachine;
     /// Thread 0.
     fn main_thread(&self) -> Self::Thread;
+    /// Whether threads of this program may enter atomic sections
+    /// ([`ThreadMachine::in_atomic_section`]); explorers that cannot honour them refuse
+    /// such programs (`porf_explore::supported_sections`).
+    fn atomic_sections(&self) -> bool {
+        false
+    }
     /// A new thread running entry point `entry` with argument `arg`.
     fn spawn(&self, tid: Tid, entry: u32, arg: Val) -> Self::Thread;
     /// The value of `loc` before any write (the initialisation write's value).

@@ -91,12 +91,18 @@ impl<T: ThreadMachine> ThreadMachine for RaThread<T> {
     fn printed(&self) -> Vec<String> {
         self.0.printed()
     }
+    fn in_atomic_section(&self) -> bool {
+        self.0.in_atomic_section()
+    }
 }
 
 impl<P: Program> Program for AllReleaseAcquire<P> {
     type Thread = RaThread<P::Thread>;
     fn main_thread(&self) -> Self::Thread {
         RaThread(self.0.main_thread())
+    }
+    fn atomic_sections(&self) -> bool {
+        self.0.atomic_sections()
     }
     fn spawn(&self, tid: Tid, entry: u32, arg: Val) -> Self::Thread {
         RaThread(self.0.spawn(tid, entry, arg))

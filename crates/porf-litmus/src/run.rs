@@ -246,6 +246,7 @@ fn explore(
             spin_assume: false,
             recursion_limit: None,
             nondet_range: None,
+            abort_blocks: false,
         },
     );
     let cfg = Config {

@@ -7,7 +7,7 @@ use crate::memory::{
     classify, frame_addr, func_addr, heap_addr, stack_addr, Fault, Region, HEAP_DATA,
     MAX_HEAP_BLOCKS, MAX_MALLOC, MAX_STACK, MAX_THREADS,
 };
-use porf_graph::{Action, BlockReason, ErrorKind, Loc, RmwOp, SrcLoc, Tid, Val};
+use porf_graph::{Action, BlockReason, ErrorKind, Loc, MemOrder, RmwOp, SrcLoc, Tid, Val};
 
 /// What executing one instruction did.
 type Step = Result<Option<Pending>, Fault>;
@@ -46,6 +46,33 @@ impl Machine {
     pub(super) fn run_located(&mut self, code: &Module) -> Pending {
         let mut p = self.run(code);
         self.locate(code, &mut p.action);
+        if let Some(s) = self.section {
+            match &mut p.action {
+                // Accesses inside a section are atomic (SV-COMP: they do not race
+                // with each other); under `sc` the order changes nothing else.
+                Action::Load {
+                    ord, copy: false, ..
+                }
+                | Action::Store { ord, .. }
+                    if *ord == MemOrder::NonAtomic =>
+                {
+                    *ord = MemOrder::SeqCst
+                }
+                Action::Finish { .. } => {
+                    let src = if self.frames.is_empty() {
+                        SrcLoc::UNKNOWN
+                    } else {
+                        self.cur_src(code)
+                    };
+                    let msg = format!(
+                        "the thread finishes inside the atomic section opened at {}",
+                        code.show_src(s.src)
+                    );
+                    return Pending::fault(Fault::unsupported(msg), src);
+                }
+                _ => {}
+            }
+        }
         p
     }
 
@@ -323,6 +350,10 @@ impl Machine {
                 self.advance();
                 Ok(None)
             }
+            InstKind::Abort if self.abort_blocks => Ok(Some(Pending::end(Action::Block {
+                reason: BlockReason::Assume,
+                src,
+            }))),
             InstKind::Abort => Ok(Some(Pending::fault(
                 Fault {
                     kind: ErrorKind::Abort,
@@ -331,6 +362,30 @@ impl Machine {
                 src,
             ))),
             InstKind::Unsupported { msg } => Err(Fault::unsupported(msg.clone())),
+            InstKind::AtomicBegin => {
+                if let Some(s) = self.section {
+                    return Err(Fault::unsupported(format!(
+                        "nested atomic section: the section opened at {} is still open \
+                         (SV-COMP's atomic sections do not nest)",
+                        code.show_src(s.src)
+                    )));
+                }
+                self.section = Some(super::Section {
+                    src,
+                    started: false,
+                });
+                self.advance();
+                Ok(None)
+            }
+            InstKind::AtomicEnd => {
+                if self.section.take().is_none() {
+                    return Err(Fault::unsupported(
+                        "`__VERIFIER_atomic_end()` without an open atomic section",
+                    ));
+                }
+                self.advance();
+                Ok(None)
+            }
             InstKind::Print {
                 dst,
                 pieces,

@@ -145,6 +145,23 @@ struct Machine {
     /// The text of the last `sprintf`/`snprintf` ([`crate::ir::Builtin::FormattedByte`]):
     /// rewritten by each before its copy loop reads it, dead after.
     formatted: Vec<u8>,
+    /// The open SV-COMP atomic section, if any ([`Section`]).
+    section: Option<Section>,
+    /// [`crate::RunOptions::abort_blocks`].
+    abort_blocks: bool,
+}
+
+/// An open atomic section: where it was opened, and whether the thread has performed
+/// an action inside it since. Only a started section excludes other threads
+/// ([`ThreadMachine::in_atomic_section`]): between the opening and the first action
+/// inside, the thread has done nothing other threads could observe, so they may
+/// still run then (a section that excluded them from its opening would lose the
+/// interleavings where another thread runs between the thread's previous action and
+/// the section).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+struct Section {
+    src: SrcLoc,
+    started: bool,
 }
 
 /// A live block of a local with a block of its own: the frame (index in `frames`), the
@@ -313,6 +330,8 @@ impl CThread {
             printed: None,
             varargs: Vec::new(),
             formatted: Vec::new(),
+            section: None,
+            abort_blocks: run.abort_blocks,
         };
         m.undef.resize(0, stack.len(), false);
         m.spin.active = !code.loops.is_empty();
@@ -387,6 +406,9 @@ impl ThreadMachine for CThread {
             cont => {
                 self.m.observe(&self.code, &p.action, cont, ret);
                 self.m.resume(cont, ret);
+                if let Some(s) = &mut self.m.section {
+                    s.started = true;
+                }
                 None
             }
         };
@@ -413,5 +435,9 @@ impl ThreadMachine for CThread {
 
     fn printed(&self) -> Vec<String> {
         print::lines(&self.m.printed)
+    }
+
+    fn in_atomic_section(&self) -> bool {
+        self.m.section.is_some_and(|s| s.started)
     }
 }

@@ -116,6 +116,8 @@ impl Machine {
             printed: self.printed.clone(),
             varargs: self.varargs.clone(),
             formatted: self.formatted.clone(),
+            section: self.section,
+            abort_blocks: self.abort_blocks,
         }
     }
 

@@ -61,7 +61,28 @@ const NAMES: &[&str] = &[
     "__porf_await",
     "__porf_choose",
     "__porf_is_global",
+    "reach_error",
+    "__VERIFIER_error",
+    "__assert_fail",
+    "__assert_perror_fail",
+    "__assert",
+    "__VERIFIER_atomic_begin",
+    "__VERIFIER_atomic_end",
 ];
+
+/// SV-COMP's error functions: a call is an assertion failure at the call, whether or
+/// not the program defines the function (SV-COMP's `unreach-call` property asks
+/// whether `reach_error()` is called; a definition's body is never run).
+pub const ERROR_FUNCTIONS: &[&str] = &["reach_error", "__VERIFIER_error"];
+
+/// Whether a call of `name` is an atomic section of SV-COMP's convention: a function
+/// whose name starts with `__VERIFIER_atomic_` (its whole body is one section; the
+/// markers `__VERIFIER_atomic_begin`/`_end` are builtins of their own).
+pub fn is_atomic_function(name: &str) -> bool {
+    name.starts_with("__VERIFIER_atomic_")
+        && name != "__VERIFIER_atomic_begin"
+        && name != "__VERIFIER_atomic_end"
+}
 
 const ORDER_NAMES: [&str; 6] = [
     "memory_order_relaxed",
@@ -146,7 +167,12 @@ fn nondet_type(suffix: &str) -> Option<(Scalar, IntTy)> {
         "int" => IntTy::Int,
         "uint" | "unsigned" => IntTy::UInt,
         "long" => IntTy::Long,
-        "ulong" => IntTy::ULong,
+        "ulong" | "size_t" | "sector_t" | "pthread_t" => IntTy::ULong,
+        "longlong" | "loff_t" => IntTy::LongLong,
+        "ulonglong" => IntTy::ULongLong,
+        "u8" => IntTy::UChar,
+        "u16" => IntTy::UShort,
+        "u32" => IntTy::UInt,
         _ => return None,
     };
     Some((ct.scalar(), ct))
@@ -561,6 +587,47 @@ impl Cx<'_> {
             "__builtin_memset" | "__builtin_memcpy" | "__builtin_memmove" | "__builtin_memcmp" => {
                 self.mem_fn(&name["__builtin_".len()..], args, off)
             }
+            n if ERROR_FUNCTIONS.contains(&n) => {
+                self.argc(name, args, 0, off)?;
+                self.at(off);
+                self.b.emit(InstKind::Assert {
+                    cond: Operand::Const(0),
+                    msg: format!("{n}() is called"),
+                });
+                Ok(Val::Void)
+            }
+            "__assert_fail" | "__assert_perror_fail" | "__assert" => {
+                // glibc's `assert` failure paths: the condition was false. The
+                // arguments (text, file, line, function) are string literals and
+                // constants; they are not evaluated, the text names the assertion.
+                let text = match args.first().map(|a| &a.node) {
+                    Some(Expression::StringLiteral(s)) if name != "__assert_perror_fail" => {
+                        string_value(&s.node).map(|t| String::from_utf8_lossy(&t).into_owned())
+                    }
+                    _ => None,
+                };
+                let msg = match text {
+                    Some(t) => format!("Assertion `{t}' failed"),
+                    None => format!("assertion failed (`{name}` is called)"),
+                };
+                self.at(off);
+                self.b.emit(InstKind::Assert {
+                    cond: Operand::Const(0),
+                    msg,
+                });
+                Ok(Val::Void)
+            }
+            "__VERIFIER_atomic_begin" | "__VERIFIER_atomic_end" => {
+                self.argc(name, args, 0, off)?;
+                self.at(off);
+                self.b.emit(if name == "__VERIFIER_atomic_begin" {
+                    InstKind::AtomicBegin
+                } else {
+                    InstKind::AtomicEnd
+                });
+                Ok(Val::Void)
+            }
+
             "__porf_unsupported" => {
                 self.argc(name, args, 1, off)?;
                 let text = match &args[0].node {
@@ -615,7 +682,7 @@ impl Cx<'_> {
                 let Some((ty, ct)) = nondet_type(&n["__VERIFIER_nondet_".len()..]) else {
                     return self.unsup(
                         off,
-                        format!("`{n}`: porf explores nondet values of integer types only (`_bool`, `_char`, `_uchar`, `_short`, `_ushort`, `_int`, `_uint`, `_unsigned`, `_long`, `_ulong`)"),
+                        format!("`{n}`: porf explores nondet values of integer types only (`_bool`, `_char`, `_uchar`, `_short`, `_ushort`, `_int`, `_uint`, `_unsigned`, `_long`, `_ulong`, `_longlong`, `_ulonglong`, `_size_t`, `_loff_t`, `_sector_t`, `_pthread_t`, `_u8`, `_u16`, `_u32`): not pointers, floating values or 128-bit integers"),
                     );
                 };
                 self.argc(name, args, 0, off)?;
@@ -733,7 +800,7 @@ impl Cx<'_> {
             }
             "__porf_private_get" | "__porf_await" | "__porf_choose" => {
                 self.argc(name, args, 1, off)?;
-                let v = self.int_arg(&args[0], IntTy::Long)?;
+                let v = self.int_arg(&args[0], IntTy::LongLong)?;
                 self.at(off);
                 let dst = self.b.reg();
                 let get = name != "__porf_await";
@@ -747,7 +814,7 @@ impl Cx<'_> {
                     args: vec![v],
                 });
                 if get {
-                    return Ok(Val::R(Operand::Reg(dst), CType::int(IntTy::Long)));
+                    return Ok(Val::R(Operand::Reg(dst), CType::int(IntTy::LongLong)));
                 }
                 Ok(Val::Void)
             }
@@ -765,8 +832,8 @@ impl Cx<'_> {
             }
             "__porf_private_set" => {
                 self.argc(name, args, 2, off)?;
-                let k = self.int_arg(&args[0], IntTy::Long)?;
-                let v = self.int_arg(&args[1], IntTy::Long)?;
+                let k = self.int_arg(&args[0], IntTy::LongLong)?;
+                let v = self.int_arg(&args[1], IntTy::LongLong)?;
                 self.at(off);
                 self.b.emit(InstKind::Builtin {
                     dst: None,

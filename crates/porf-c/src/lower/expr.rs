@@ -328,6 +328,10 @@ impl Cx<'_> {
                     None => self.unsup(off, format!("`{name}` is used before its size is known")),
                 }
             }
+            Some(Binding::Func(_)) if super::builtins::is_atomic_function(name) => self.unsup(
+                off,
+                format!("`{name}` used other than in a direct call: an atomic section (SV-COMP's `__VERIFIER_atomic_*` functions) is supported only as a direct call"),
+            ),
             Some(Binding::Func(fi)) => Ok(Val::Func(fi)),
             Some(Binding::Enum(v)) => Ok(Val::R(Operand::Const(v), CType::int(IntTy::Int))),
             Some(Binding::Typedef(_)) => self.err(off, format!("unexpected type name `{name}`")),
@@ -502,6 +506,40 @@ impl Cx<'_> {
         if let Expression::Identifier(id) = &c.callee.node {
             let name = &id.node.name;
             let co = c.callee.span.start;
+            let global = matches!(self.lookup(name), None | Some(Binding::Func(_)));
+            if global && super::builtins::ERROR_FUNCTIONS.contains(&name.as_str()) {
+                return self.builtin(name, args, off);
+            }
+            let atomic = global && super::builtins::is_atomic_function(name);
+            if atomic && matches!(self.lookup(name), Some(Binding::Func(_))) {
+                // SV-COMP: the whole call of a `__VERIFIER_atomic_*` function is one
+                // atomic section (its arguments are evaluated before it opens).
+                let fi = match self.lookup(name) {
+                    Some(Binding::Func(fi)) => *fi,
+                    _ => unreachable!(),
+                };
+                if let Some(id) = self.funcs[fi].def {
+                    let sig = self.funcs[fi].sig.clone();
+                    let argv = self.call_args(&sig, args, name, off)?;
+                    if sig.ret.is_record() {
+                        return self.unsup(off, "an atomic-section function returning a struct or union is not supported");
+                    }
+                    self.at(off);
+                    self.b.emit(InstKind::AtomicBegin);
+                    self.b.calls.push((id, off, argv.len()));
+                    let dst = (!sig.ret.is_void()).then(|| self.b.reg());
+                    self.b.emit(InstKind::Call {
+                        dst,
+                        func: id,
+                        args: argv,
+                    });
+                    self.b.emit(InstKind::AtomicEnd);
+                    return Ok(match dst {
+                        Some(r) => Val::R(Operand::Reg(r), sig.ret.clone()),
+                        None => Val::Void,
+                    });
+                }
+            }
             match self.lookup(name) {
                 None if super::builtins::is_builtin(name) => return self.builtin(name, args, off),
                 None if self.def_ids.contains_key(name) => {
