@@ -379,6 +379,7 @@ fn validate_func(m: &Module, f: &Function) -> Result<(), String> {
                         Builtin::Calloc => 2,
                         Builtin::ThreadSelf | Builtin::Nondet { .. } => 0,
                         Builtin::PrivateGet | Builtin::Await | Builtin::Choose => 1,
+                        Builtin::LoopBound => 1,
                         Builtin::IsGlobal => 1,
                         Builtin::PrivateSet => 2,
                         Builtin::Bits(_) => 2,
@@ -388,6 +389,7 @@ fn validate_func(m: &Module, f: &Function) -> Result<(), String> {
                     }
                 }
                 K::LoopEnter { id } | K::LoopIter { id } => lp(*id)?,
+                K::LoopHint { id, bound } => lp(*id).and(op(bound))?,
             }
         }
         match &b.term {

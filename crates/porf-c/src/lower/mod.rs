@@ -14,10 +14,12 @@
 //! folded to a constant without emitting code.
 
 mod alloc_names;
+mod asm;
 mod builder;
 mod builtins;
 mod byval;
 mod cond;
+mod dat3m;
 mod decl;
 mod escape;
 mod expr;
@@ -125,6 +127,9 @@ pub(crate) struct FnState {
     pub labels: HashMap<String, (ir::BlockId, bool, usize)>,
     /// Per enclosing switch: case/default label offset → block.
     pub switches: Vec<HashMap<usize, ir::BlockId>>,
+    /// A `__VERIFIER_loop_bound` hint waiting for the next loop statement: the operand
+    /// holding its bound plus one, and the call's offset (`dat3m`).
+    pub loop_hint: Option<(Operand, usize)>,
 }
 
 pub(crate) struct Cx<'a> {
