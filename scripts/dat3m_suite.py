@@ -205,13 +205,14 @@ def run_and_judge(root, cfile, defines, model, timeout, races, expected):
 
 
 def judge(r, expected):
+    if expected is not None:
+        want, bound, dmodel, cls = expected
+        r["want"] = f"{want} ({dmodel}, bound {bound}, {cls})"
     if "class" in r:
         return r
     if expected is None:
         r["class"] = "unchecked"
         return r
-    want, bound, dmodel, cls = expected
-    r["want"] = f"{want} ({dmodel}, bound {bound}, {cls})"
     got = r["verdict"]
     if want == "UNKNOWN":
         r["class"] = "passed" if got in ("PASS", "UNKNOWN") else "differing"
