@@ -288,6 +288,10 @@ pub enum Builtin {
     /// choice (which waiter a condition-variable signal wakes). `n == 1` is 0 without an
     /// event; `n < 1` is a fault (porf's own library never asks for it).
     Choose,
+    /// `__VERIFIER_loop_bound(n)` (Dat3M's per-loop bound hint): one argument `n`; the
+    /// result is `n + 1`, for the next loop statement's [`InstKind::LoopHint`]. `n < 0`
+    /// is an unsupported-input error.
+    LoopBound,
 }
 
 /// One piece of a `printf` format, after the front end parsed it.
@@ -536,6 +540,13 @@ pub enum InstKind {
     /// Cycles that bypass it (built with `goto`) are bounded at their retreating
     /// edges instead ([`Function::loop_heads`], `crate::unroll`).
     LoopIter { id: LoopId },
+    /// Right after loop `id`'s `LoopEnter`: a `__VERIFIER_loop_bound(n)` hint (Dat3M's
+    /// convention) for this loop. `bound` holds `n + 1` ([`Builtin::LoopBound`]), or 0
+    /// when the hint's call was not executed on the way here (then nothing happens).
+    /// Otherwise the loop's counter starts so that its `LoopIter` blocks the
+    /// `(min(n, unroll) + 1)`th iteration (`unroll`: the `--unroll` bound, unbounded
+    /// without it): the smaller of the two bounds cuts, as an `--unroll` cut does.
+    LoopHint { id: LoopId, bound: Operand },
 }
 
 impl InstKind {
@@ -564,6 +575,7 @@ impl InstKind {
             | LoopEnter { .. }
             | LoopIter { .. } => {}
             LocalBlock { len: Some(b), .. } => f(*b),
+            LoopHint { bound, .. } => f(*bound),
             CheckInit { flag, .. } => f(Operand::Reg(*flag)),
             Load { addr, .. } | CopyLoad { addr, .. } => f(*addr),
             Store { addr, val, .. } | Rmw { addr, val, .. } => {
@@ -712,6 +724,15 @@ pub struct Function {
 }
 
 impl Function {
+    /// Whether the function has a `__VERIFIER_loop_bound` hint ([`InstKind::LoopHint`]).
+    pub fn has_loop_hints(&self) -> bool {
+        self.blocks.iter().any(|b| {
+            b.insts
+                .iter()
+                .any(|i| matches!(i.kind, InstKind::LoopHint { .. }))
+        })
+    }
+
     /// The name of byte `offset` of the private frame (`shared`: of the shared frame)
     /// as a C path: `s.next`, `a[3]`, `m[1][2].f` (the innermost object that has it;
     /// `None` if no named object does).

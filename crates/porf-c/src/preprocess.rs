@@ -3,7 +3,9 @@
 //! The command is `$PORF_CPP` (split on whitespace) or, by default,
 //! `gcc -E -nostdinc -std=c11 -fdiagnostics-column-unit=byte`; porf appends
 //! `-D__PORF__=1`, `-D__thread=_Thread_local` (GNU's spelling of the storage class,
-//! which the parser only knows in C11's), `-I <bundled headers>`, the user's `-I` directories and `-D`
+//! which the parser only knows in C11's), `-D__LITTLE_ENDIAN__=1` (clang's byte-order
+//! macro, which gcc lacks; porf's memory is little-endian, and programs written for
+//! clang, such as Dat3M's benchmarks, test it), `-I <bundled headers>`, the user's `-I` directories and `-D`
 //! definitions, and the file. With `-nostdinc` only porf's headers answer `<...>`
 //! includes; `"..."` includes search the including file's directory first, then the
 //! same list. The output keeps `# N "file"` line markers, which [`crate::srcmap`] uses
@@ -49,6 +51,7 @@ pub fn preprocess(path: &Path, opts: &FrontOptions) -> Result<String, Diagnostic
     cmd.args(&argv[1..])
         .arg("-D__PORF__=1")
         .arg("-D__thread=_Thread_local")
+        .arg("-D__LITTLE_ENDIAN__=1")
         .arg("-I")
         .arg(bundled);
     if opts.data_model == crate::DataModel::Ilp32 {

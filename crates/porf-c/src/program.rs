@@ -394,6 +394,7 @@ fn validate_func(m: &Module, f: &Function) -> Result<(), String> {
                         Builtin::ThreadSelf | Builtin::Nondet { .. } | Builtin::VaStart => 0,
                         Builtin::VaArg | Builtin::FormattedByte => 1,
                         Builtin::PrivateGet | Builtin::Await | Builtin::Choose => 1,
+                        Builtin::LoopBound => 1,
                         Builtin::IsGlobal => 1,
                         Builtin::PrivateSet => 2,
                         Builtin::Bits(_) => 2,
@@ -403,6 +404,7 @@ fn validate_func(m: &Module, f: &Function) -> Result<(), String> {
                     }
                 }
                 K::LoopEnter { id } | K::LoopIter { id } => lp(*id)?,
+                K::LoopHint { id, bound } => lp(*id).and(op(bound))?,
             }
         }
         match &b.term {

@@ -335,7 +335,14 @@ fn analyze_func(f: &Function) -> FuncLoops {
                 .iter()
                 .filter(|&&p| !body[p as usize])
                 .find_map(|&p| match f.blocks[p as usize].insts.last() {
-                    Some(i) if matches!(i.kind, InstKind::LoopEnter { .. }) => Some(i.src),
+                    Some(i)
+                        if matches!(
+                            i.kind,
+                            InstKind::LoopEnter { .. } | InstKind::LoopHint { .. }
+                        ) =>
+                    {
+                        Some(i.src)
+                    }
                     _ => None,
                 })
                 .or_else(|| hb.insts.first().map(|i| i.src))

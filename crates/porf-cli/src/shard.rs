@@ -120,7 +120,8 @@ pub fn run<P: Program + Sync>(
                   "plan": format!("{:016x}", r.plan.fingerprint()),
                   "probe_depth": r.plan.probe_depth, "probe_nodes": r.plan.probe_nodes,
                   "probe_s": r.probe.as_secs_f64()},
-        "bounds": {"unroll": id.bounds.unroll, "recursion": id.bounds.recursion},
+        "bounds": {"unroll": id.bounds.unroll, "recursion": id.bounds.recursion,
+                   "hints": id.bounds.hints},
         "segments": segments,
         "errors": errors,
         "spin_loops": loops,
@@ -472,6 +473,7 @@ fn merge_reports(a: &MergeArgs) -> Result<u8, String> {
     let bounds = Bounds {
         unroll: first.v["bounds"]["unroll"].as_u64().map(|n| n as u32),
         recursion: first.v["bounds"]["recursion"].as_u64().map(|n| n as u32),
+        hints: first.v["bounds"]["hints"].as_bool().unwrap_or(false),
     };
     let (lines, shards) = work(&reports, &by_index, a.stats);
     let how = Format {

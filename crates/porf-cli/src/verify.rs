@@ -262,6 +262,7 @@ pub fn run(a: VerifyArgs) -> u8 {
     let bounds = report::Bounds {
         unroll: a.unroll,
         recursion: Some(a.recursion_limit),
+        hints: module.funcs.iter().any(|f| f.has_loop_hints()),
     };
     let prog = CProgram::new(module, run);
     let loops = prog.spin_loops();

@@ -413,6 +413,18 @@ impl Machine {
             InstKind::Builtin { dst, which, args } => {
                 let arg = args.first().map_or(0, val);
                 match which {
+                    Builtin::LoopBound => {
+                        if arg < 0 {
+                            return Err(Fault::unsupported(format!(
+                                "`__VERIFIER_loop_bound({arg})`: a loop bound must be at least 0"
+                            )));
+                        }
+                        if let Some(d) = dst {
+                            self.set(*d, arg.saturating_add(1));
+                        }
+                        self.advance();
+                        Ok(None)
+                    }
                     Builtin::ThreadSelf => {
                         if let Some(d) = dst {
                             self.set(*d, self.tid as Val);
@@ -580,6 +592,17 @@ impl Machine {
             InstKind::LoopEnter { id } => {
                 let i = self.loop_slot(code, fr, *id);
                 self.vals[i] = 0;
+                self.advance();
+                Ok(None)
+            }
+            InstKind::LoopHint { id, bound } => {
+                // `bound` is n + 1, or 0 when no hint was executed (`ir::InstKind::LoopHint`).
+                let v = val(bound);
+                if v > 0 {
+                    let limit = ((v - 1) as u64).min(self.unroll as u64);
+                    let i = self.loop_slot(code, fr, *id);
+                    self.vals[i] = (self.unroll as u64 - limit) as Val;
+                }
                 self.advance();
                 Ok(None)
             }

@@ -127,6 +127,7 @@ pub fn is_builtin(name: &str) -> bool {
         || UNSUPPORTED_API.iter().any(|(n, _)| *n == name)
         || name.starts_with("__VERIFIER_nondet_")
         || atomic_op(name).is_some()
+        || super::dat3m::is_dat3m(name)
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -393,7 +394,7 @@ impl Cx<'_> {
         }
     }
 
-    fn cond_operand(&mut self, e: &Node<Expression>) -> R<Operand> {
+    pub(super) fn cond_operand(&mut self, e: &Node<Expression>) -> R<Operand> {
         let (v, t) = self.rvalue(e)?;
         if !t.is_scalar() {
             return self.err(
@@ -412,6 +413,9 @@ impl Cx<'_> {
     pub fn builtin(&mut self, name: &str, args: &[Node<Expression>], off: usize) -> R<Val> {
         if let Some((op, explicit)) = atomic_op(name) {
             return self.atomic(op, explicit, name, args, off);
+        }
+        if super::dat3m::is_dat3m(name) {
+            return self.dat3m_builtin(name, args, off);
         }
         if let Some((_, why)) = UNSUPPORTED_API.iter().find(|(n, _)| *n == name) {
             // Reported when an execution reaches the call (never in silence, never for
@@ -546,14 +550,24 @@ impl Cx<'_> {
                 return Ok(Val::Void);
             }
             "asm" | "__asm__" => {
-                // `asm("")` read as a call: an empty compiler barrier is a no-op.
-                let empty = args.len() == 1
-                    && matches!(&args[0].node, Expression::StringLiteral(s)
-                        if string_value(&s.node).is_some_and(|b| b.iter().all(|c| c.is_ascii_whitespace())));
-                if empty {
-                    return Ok(Val::Void);
-                }
-                return self.unsup(off, "inline assembly is not supported (only the empty compiler barrier `asm volatile(\"\" ::: \"memory\")` is)");
+                // `asm("...")` read as a call: basic asm (`asm.rs`).
+                let template = match args {
+                    [a] => match &a.node {
+                        Expression::StringLiteral(s) => string_value(&s.node),
+                        _ => None,
+                    },
+                    _ => None,
+                };
+                let Some(t) = template else {
+                    return self.err(off, "`asm` takes a string literal");
+                };
+                let form = super::asm::Form {
+                    extended: false,
+                    operands: false,
+                    memory_clobber: false,
+                };
+                self.asm(&String::from_utf8_lossy(&t), form, off);
+                return Ok(Val::Void);
             }
             _ => {}
         }

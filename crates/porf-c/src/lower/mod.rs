@@ -14,11 +14,13 @@
 //! folded to a constant without emitting code.
 
 mod alloc_names;
+mod asm;
 mod bitfield;
 mod builder;
 mod builtins;
 mod byval;
 mod cond;
+mod dat3m;
 mod decl;
 mod escape;
 mod expr;
@@ -140,6 +142,9 @@ pub(crate) struct FnState {
     /// Variable-length arrays (`vla`): address register → (length operand, element
     /// size).
     pub vla_len: HashMap<Reg, (Operand, u64)>,
+    /// A `__VERIFIER_loop_bound` hint waiting for the next loop statement: the operand
+    /// holding its bound plus one, and the call's offset (`dat3m`).
+    pub loop_hint: Option<(Operand, usize)>,
 }
 
 pub(crate) struct Cx<'a> {

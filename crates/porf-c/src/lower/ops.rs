@@ -201,16 +201,37 @@ impl Cx<'_> {
             (Kind::Int(_), Kind::Ptr(_)) if is_cmp(op) && is_null_const(&a, &ta) => {
                 Ok((self.b.bin(op, Operand::Const(0), b, Scalar::PTR), int))
             }
-            (Kind::Ptr(_), Kind::Int(_)) | (Kind::Int(_), Kind::Ptr(_)) if is_cmp(op) => self.err(
-                off,
-                format!(
-                    "comparison between pointer and integer (`{}` and `{}`)",
-                    self.show(&ta),
-                    self.show(&tb)
-                ),
-            ),
+            (Kind::Ptr(_), Kind::Int(y)) if is_cmp(op) => {
+                let b = self.int_as_pointer(b, *y, (&ta, &tb), off);
+                Ok((self.b.bin(op, a, b, Scalar::PTR), int))
+            }
+            (Kind::Int(x), Kind::Ptr(_)) if is_cmp(op) => {
+                let a = self.int_as_pointer(a, *x, (&ta, &tb), off);
+                Ok((self.b.bin(op, a, b, Scalar::PTR), int))
+            }
             _ => bad(self),
         }
+    }
+
+    /// The integer operand `v` (of type `ty`) of a comparison with a pointer, converted
+    /// to the pointer's width as a cast would, with gcc's warning (gcc accepts
+    /// `p == 1` and `p < n` with "comparison between pointer and integer"): the two
+    /// are then compared as addresses.
+    fn int_as_pointer(
+        &mut self,
+        v: Operand,
+        ty: IntTy,
+        (ta, tb): (&CType, &CType),
+        off: usize,
+    ) -> Operand {
+        let msg = format!(
+            "comparison between pointer and integer (`{}` and `{}`): the integer is \
+             converted to a pointer and the two compared as addresses",
+            self.show(ta),
+            self.show(tb)
+        );
+        self.warn(off, msg);
+        self.b.conv(v, ty.scalar(), Scalar::PTR)
     }
 
     fn check_arith_pointee(&self, e: &CType, off: usize) -> R<()> {

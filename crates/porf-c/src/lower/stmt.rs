@@ -169,6 +169,7 @@ impl Cx<'_> {
         let r = self.function_body(fd, &params);
         self.pop_scope();
         r?;
+        self.unused_loop_hint();
         if let Some((l, (_, _, o))) = self.f.labels.iter().find(|(_, v)| !v.1) {
             let (l, o) = (l.clone(), *o);
             return self.err(o, format!("use of undeclared label `{l}`"));
@@ -357,25 +358,32 @@ impl Cx<'_> {
             },
             Statement::Return(e) => self.return_stmt(e.as_deref(), off),
             Statement::Asm(a) => {
-                // `asm("")` and `asm volatile("" ::: "memory")`: an empty template
-                // with no operands is a compiler barrier. porf never reorders a
-                // thread's accesses, and a compiler barrier orders nothing between
-                // threads (like `atomic_signal_fence`), so it is a no-op.
-                let empty = |s: &lang_c::ast::StringLiteral| {
-                    super::literals::string_value(s)
-                        .is_some_and(|b| b.iter().all(|c| c.is_ascii_whitespace()))
+                // Barrier instructions are C11 fences, an empty template a compiler
+                // barrier (no event); other asm is refused where it is reached (`asm`).
+                let text = |s: &lang_c::ast::StringLiteral| {
+                    String::from_utf8_lossy(&super::literals::string_value(s).unwrap_or_default())
+                        .into_owned()
                 };
-                let barrier = match &a.node {
-                    lang_c::ast::AsmStatement::GnuBasic(t) => empty(&t.node),
-                    lang_c::ast::AsmStatement::GnuExtended(x) => {
-                        empty(&x.template.node) && x.outputs.is_empty() && x.inputs.is_empty()
-                    }
+                let (template, form) = match &a.node {
+                    lang_c::ast::AsmStatement::GnuBasic(t) => (
+                        text(&t.node),
+                        super::asm::Form {
+                            extended: false,
+                            operands: false,
+                            memory_clobber: false,
+                        },
+                    ),
+                    lang_c::ast::AsmStatement::GnuExtended(x) => (
+                        text(&x.template.node),
+                        super::asm::Form {
+                            extended: true,
+                            operands: !x.outputs.is_empty() || !x.inputs.is_empty(),
+                            memory_clobber: x.clobbers.iter().any(|c| text(&c.node) == "memory"),
+                        },
+                    ),
                 };
-                if barrier {
-                    Ok(())
-                } else {
-                    self.unsup(off, "inline assembly is not supported (only the empty compiler barrier `asm volatile(\"\" ::: \"memory\")` is)")
-                }
+                self.asm(&template, form, off);
+                Ok(())
             }
         }
     }
@@ -426,6 +434,7 @@ impl Cx<'_> {
         }
         let id = self.b.new_loop();
         self.b.emit(InstKind::LoopEnter { id });
+        self.take_loop_hint(id);
         let (head, start, next, exit) = (
             self.b.new_block(),
             self.b.new_block(),

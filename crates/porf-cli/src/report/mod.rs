@@ -133,6 +133,9 @@ pub struct Bounds {
     pub unroll: Option<u32>,
     /// The recursion limit in force (C programs: `--recursion-limit`, or its default).
     pub recursion: Option<u32>,
+    /// The program has `__VERIFIER_loop_bound` hints (Dat3M's per-loop bounds), which
+    /// cut loops as `--unroll` does.
+    pub hints: bool,
 }
 
 impl Bounds {
@@ -141,14 +144,19 @@ impl Bounds {
         Bounds {
             unroll,
             recursion: None,
+            hints: false,
         }
     }
 
     /// "the --unroll N loop bound" (or "the --unroll loop bound" when unknown).
     fn loop_bound(&self) -> String {
-        match self.unroll {
-            Some(n) => format!("the --unroll {n} loop bound"),
-            None => "the --unroll loop bound".to_string(),
+        match (self.unroll, self.hints) {
+            (Some(n), false) => format!("the --unroll {n} loop bound"),
+            (None, false) => "the --unroll loop bound".to_string(),
+            (Some(n), true) => {
+                format!("the --unroll {n} loop bound or a __VERIFIER_loop_bound hint's")
+            }
+            (None, true) => "a __VERIFIER_loop_bound hint's loop bound".to_string(),
         }
     }
 
@@ -185,7 +193,7 @@ pub fn warnings(s: &Stats, bounds: Bounds) -> Vec<String> {
             }
             if s.bound_cut > 0 {
                 by.push(format!("by {}", bounds.that_cut(s)));
-            } else if bounds.unroll.is_some() {
+            } else if bounds.unroll.is_some() || bounds.hints {
                 by.push(format!("by {}", bounds.loop_bound()));
             }
             let by = match by.len() {

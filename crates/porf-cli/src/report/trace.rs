@@ -169,7 +169,9 @@ pub fn describe<P: Program>(names: &Names<P>, g: &Graph, e: EventId) -> (String,
         LabelKind::Block { reason } => (
             match reason {
                 BlockReason::Assume => "blocked (assume failed)",
-                BlockReason::LoopBound => "blocked (--unroll loop bound reached)",
+                BlockReason::LoopBound => {
+                    "blocked (loop bound reached: --unroll or __VERIFIER_loop_bound)"
+                }
                 BlockReason::RecursionLimit => "blocked (--recursion-limit reached)",
                 BlockReason::Lock => "blocked (lock taken)",
                 BlockReason::SpinLoop { .. } => "blocked (spin loop iteration without effect)",
