@@ -58,6 +58,10 @@ pub struct RunOptions {
     /// its back edge blocks the execution (`BlockReason::SpinLoop`; see `spin` and
     /// `interp::spin`). Off in `Default`, so library users opt in.
     pub spin_assume: bool,
+    /// `--disable-zne-spin-assume`: with spin-assume on, an RMW that writes back the
+    /// value it read and a failed `pthread_mutex_trylock` no longer count as reads in
+    /// an iteration (see `interp::spin`), so such iterations are explored again.
+    pub disable_zne_spin_assume: bool,
     /// `--nondet-range LO..HI`: the values `__VERIFIER_nondet_<type>()` returns (those
     /// of `LO..=HI` that the type can hold; requires `LO <= HI`). `None`: only
     /// `__VERIFIER_nondet_bool` (domain {0, 1}) may be called; another nondet call is

@@ -244,6 +244,7 @@ fn explore(
         RunOptions {
             unroll: opts.unroll,
             spin_assume: false,
+            disable_zne_spin_assume: false,
             recursion_limit: None,
             nondet_range: None,
         },

@@ -305,6 +305,7 @@ impl CThread {
         };
         m.undef.resize(0, stack.len(), false);
         m.spin.active = !code.loops.is_empty();
+        m.spin.zne = !run.disable_zne_spin_assume;
         let pending = if tid >= MAX_THREADS {
             Some(Fault::unsupported(format!(
                 "thread {tid}: porf supports at most {MAX_THREADS} threads"

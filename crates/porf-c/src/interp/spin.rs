@@ -12,7 +12,11 @@
 //! in a visit of the loop begun by entering its header (from outside, or by a back
 //! edge the bookkeeping did not see begin).
 //! It blocks (`BlockReason::SpinLoop`) when the events the thread added since a point
-//! `P` of this visit are only reads (loads and failed compare-exchanges) and fences,
+//! `P` of this visit are only reads (loads, failed compare-exchanges, failed
+//! `pthread_mutex_trylock`s), fences and *value-preserving RMWs* (an RMW whose write
+//! holds the value its read part read: an exchange of the value already there,
+//! `fetch_add(0)`, a `fetch_or` of bits already set, a test-and-set of a set flag, a
+//! compare-exchange writing its expected value; not in rule (b), see below),
 //! and the state at the header now equals, on everything live there (registers and
 //! frame slots live at the header, the whole frame if a frame address escapes, every
 //! caller frame, the private stack below, the heap-block and shared-frame counts, the
@@ -38,13 +42,42 @@
 //! executions therefore only prune repetitions; errors raised by the blocked
 //! iteration's own events are still reported (they are added before the block).
 //!
+//! **Value-preserving RMWs** (Kokologiannakis, Ren and Vafeiadis, "Dynamic Partial
+//! Order Reductions for Spinloops", FMCAD 2021, call them ineffective). Let `w` be
+//! the write part of such an RMW of the iteration, `w'` the write its read part reads
+//! (same value; if `w'` is itself such an RMW of the iteration, follow the chain to
+//! the first write outside it). Remove the iteration's events and make every read of
+//! `w` read `w'` instead. Values are unchanged, so every thread behaves the same.
+//! The relations of the new graph are contained in `E`'s: co and fr are restrictions
+//! (the readers of `w` were fr-before exactly the writes co-after `w`, which are
+//! co-after `w'`); the new rf edge `w' → r` is in `co;rf` (so in eco, and in TSO's
+//! and PSO's `co;rfe`, as `r`, outside the iteration, is of another thread or
+//! po-after it, where rfi is not needed) and in `rf;po;rf` (so in `po ∪ rf`);
+//! atomicity holds, since `w` was co-immediately after `w'` and an RMW that read `w`
+//! is now co-immediately after `w'`; a release sequence containing `w'` contained
+//! `w` (an RMW reading from `w'`), under C11's and C++20's definitions, so every
+//! synchronisation `w' → r` gives already synchronised with `r` through `w` in `E`,
+//! and hb only shrinks. Every model porf has (`sc`, `tso`, `pso`, `ra`, `rc11`,
+//! `rc11-genmc`, `wra`, `sra`) is an acyclicity or irreflexivity condition on unions
+//! of these relations (psc's `scb` and `psc_F` are monotone in hb, co, fr and eco),
+//! so the new graph is consistent. Rule (b) moves `R1` into `R0`'s place, where a
+//! read of the iteration's write would be a po-later read; so a value-preserving RMW
+//! drops the visit's candidate `R0` and only rule (a) applies to it.
+//!
+//! A failed trylock is a read of the lock word with no write part (`ReadKind::
+//! TryLock`, the value read says taken), so `while (pthread_mutex_trylock(&m));`
+//! and `while (atomic_exchange(&lk, 1));` end like `while (lk);` does.
+//! `RunOptions::disable_zne_spin_assume` turns both off.
+//!
 //! This covers GenMC's static cases (`while (!x);`, `do r = x; while (!r);`, a CAS loop
 //! resetting its expected value, `r = x; while (!cas(&x, &r, v));`, whose φ of `r` is a
 //! re-read) and the iterations its dynamic check blocks when the path has effects that
 //! a given iteration did not perform. It blocks less than GenMC where GenMC's rule is
-//! not exact: a value read before the loop that is also kept elsewhere, writes that
-//! rewrite the value already there (GenMC's "ineffective" exchanges), and
-//! fetch-add/fetch-sub pairs that cancel out ("FAI ZNE") are not treated as no-ops.
+//! not exact: a value read before the loop that is also kept elsewhere, and
+//! fetch-add/fetch-sub pairs that cancel out ("FAI ZNE") and lock/unlock pairs, whose
+//! intermediate write another thread may read (a read that is causally after the
+//! thread's later events may even read it under `rc11`, when every access is
+//! relaxed), are not treated as no-ops.
 
 use super::{Cont, Machine, Pending};
 use crate::ir::{BlockId, Module};
@@ -61,6 +94,9 @@ pub(super) struct Spin {
     /// Whether this machine tracks loops (the program has a loop analysis, and this is
     /// not a snapshot).
     pub(super) active: bool,
+    /// Whether value-preserving RMWs and failed trylocks count as reads
+    /// (`RunOptions::disable_zne_spin_assume` unset).
+    pub(super) zne: bool,
     /// The state just before the last action was resumed, if that action was a load:
     /// a candidate `R0` for rule (b).
     last_read: Option<Arc<PreRead>>,
@@ -74,6 +110,21 @@ struct PreRead {
     m: Machine,
     cont: Cont,
     key: (Loc, u8, MemOrder),
+}
+
+/// What an action the engine performed is, for the rules.
+#[derive(Clone, Copy)]
+enum Seen {
+    /// A load or failed compare-exchange: a read with a key for rule (b).
+    Read((Loc, u8, MemOrder)),
+    /// A read that is no candidate `R1` of rule (b): a failed trylock.
+    KeylessRead,
+    /// An RMW that wrote back the value it read: a read for rule (a); rule (b)'s
+    /// candidate `R0` is dropped.
+    Preserving,
+    Fence,
+    /// Anything else: the iteration has an effect.
+    Effect,
 }
 
 /// One visit of a loop.
@@ -127,35 +178,26 @@ impl Machine {
             Cont::Value { ty: Some(t), .. } => t.normalize(v),
             _ => v,
         };
-        // `Some(Some(key))`: a read; `Some(None)`: a fence; `None`: anything else.
-        let read = match action {
-            Action::Load {
-                loc, bytes, ord, ..
-            } => Some(Some((*loc, *bytes, *ord))),
-            Action::Rmw {
-                loc,
-                bytes,
-                op: RmwOp::Cas {
-                    expected, fail_ord, ..
-                },
-                ..
-            } if norm(ret) != *expected => Some(Some((*loc, *bytes, *fail_ord))),
-            Action::Fence { .. } => Some(None),
-            _ => None,
-        };
+        let seen = self.classify(action, ret, norm(ret));
         for w in &mut self.spin.watches {
-            match read {
-                None => {
+            match seen {
+                Seen::Effect => {
                     w.clean = false;
                     w.pre = None;
                     w.pre_reads.clear();
                 }
-                Some(None) => {}
-                Some(Some(key)) => {
+                Seen::Fence => {}
+                Seen::Read(key) => {
                     w.reads += 1;
                     if w.pre.is_some() {
                         w.pre_reads.push((key, norm(ret)));
                     }
+                }
+                Seen::KeylessRead => w.reads += 1,
+                Seen::Preserving => {
+                    w.reads += 1;
+                    w.pre = None;
+                    w.pre_reads.clear();
                 }
             }
         }
@@ -169,6 +211,33 @@ impl Machine {
             })),
             _ => None,
         };
+    }
+
+    /// What `action`, answered with `raw` (the value the engine read; `ret` is it
+    /// normalised to the access's type), is for the rules: see the module docs.
+    fn classify(&self, action: &Action, raw: Val, ret: Val) -> Seen {
+        match *action {
+            Action::Load {
+                loc, bytes, ord, ..
+            } => Seen::Read((loc, bytes, ord)),
+            Action::Rmw {
+                loc,
+                bytes,
+                op: RmwOp::Cas {
+                    expected, fail_ord, ..
+                },
+                ..
+            } if ret != expected => Seen::Read((loc, bytes, fail_ord)),
+            Action::Fence { .. } => Seen::Fence,
+            // The engine wrote `op.apply(raw)` (`ReadKind::write_part`): the graph's
+            // write holds the value its read part read.
+            Action::Rmw { op, .. } if self.spin.zne && op.apply(raw) == Some(raw) => {
+                Seen::Preserving
+            }
+            // A failed trylock (EBUSY) is a read of the lock word and nothing else.
+            Action::TryLock { .. } if self.spin.zne && ret != 0 => Seen::KeylessRead,
+            _ => Seen::Effect,
+        }
     }
 
     /// Whether a function on the call stack has loops.
@@ -197,6 +266,9 @@ impl Machine {
         let depth = self.frames.len();
         let func = self.top().func as usize;
         let fl = code.loops.get(func)?;
+        if let Some(p) = self.leave(code, fl, depth, from, to) {
+            return Some(p);
+        }
         let lp = fl.at_header(to)?;
         let back = fl.loops[lp].latches.binary_search(&from).is_ok();
         let w = self
@@ -244,6 +316,121 @@ impl Machine {
                     pre_reads: Vec::new(),
                 });
             }
+        }
+        None
+    }
+
+    /// The jump `from → to` of the frame at `depth` leaves the loops whose body holds
+    /// `from` and not `to`: their visits end. Rule (c) for the innermost one with a
+    /// pre-loop read: blocks if some value a read of the visit returned, given to
+    /// that read, leads to the same state where the two paths meet.
+    fn leave(
+        &mut self,
+        code: &Module,
+        fl: &FuncLoops,
+        depth: usize,
+        from: BlockId,
+        to: BlockId,
+    ) -> Option<Pending> {
+        let mut block = None;
+        while let Some(i) = self.spin.watches.iter().rposition(|w| {
+            w.depth == depth && fl.in_body(w.lp, from) && !fl.in_body(w.lp, to)
+        }) {
+            let w = self.spin.watches.remove(i);
+            if block.is_some() || !self.spin.zne {
+                continue;
+            }
+            if let Some(pre) = &w.pre {
+                if self.rereads_to_exit(code, fl, depth, to, pre, &w.pre_reads) {
+                    block = Some(Pending::end(Action::Block {
+                        reason: BlockReason::SpinLoop {
+                            reads: w.reads,
+                            repeats: false,
+                        },
+                        src: fl.loops[w.lp].src,
+                    }));
+                }
+            }
+        }
+        block
+    }
+
+    /// Rule (c): whether resuming `pre` with the value of one of `reads` (not the one
+    /// it read) and running locally reaches a block start at `depth` that this
+    /// machine, run locally from the start of `to`, reaches too, in the same state.
+    fn rereads_to_exit(
+        &self,
+        code: &Module,
+        fl: &FuncLoops,
+        depth: usize,
+        to: BlockId,
+        pre: &PreRead,
+        reads: &[((Loc, u8, MemOrder), Val)],
+    ) -> bool {
+        // The block starts this machine passes before its next action, in order.
+        let mut ahead = vec![to];
+        let mut me = self.snapshot();
+        for _ in 0..RERUN_LIMIT {
+            match me.step_local(code) {
+                Some(true) if me.frames.len() == depth => {
+                    let b = me.top().block;
+                    if ahead.contains(&b) {
+                        break;
+                    }
+                    ahead.push(b);
+                }
+                Some(_) => {}
+                None => break,
+            }
+        }
+        let mut tried: Vec<Val> = Vec::new();
+        for &(key, v) in reads {
+            if key != pre.key || tried.contains(&v) {
+                continue;
+            }
+            tried.push(v);
+            let mut m = pre.m.snapshot();
+            m.resume(pre.cont, v);
+            let Some(meet) = m.run_to_any(code, depth, &ahead) else {
+                continue;
+            };
+            let mut me = self.snapshot();
+            if !me.run_to(code, depth, meet) {
+                continue;
+            }
+            let live = &fl.block_live[meet as usize];
+            if same_state_at(fl, meet, &live.regs, &live.slots, &m, &me) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// One local step: `Some(true)` if it ended at the start of a block, `Some(false)`
+    /// if not; `None` at an action, an error, or with no frame.
+    fn step_local(&mut self, code: &Module) -> Option<bool> {
+        let fr = self.frames.last().copied()?;
+        let block = &code.funcs[fr.func as usize].blocks[fr.block as usize];
+        let step = match block.insts.get(fr.inst as usize) {
+            Some(inst) => self.exec(code, fr, inst),
+            None => self.terminate(code, fr, &block.term),
+        };
+        if !matches!(step, Ok(None)) {
+            return None;
+        }
+        Some(self.frames.last().is_some_and(|f| f.inst == 0))
+    }
+
+    /// Runs local instructions until the frame at `depth` is at the start of one of
+    /// `blocks`; that block, or `None` if an action, an error or the step limit comes
+    /// first.
+    fn run_to_any(&mut self, code: &Module, depth: usize, blocks: &[BlockId]) -> Option<BlockId> {
+        for _ in 0..RERUN_LIMIT {
+            let fr = self.frames.last().copied()?;
+            if self.frames.len() == depth && fr.inst == 0 && blocks.contains(&fr.block) {
+                return Some(fr.block);
+            }
+            self.step_local(code)?;
         }
         None
     }
@@ -306,6 +493,21 @@ fn same_private(a: &[(Val, Val)], b: &[(Val, Val)]) -> bool {
 /// Whether two machines at the header of loop `lp` (running frame) agree on everything
 /// live there.
 fn same_state(fl: &FuncLoops, lp: usize, a: &Machine, b: &Machine) -> bool {
+    let l = &fl.loops[lp];
+    same_state_at(fl, l.header, &l.live_regs, &l.live_slots, a, b)
+}
+
+/// Whether two machines at the start of block `block` (running frame) agree on
+/// everything live there (`regs`, `slots`: the running frame's live registers and
+/// frame slots).
+fn same_state_at(
+    fl: &FuncLoops,
+    block: BlockId,
+    regs: &[u64],
+    slots: &[usize],
+    a: &Machine,
+    b: &Machine,
+) -> bool {
     let (Some(fa), Some(_)) = (a.frames.last(), b.frames.last()) else {
         return false;
     };
@@ -328,7 +530,7 @@ fn same_state(fl: &FuncLoops, lp: usize, a: &Machine, b: &Machine) -> bool {
             && x.sp == y.sp
             && x.ret == y.ret
     });
-    if !same_frames || fa.block != fl.loops[lp].header || fa.inst != 0 {
+    if !same_frames || fa.block != block || fa.inst != 0 {
         return false;
     }
     let (base, sp) = (fa.base as usize, fa.sp as usize);
@@ -338,10 +540,10 @@ fn same_state(fl: &FuncLoops, lp: usize, a: &Machine, b: &Machine) -> bool {
     {
         return false;
     }
-    let l = &fl.loops[lp];
-    let nregs = l.live_regs.len() * 64;
+    let live = |r: usize| regs.get(r / 64).is_some_and(|w| w >> (r % 64) & 1 == 1);
+    let nregs = regs.len() * 64;
     for r in 0..nregs.min(a.vals.len() - base) {
-        if l.reg_live(r as u32) && a.vals[base + r] != b.vals[base + r] {
+        if live(r) && a.vals[base + r] != b.vals[base + r] {
             return false;
         }
     }
@@ -349,7 +551,7 @@ fn same_state(fl: &FuncLoops, lp: usize, a: &Machine, b: &Machine) -> bool {
     if fl.frame_escapes {
         return a.stack[sp..] == b.stack[sp..] && a.undef.same(&b.undef, sp..a.stack.len());
     }
-    l.live_slots.iter().all(|&k| {
+    slots.iter().all(|&k| {
         let (off, n) = fl.slots[k];
         let r = sp + off as usize..sp + off as usize + n as usize;
         r.end > a.stack.len()
