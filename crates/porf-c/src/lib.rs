@@ -25,6 +25,7 @@ pub mod memory;
 mod preprocess;
 pub mod program;
 pub mod random;
+pub mod random_spin;
 pub mod spin;
 mod srcmap;
 mod types;
@@ -62,6 +63,14 @@ pub struct RunOptions {
     /// value it read and a failed `pthread_mutex_trylock` no longer count as reads in
     /// an iteration (see `interp::spin`), so such iterations are explored again.
     pub disable_zne_spin_assume: bool,
+    /// With the zero-net-effect reductions on: a blocked iteration may also store to
+    /// heap blocks the thread allocated and has not published yet (Treiber's push
+    /// storing `top` into its new node), see `interp::spin`. Exact for a model in which
+    /// a read that happens after a thread's write `w'` cannot read a write co-before
+    /// `w'` (every model porf has), and when a thread's write cannot be passed by its
+    /// later writes for a reader synchronised by them: not `pso`, whose stores to
+    /// different locations may become visible out of order. Off in `Default`.
+    pub spin_private_writes: bool,
     /// `--nondet-range LO..HI`: the values `__VERIFIER_nondet_<type>()` returns (those
     /// of `LO..=HI` that the type can hold; requires `LO <= HI`). `None`: only
     /// `__VERIFIER_nondet_bool` (domain {0, 1}) may be called; another nondet call is

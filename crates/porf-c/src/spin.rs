@@ -77,6 +77,13 @@ pub struct NatLoop {
     /// The loop's blocks (the header and the blocks reaching a latch without passing
     /// it), sorted.
     pub body: Vec<BlockId>,
+    /// Stores every iteration makes first, at an address that depends on no value the
+    /// iteration read (`(block, instruction)`, sorted): the straight-line code from the
+    /// header, through unconditional jumps, holding only local computations, fences,
+    /// loads at such addresses and such stores, up to the first other instruction.
+    /// From equal states at the header, two iterations run these instructions in the
+    /// same order at the same addresses (`interp::spin`, private writes).
+    pub prefix_stores: Vec<(BlockId, u32)>,
     /// Registers live on entry to the header (bit `r` of word `r / 64`).
     pub live_regs: Vec<u64>,
     /// Indices into [`FuncLoops::slots`] of the frame slots live at the header.
@@ -329,6 +336,62 @@ fn liveness(f: &Function, slots: Option<&Slots>) -> Vec<Bits> {
     live_in
 }
 
+/// [`NatLoop::prefix_stores`] of the loop headed by `h`.
+fn prefix_stores(f: &Function, h: BlockId) -> Vec<(BlockId, u32)> {
+    // Registers whose value may depend on a value read in the iteration.
+    let mut tainted: Vec<bool> = vec![false; f.nregs as usize];
+    let is_tainted = |t: &[bool], o: &Operand| match o {
+        Operand::Reg(r) => t.get(*r as usize).copied().unwrap_or(true),
+        Operand::Const(_) => false,
+    };
+    let mut out = Vec::new();
+    let mut seen = vec![false; f.blocks.len()];
+    let mut b = h;
+    loop {
+        if std::mem::replace(&mut seen[b as usize], true) {
+            break;
+        }
+        let blk = &f.blocks[b as usize];
+        for (k, i) in blk.insts.iter().enumerate() {
+            match &i.kind {
+                InstKind::Store { addr, .. } if !is_tainted(&tainted, addr) => {
+                    out.push((b, k as u32));
+                }
+                InstKind::Load { addr, dst, .. } if !is_tainted(&tainted, addr) => {
+                    if let Some(t) = tainted.get_mut(*dst as usize) {
+                        *t = true;
+                    }
+                }
+                InstKind::Fence { .. } | InstKind::LoopEnter { .. } | InstKind::LoopIter { .. } => {
+                }
+                k @ (InstKind::Copy { .. }
+                | InstKind::Unary { .. }
+                | InstKind::Binary { .. }
+                | InstKind::Convert { .. }
+                | InstKind::FloatConvert { .. }
+                | InstKind::FrameAddr { .. }
+                | InstKind::SharedAddr { .. }
+                | InstKind::TlsAddr { .. }
+                | InstKind::FuncAddr { .. }) => {
+                    let mut t = false;
+                    uses(k, |o| t |= is_tainted(&tainted, &o));
+                    defs(k, |d| {
+                        if let Some(x) = tainted.get_mut(d as usize) {
+                            *x = t;
+                        }
+                    });
+                }
+                _ => return out,
+            }
+        }
+        match blk.term {
+            Terminator::Jump(next) => b = next,
+            _ => break,
+        }
+    }
+    out
+}
+
 fn analyze_func(f: &Function) -> FuncLoops {
     let n = f.blocks.len();
     let g = Cfg::of(f);
@@ -390,6 +453,7 @@ fn analyze_func(f: &Function) -> FuncLoops {
                 header: h,
                 latches: ls,
                 body: (0..n as BlockId).filter(|&b| body[b as usize]).collect(),
+                prefix_stores: prefix_stores(f, h),
                 live_regs,
                 live_slots,
                 src,

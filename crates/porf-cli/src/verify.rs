@@ -234,6 +234,7 @@ pub fn run(a: VerifyArgs) -> u8 {
         unroll: a.unroll,
         spin_assume: !a.disable_spin_assume,
         disable_zne_spin_assume: a.disable_zne_spin_assume,
+        spin_private_writes: a.explore.model != "pso",
         nondet_range: a.nondet_range,
         recursion_limit: Some(a.recursion_limit),
     };

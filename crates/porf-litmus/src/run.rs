@@ -245,6 +245,7 @@ fn explore(
             unroll: opts.unroll,
             spin_assume: false,
             disable_zne_spin_assume: false,
+            spin_private_writes: false,
             recursion_limit: None,
             nondet_range: None,
         },

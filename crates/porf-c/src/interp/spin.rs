@@ -64,6 +64,36 @@
 //! read of the iteration's write would be a po-later read; so a value-preserving RMW
 //! drops the visit's candidate `R0` and only rule (a) applies to it.
 //!
+//! **Private writes** (`RunOptions::spin_private_writes`). In rule (a) the iteration
+//! may also store to a heap block `B` the thread allocated with no *publishing*
+//! action since (anything but loads, failed compare-exchanges and trylocks, fences,
+//! nondeterministic choices, joins, allocations and such stores: a write another
+//! thread could read, a spawn, an unlock, a free all publish every block allocated so
+//! far), provided each such store `w` (to `l`) is one of the loop's
+//! `NatLoop::prefix_stores` and the iteration read no location it stores to this way.
+//! Let `E` go on past the back edge. The next iteration starts in the same state, so
+//! it runs the same prefix from the header: fences, loads at the same addresses (not
+//! `l`) and stores at the same addresses, so it stores to `l` again (`w''`, co-after
+//! `w`, po-after it) before any publishing action of the thread. A read `r` of `w` by
+//! another thread either has the allocation of `B` hb-before it or not. If not, `r`
+//! is a lifetime error ("not allocated before"), and it is one wherever it reads: take
+//! the first such read in `E`; its po ∪ rf prefix reads no write of the iteration and
+//! is in the reduced graph below, and the read added to it reading the co-latest write
+//! is consistent (maximal extensions are), so the error is reported there. If it
+//! has, hb from the allocation to another thread starts at a publishing action of the
+//! thread, which comes after `w''` in po: so `w''` is hb-before `r`, and `r`
+//! cannot read `w` (coherence: `w` co `w''` hb `r`; in `wra`, `w` is hb-overwritten).
+//! The thread's own later reads of `l` come after `w''` (the prefix's loads before it
+//! are at the addresses the iteration read, not `l`), so they do not read `w` either.
+//! So no read outside the iteration reads its private writes, and removing the
+//! iteration leaves a graph whose relations are restrictions of `E`'s, as in case (a).
+//! That hb contains po up to the first publishing action holds in every model porf
+//! has; under `pso` a plain store's later stores to other locations may become visible
+//! first, so a reader synchronised by them could still read `w`: there the front end
+//! leaves this off. (GenMC's `WriteLabel::isObservable` makes the same kind of
+//! exception for stores to fresh allocations with no release action since; porf's
+//! notion of publishing counts every write, and requires the overwrite.)
+//!
 //! A failed trylock is a read of the lock word with no write part (`ReadKind::
 //! TryLock`, the value read says taken), so `while (pthread_mutex_trylock(&m));`
 //! and `while (atomic_exchange(&lk, 1));` end like `while (lk);` does.
@@ -97,6 +127,12 @@ pub(super) struct Spin {
     /// Whether value-preserving RMWs and failed trylocks count as reads
     /// (`RunOptions::disable_zne_spin_assume` unset).
     pub(super) zne: bool,
+    /// Whether writes to unpublished heap blocks may be part of a blocked iteration
+    /// (`RunOptions::spin_private_writes`).
+    pub(super) private_ok: bool,
+    /// The heap blocks this thread allocated since its last publishing action
+    /// (`[base, end)`): no other thread can access them without an error.
+    private: Vec<(u64, u64)>,
     /// The state just before the last action was resumed, if that action was a load:
     /// a candidate `R0` for rule (b).
     last_read: Option<Arc<PreRead>>,
@@ -123,6 +159,8 @@ enum Seen {
     /// candidate `R0` is dropped.
     Preserving,
     Fence,
+    /// A store to an unpublished heap block of the thread.
+    PrivateWrite(Loc),
     /// Anything else: the iteration has an effect.
     Effect,
 }
@@ -144,6 +182,10 @@ struct Watch {
     pre: Option<Arc<PreRead>>,
     /// The reads since `pre`: location, width, order, value.
     pre_reads: Vec<((Loc, u8, MemOrder), Val)>,
+    /// The iteration's writes to unpublished heap blocks (all made by
+    /// `NatLoop::prefix_stores`), and the locations it read.
+    private_writes: Vec<Loc>,
+    read_locs: Vec<Loc>,
 }
 
 impl Machine {
@@ -179,7 +221,27 @@ impl Machine {
             _ => v,
         };
         let seen = self.classify(action, ret, norm(ret));
+        let depth = self.frames.len();
+        let here = self
+            .frames
+            .last()
+            .map(|f| (f.func as usize, f.block, f.inst));
         for w in &mut self.spin.watches {
+            let seen = match seen {
+                // Only a store of the loop's own prefix, in the loop's frame.
+                Seen::PrivateWrite(loc)
+                    if w.depth == depth
+                        && here.is_some_and(|(func, b, i)| {
+                            code.loops.get(func).is_some_and(|fl| {
+                                fl.loops[w.lp].prefix_stores.binary_search(&(b, i)).is_ok()
+                            })
+                        }) =>
+                {
+                    Seen::PrivateWrite(loc)
+                }
+                Seen::PrivateWrite(_) => Seen::Effect,
+                s => s,
+            };
             match seen {
                 Seen::Effect => {
                     w.clean = false;
@@ -189,17 +251,44 @@ impl Machine {
                 Seen::Fence => {}
                 Seen::Read(key) => {
                     w.reads += 1;
+                    w.read_locs.push(key.0);
                     if w.pre.is_some() {
                         w.pre_reads.push((key, norm(ret)));
                     }
                 }
                 Seen::KeylessRead => w.reads += 1,
-                Seen::Preserving => {
-                    w.reads += 1;
+                Seen::Preserving | Seen::PrivateWrite(_) => {
+                    if let Seen::PrivateWrite(loc) = seen {
+                        w.private_writes.push(loc);
+                    } else {
+                        w.reads += 1;
+                        if let Action::Rmw { loc, .. } = action {
+                            w.read_locs.push(*loc);
+                        }
+                    }
                     w.pre = None;
                     w.pre_reads.clear();
                 }
             }
+        }
+        // What other threads may now reach: every block allocated so far.
+        match (action, seen) {
+            (Action::Malloc { base, size, .. }, _) if self.spin.private_ok => {
+                self.spin
+                    .private
+                    .push((base.0, base.0.saturating_add(*size)));
+            }
+            (
+                Action::Load { .. }
+                | Action::Fence { .. }
+                | Action::Choose { .. }
+                | Action::BlockSize { .. }
+                | Action::Join { .. }
+                | Action::Malloc { .. },
+                _,
+            )
+            | (_, Seen::Read(_) | Seen::KeylessRead | Seen::PrivateWrite(_)) => {}
+            _ => self.spin.private.clear(),
         }
         self.spin.last_read = match action {
             Action::Load {
@@ -229,6 +318,9 @@ impl Machine {
                 ..
             } if ret != expected => Seen::Read((loc, bytes, fail_ord)),
             Action::Fence { .. } => Seen::Fence,
+            Action::Store { loc, .. } if self.spin.private_ok && self.is_private(loc) => {
+                Seen::PrivateWrite(loc)
+            }
             // The engine wrote `op.apply(raw)` (`ReadKind::write_part`): the graph's
             // write holds the value its read part read.
             Action::Rmw { op, .. } if self.spin.zne && op.apply(raw) == Some(raw) => {
@@ -238,6 +330,14 @@ impl Machine {
             Action::TryLock { .. } if self.spin.zne && ret != 0 => Seen::KeylessRead,
             _ => Seen::Effect,
         }
+    }
+
+    /// Whether `loc` lies in an unpublished heap block of this thread.
+    fn is_private(&self, loc: Loc) -> bool {
+        self.spin
+            .private
+            .iter()
+            .any(|&(b, e)| (b..e).contains(&loc.0))
     }
 
     /// Whether a function on the call stack has loops.
@@ -279,7 +379,8 @@ impl Machine {
         match w {
             Some(i) if back => {
                 let w = &self.spin.watches[i];
-                let repeats = w.clean && same_state(fl, lp, &w.start, self);
+                let private_ok = w.private_writes.iter().all(|l| !w.read_locs.contains(l));
+                let repeats = w.clean && private_ok && same_state(fl, lp, &w.start, self);
                 if repeats
                     || w.pre.as_ref().is_some_and(|pre| {
                         self.rereads_to_here(code, fl, lp, depth, pre, &w.pre_reads)
@@ -297,6 +398,8 @@ impl Machine {
                 w.start = start;
                 w.clean = true;
                 w.reads = 0;
+                w.private_writes.clear();
+                w.read_locs.clear();
             }
             _ => {
                 // Entering the loop (or a back edge of a visit begun before the
@@ -314,6 +417,8 @@ impl Machine {
                     reads: 0,
                     pre,
                     pre_reads: Vec::new(),
+                    private_writes: Vec::new(),
+                    read_locs: Vec::new(),
                 });
             }
         }
@@ -333,9 +438,12 @@ impl Machine {
         to: BlockId,
     ) -> Option<Pending> {
         let mut block = None;
-        while let Some(i) = self.spin.watches.iter().rposition(|w| {
-            w.depth == depth && fl.in_body(w.lp, from) && !fl.in_body(w.lp, to)
-        }) {
+        while let Some(i) = self
+            .spin
+            .watches
+            .iter()
+            .rposition(|w| w.depth == depth && fl.in_body(w.lp, from) && !fl.in_body(w.lp, to))
+        {
             let w = self.spin.watches.remove(i);
             if block.is_some() || !self.spin.zne {
                 continue;
