@@ -69,7 +69,10 @@ pub struct RunOptions {
     /// a read that happens after a thread's write `w'` cannot read a write co-before
     /// `w'` (every model porf has), and when a thread's write cannot be passed by its
     /// later writes for a reader synchronised by them: not `pso`, whose stores to
-    /// different locations may become visible out of order. Off in `Default`.
+    /// different locations may become visible out of order. Not `wra` either: no read
+    /// can see the removed stores there, but the final value of a location is its
+    /// co-last write, and `wra`'s co need not follow po, so a removed store can be a
+    /// final value. Off in `Default`.
     pub spin_private_writes: bool,
     /// `--nondet-range LO..HI`: the values `__VERIFIER_nondet_<type>()` returns (those
     /// of `LO..=HI` that the type can hold; requires `LO <= HI`). `None`: only

@@ -234,7 +234,7 @@ pub fn run(a: VerifyArgs) -> u8 {
         unroll: a.unroll,
         spin_assume: !a.disable_spin_assume,
         disable_zne_spin_assume: a.disable_zne_spin_assume,
-        spin_private_writes: a.explore.model != "pso",
+        spin_private_writes: !matches!(a.explore.model.as_str(), "pso" | "wra"),
         nondet_range: a.nondet_range,
         recursion_limit: Some(a.recursion_limit),
     };

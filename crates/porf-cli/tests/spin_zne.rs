@@ -72,14 +72,17 @@ fn a_lost_update_is_still_found() {
 }
 
 /// Without the reductions the failed attempts repeat: at a loop bound the run is
-/// incomplete (exit 4), and the complete executions it found are the N! above.
+/// incomplete (exit 4), and it also counts the complete executions in which an
+/// attempt failed before one succeeded (more than the N! above). A failed
+/// compare-exchange was a read before these reductions: that lock ends either way.
 #[test]
 fn without_the_reductions_the_loops_repeat() {
     let path = file("locks.c");
-    for lock in LOCKS {
+    assert_eq!(complete(&["-DCAS", "--disable-zne-spin-assume", &path]), 2);
+    for lock in ["-DTAS", "-DXCHG", "-DTRYLOCK"] {
         let (code, v) = json(&[lock, "--disable-zne-spin-assume", "--unroll", "3", &path]);
         assert_eq!(code, 4, "{lock}: {v}");
-        assert_eq!(v["complete"], 2, "{lock}: {v}");
+        assert!(v["complete"].as_u64().unwrap() > 2, "{lock}: {v}");
     }
 }
 
@@ -122,7 +125,7 @@ fn cancelling_rmws_are_explored() {
 /// Treiber pushes: a failed compare-exchange after storing `top` into the thread's own
 /// unpublished node blocks. Each push then succeeds at once reading the previous
 /// push's top: one execution per order of the pushes, N!, under every model but pso
-/// (where the reduction is off: the count is the reference explorer's, at a bound).
+/// and wra (where the reduction is off: the count is the reference explorer's).
 #[test]
 fn treiber_pushes_end() {
     let path = file("treiber_push.c");

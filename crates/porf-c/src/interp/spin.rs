@@ -90,7 +90,8 @@
 //! That hb contains po up to the first publishing action holds in every model porf
 //! has; under `pso` a plain store's later stores to other locations may become visible
 //! first, so a reader synchronised by them could still read `w`: there the front end
-//! leaves this off. (GenMC's `WriteLabel::isObservable` makes the same kind of
+//! leaves this off. Under `wra` too: no read sees `w` there either, but `wra`'s co
+//! need not follow po, so `w` can be the co-last write of `l` and so a final value. (GenMC's `WriteLabel::isObservable` makes the same kind of
 //! exception for stores to fresh allocations with no release action since; porf's
 //! notion of publishing counts every write, and requires the overwrite.)
 //!
