@@ -130,20 +130,21 @@ fn cancelling_rmws_are_explored() {
 fn treiber_pushes_end() {
     let path = file("treiber_push.c");
     for (n, fact) in [("-DN=2", 2), ("-DN=3", 6)] {
-        for model in ["sc", "tso", "ra", "rc11", "wra", "sra"] {
+        for model in ["sc", "tso", "ra", "rc11", "sra"] {
             assert_eq!(complete(&["--model", model, n, &path]), fact, "{model} {n}");
         }
     }
-    let args = ["--model", "pso", "--unroll", "2", &path];
-    let (_, on) = json(&args);
-    let (_, reference) = json(
-        &[
+    for model in ["pso", "wra"] {
+        let args = ["--model", model, &path];
+        let reference = [
             &args[..],
             &["--explorer", "reference", "--explore-stale-blocks"],
         ]
-        .concat(),
-    );
-    assert_eq!(on["complete"], reference["complete"], "{on} {reference}");
+        .concat();
+        let on = complete(&args);
+        assert!(on > 2, "{model}: {on}");
+        assert_eq!(on, complete(&reference), "{model}");
+    }
     for model in ["sc", "rc11", "pso"] {
         let (code, v) = json(&["--model", model, "--unroll", "3", "-DBUG", &path]);
         assert_eq!(
