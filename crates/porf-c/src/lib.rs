@@ -26,6 +26,7 @@ pub mod memory;
 mod preprocess;
 pub mod program;
 pub mod random;
+pub mod random_spin;
 pub mod spin;
 mod srcmap;
 mod types;
@@ -64,6 +65,21 @@ pub struct RunOptions {
     /// its back edge blocks the execution (`BlockReason::SpinLoop`; see `spin` and
     /// `interp::spin`). Off in `Default`, so library users opt in.
     pub spin_assume: bool,
+    /// `--disable-zne-spin-assume`: with spin-assume on, an RMW that writes back the
+    /// value it read and a failed `pthread_mutex_trylock` no longer count as reads in
+    /// an iteration (see `interp::spin`), so such iterations are explored again.
+    pub disable_zne_spin_assume: bool,
+    /// With the zero-net-effect reductions on: a blocked iteration may also store to
+    /// heap blocks the thread allocated and has not published yet (Treiber's push
+    /// storing `top` into its new node), see `interp::spin`. Exact for a model in which
+    /// a read that happens after a thread's write `w'` cannot read a write co-before
+    /// `w'` (every model porf has), and when a thread's write cannot be passed by its
+    /// later writes for a reader synchronised by them: not `pso`, whose stores to
+    /// different locations may become visible out of order. Not `wra` either: no read
+    /// can see the removed stores there, but the final value of a location is its
+    /// co-last write, and `wra`'s co need not follow po, so a removed store can be a
+    /// final value. Off in `Default`.
+    pub spin_private_writes: bool,
     /// `--nondet-range LO..HI`: the values `__VERIFIER_nondet_<type>()` returns (those
     /// of `LO..=HI` that the type can hold; requires `LO <= HI`). `None`: only
     /// `__VERIFIER_nondet_bool` (domain {0, 1}) may be called; another nondet call is

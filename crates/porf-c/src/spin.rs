@@ -45,6 +45,27 @@ pub struct FuncLoops {
     /// Some frame address is used other than as the address of a load or store: all
     /// frame bytes count as live.
     pub frame_escapes: bool,
+    /// What is live on entry to each block (indexed by block), for comparing states
+    /// where a loop's exit and a path around the loop meet (`interp::spin`'s rule (c)).
+    pub block_live: Vec<Live>,
+}
+
+/// Registers and frame slots live at a program point.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Live {
+    /// Bit `r` of word `r / 64`: register `r` is live.
+    pub regs: Vec<u64>,
+    /// Indices into [`FuncLoops::slots`].
+    pub slots: Vec<usize>,
+}
+
+impl Live {
+    /// Whether register `r` is live.
+    pub fn reg(&self, r: Reg) -> bool {
+        self.regs
+            .get(r as usize / 64)
+            .is_some_and(|w| w >> (r % 64) & 1 == 1)
+    }
 }
 
 /// A loop: a header and the blocks that jump back to it (retreating edges).
@@ -53,6 +74,16 @@ pub struct NatLoop {
     pub header: BlockId,
     /// Sources of the back edges, sorted.
     pub latches: Vec<BlockId>,
+    /// The loop's blocks (the header and the blocks reaching a latch without passing
+    /// it), sorted.
+    pub body: Vec<BlockId>,
+    /// Stores every iteration makes first, at an address that depends on no value the
+    /// iteration read (`(block, instruction)`, sorted): the straight-line code from the
+    /// header, through unconditional jumps, holding only local computations, fences,
+    /// loads at such addresses and such stores, up to the first other instruction.
+    /// From equal states at the header, two iterations run these instructions in the
+    /// same order at the same addresses (`interp::spin`, private writes).
+    pub prefix_stores: Vec<(BlockId, u32)>,
     /// Registers live on entry to the header (bit `r` of word `r / 64`).
     pub live_regs: Vec<u64>,
     /// Indices into [`FuncLoops::slots`] of the frame slots live at the header.
@@ -72,6 +103,11 @@ impl NatLoop {
 }
 
 impl FuncLoops {
+    /// Whether block `b` is in loop `lp`.
+    pub fn in_body(&self, lp: usize, b: BlockId) -> bool {
+        self.loops[lp].body.binary_search(&b).is_ok()
+    }
+
     /// The loop whose header is `b`, if any.
     pub fn at_header(&self, b: BlockId) -> Option<usize> {
         self.loops.binary_search_by_key(&b, |l| l.header).ok()
@@ -300,6 +336,62 @@ fn liveness(f: &Function, slots: Option<&Slots>) -> Vec<Bits> {
     live_in
 }
 
+/// [`NatLoop::prefix_stores`] of the loop headed by `h`.
+fn prefix_stores(f: &Function, h: BlockId) -> Vec<(BlockId, u32)> {
+    // Registers whose value may depend on a value read in the iteration.
+    let mut tainted: Vec<bool> = vec![false; f.nregs as usize];
+    let is_tainted = |t: &[bool], o: &Operand| match o {
+        Operand::Reg(r) => t.get(*r as usize).copied().unwrap_or(true),
+        Operand::Const(_) => false,
+    };
+    let mut out = Vec::new();
+    let mut seen = vec![false; f.blocks.len()];
+    let mut b = h;
+    loop {
+        if std::mem::replace(&mut seen[b as usize], true) {
+            break;
+        }
+        let blk = &f.blocks[b as usize];
+        for (k, i) in blk.insts.iter().enumerate() {
+            match &i.kind {
+                InstKind::Store { addr, .. } if !is_tainted(&tainted, addr) => {
+                    out.push((b, k as u32));
+                }
+                InstKind::Load { addr, dst, .. } if !is_tainted(&tainted, addr) => {
+                    if let Some(t) = tainted.get_mut(*dst as usize) {
+                        *t = true;
+                    }
+                }
+                InstKind::Fence { .. } | InstKind::LoopEnter { .. } | InstKind::LoopIter { .. } => {
+                }
+                k @ (InstKind::Copy { .. }
+                | InstKind::Unary { .. }
+                | InstKind::Binary { .. }
+                | InstKind::Convert { .. }
+                | InstKind::FloatConvert { .. }
+                | InstKind::FrameAddr { .. }
+                | InstKind::SharedAddr { .. }
+                | InstKind::TlsAddr { .. }
+                | InstKind::FuncAddr { .. }) => {
+                    let mut t = false;
+                    uses(k, |o| t |= is_tainted(&tainted, &o));
+                    defs(k, |d| {
+                        if let Some(x) = tainted.get_mut(d as usize) {
+                            *x = t;
+                        }
+                    });
+                }
+                _ => return out,
+            }
+        }
+        match blk.term {
+            Terminator::Jump(next) => b = next,
+            _ => break,
+        }
+    }
+    out
+}
+
 fn analyze_func(f: &Function) -> FuncLoops {
     let n = f.blocks.len();
     let g = Cfg::of(f);
@@ -316,6 +408,19 @@ fn analyze_func(f: &Function) -> FuncLoops {
     let slots = frame_slots(f);
     let live = liveness(f, slots.as_ref());
     let nregs = f.nregs as usize;
+    let nslots = slots.as_ref().map_or(0, |s| s.list.len());
+    let to_live = |l: &Bits| {
+        let mut regs = vec![0u64; nregs.div_ceil(64).max(1)];
+        for r in 0..nregs {
+            if l.get(r) {
+                regs[r / 64] |= 1 << (r % 64);
+            }
+        }
+        Live {
+            regs,
+            slots: (0..nslots).filter(|&k| l.get(nregs + k)).collect(),
+        }
+    };
     let loops = latches
         .into_iter()
         .map(|(h, mut ls)| {
@@ -347,19 +452,15 @@ fn analyze_func(f: &Function) -> FuncLoops {
                 })
                 .or_else(|| hb.insts.first().map(|i| i.src))
                 .unwrap_or(hb.term_src);
-            let l = &live[h as usize];
-            let mut live_regs = vec![0u64; nregs.div_ceil(64).max(1)];
-            for r in 0..nregs {
-                if l.get(r) {
-                    live_regs[r / 64] |= 1 << (r % 64);
-                }
-            }
-            let live_slots = slots.as_ref().map_or(Vec::new(), |s| {
-                (0..s.list.len()).filter(|&k| l.get(nregs + k)).collect()
-            });
+            let Live {
+                regs: live_regs,
+                slots: live_slots,
+            } = to_live(&live[h as usize]);
             NatLoop {
                 header: h,
                 latches: ls,
+                body: (0..n as BlockId).filter(|&b| body[b as usize]).collect(),
+                prefix_stores: prefix_stores(f, h),
                 live_regs,
                 live_slots,
                 src,
@@ -368,6 +469,7 @@ fn analyze_func(f: &Function) -> FuncLoops {
         .collect();
     FuncLoops {
         loops,
+        block_live: live.iter().map(to_live).collect(),
         frame_escapes: slots.is_none(),
         slots: slots.map_or(Vec::new(), |s| s.list),
     }

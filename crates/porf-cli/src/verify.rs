@@ -53,6 +53,12 @@ pub struct VerifyArgs {
     /// spin-assume; C programs only).
     #[arg(long)]
     disable_spin_assume: bool,
+    /// With spin-assume on, count only loads and failed compare-exchanges as reads of
+    /// an iteration: an RMW writing back the value it read (an exchange of the value
+    /// already there, a test-and-set of a set flag, fetch_add(0)) and a failed
+    /// pthread_mutex_trylock then keep the iteration from blocking (C programs only).
+    #[arg(long)]
+    disable_zne_spin_assume: bool,
     /// Report a liveness violation (an error, exit 42) when, in a maximal execution,
     /// some threads are blocked in spin loops whose last iteration read only the
     /// co-latest values, and every other thread has finished or waits for good: those
@@ -134,6 +140,7 @@ impl VerifyArgs {
             "unroll": self.unroll,
             "recursion_limit": self.recursion_limit,
             "disable_spin_assume": self.disable_spin_assume,
+            "disable_zne_spin_assume": self.disable_zne_spin_assume,
             "check_liveness": self.check_liveness,
             "disable_race_detection": self.disable_race_detection,
             "abort_blocks": self.abort_blocks,
@@ -255,6 +262,8 @@ pub fn run(a: VerifyArgs) -> u8 {
     let run = RunOptions {
         unroll: a.unroll,
         spin_assume: !a.disable_spin_assume,
+        disable_zne_spin_assume: a.disable_zne_spin_assume,
+        spin_private_writes: !matches!(a.explore.model.as_str(), "pso" | "wra"),
         nondet_range: a.nondet_range,
         recursion_limit: Some(a.recursion_limit),
         abort_blocks: a.abort_blocks,

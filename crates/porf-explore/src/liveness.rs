@@ -20,6 +20,12 @@
 //! is not one of the program's), by `--unroll` (its future was not explored), by a
 //! read of an uninitialised location, or stopped by an error, voids the check.
 //!
+//! A value-preserving RMW of the iteration (which spin-assume counts as a read: an
+//! exchange of the value already there) reads a write its own write then follows; its
+//! read, and any read of the iteration of the same write, counts as latest when the
+//! chain of such RMWs ends at the latest write (`carried`): a re-run reads the same
+//! values, writes them back, and fails again.
+//!
 //! "Co-latest" stands for "the only write a later read of the thread may read", which
 //! is what the argument needs. That holds in every model coherent with respect to its
 //! hb ([`porf_models::MemoryModel::maximal_extensions_consistent`]). It does not in
@@ -30,7 +36,7 @@
 //! it: every other write is then hb-overwritten for any later read of the thread
 //! ([`crate::outcome::sole_source`], which the deadlock rule uses too).
 
-use porf_graph::{BlockReason, EventId, Graph, LabelKind, Tid};
+use porf_graph::{BlockReason, EventId, Graph, LabelKind, ReadKind, Tid};
 
 /// The block events of the threads that spin forever in `g`, a maximal execution, in
 /// thread order: every thread blocked in a spin loop, if the execution is a violation
@@ -90,19 +96,54 @@ pub fn spinning_forever(g: &Graph, coherent: bool) -> Vec<EventId> {
     }
 }
 
-/// Whether the last `reads` reads of thread `t` before `last` all read the latest
-/// write of their location ([`crate::outcome::sole_source`]).
+/// Whether the last `reads` reads of thread `t` before `last` (the blocked iteration's
+/// reads) all read the latest write of their location ([`crate::outcome::sole_source`]),
+/// or a write whose value the iteration's value-preserving RMWs carried on to the
+/// latest one: a read of `w'` followed, in the iteration, by RMWs each reading the
+/// previous one's write and writing back the value it read ([`carried`]). A re-run of
+/// the iteration then reads those same values again.
 fn reads_latest(g: &Graph, t: Tid, last: EventId, reads: u32, coherent: bool) -> bool {
-    let mut left = reads;
+    let mut its = Vec::with_capacity(reads as usize);
     let mut i = last.idx;
-    while left > 0 && i > 0 {
+    while its.len() < reads as usize && i > 0 {
         i -= 1;
-        if let LabelKind::Read { loc, rf, .. } = g.label(EventId::new(t, i)).kind {
-            if !crate::outcome::sole_source(g, loc, rf, coherent) {
-                return false;
-            }
-            left -= 1;
+        let e = EventId::new(t, i);
+        if matches!(g.label(e).kind, LabelKind::Read { .. }) {
+            its.push(e);
         }
     }
-    left == 0
+    its.len() == reads as usize
+        && its.iter().all(|&r| match g.label(r).kind {
+            LabelKind::Read { loc, rf, .. } => {
+                crate::outcome::sole_source(g, loc, carried(g, &its, rf), coherent)
+            }
+            _ => unreachable!(),
+        })
+}
+
+/// The write `w` ends at when followed along the value-preserving RMWs among `its`
+/// (read parts of the blocked iteration) that read it: an RMW's read part reading `w`
+/// whose write part (the next event) holds the value read.
+fn carried(g: &Graph, its: &[EventId], mut w: Option<EventId>) -> Option<EventId> {
+    loop {
+        let next = its.iter().find_map(|&r| {
+            let LabelKind::Read {
+                kind: ReadKind::Rmw(_),
+                rf,
+                ..
+            } = g.label(r).kind
+            else {
+                return None;
+            };
+            let wp = EventId::new(r.tid, r.idx + 1);
+            let preserving = rf == w
+                && wp.idx < g.thread_len(r.tid)
+                && matches!(g.label(wp).kind, LabelKind::Write { val, .. } if val == g.read_val(r));
+            preserving.then_some(wp)
+        });
+        match next {
+            Some(wp) => w = Some(wp),
+            None => return w,
+        }
+    }
 }

@@ -244,6 +244,8 @@ fn explore(
         RunOptions {
             unroll: opts.unroll,
             spin_assume: false,
+            disable_zne_spin_assume: false,
+            spin_private_writes: false,
             recursion_limit: None,
             nondet_range: None,
             abort_blocks: false,

@@ -335,6 +335,8 @@ impl CThread {
         };
         m.undef.resize(0, stack.len(), false);
         m.spin.active = !code.loops.is_empty();
+        m.spin.zne = !run.disable_zne_spin_assume;
+        m.spin.private_ok = m.spin.zne && run.spin_private_writes;
         let pending = if tid >= MAX_THREADS {
             Some(Fault::unsupported(format!(
                 "thread {tid}: porf supports at most {MAX_THREADS} threads"
