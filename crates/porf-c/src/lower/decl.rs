@@ -201,6 +201,7 @@ impl Cx<'_> {
                     let ty = match self.lookup(&id.node.name) {
                         Some(Binding::Typedef(t)) => t.clone(),
                         Some(Binding::Poison(d)) => return Err((**d).clone()),
+                        _ if id.node.name == "__builtin_va_list" => super::varargs::va_list_type(),
                         _ => return self.err(o, format!("unknown type name `{}`", id.node.name)),
                     };
                     other = named(self, ty)?;
