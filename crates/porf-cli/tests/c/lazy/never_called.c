@@ -13,7 +13,7 @@ static int fpu(void)
 	return (int)d;
 }
 
-static void fence(void) { __asm__ __volatile__("mfence" ::: "memory"); }
+static void fence(void) { __asm__ __volatile__("pause" ::: "memory"); }
 
 long double unused_global = 2.0;
 
