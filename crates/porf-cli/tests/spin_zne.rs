@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::porf;
+use common::verify_json;
 use std::path::PathBuf;
 
 fn file(rel: &str) -> String {
@@ -16,10 +16,7 @@ fn file(rel: &str) -> String {
 
 /// `porf verify --json ARGS`: (exit code, the JSON object).
 fn json(args: &[&str]) -> (i32, serde_json::Value) {
-    let mut a = vec!["verify", "--json"];
-    a.extend_from_slice(args);
-    let (code, out, err) = porf(&a);
-    let v = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}{err}"));
+    let (code, v, _) = verify_json(args);
     (code, v)
 }
 

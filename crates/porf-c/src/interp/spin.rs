@@ -149,6 +149,26 @@ struct PreRead {
     key: (Loc, u8, MemOrder),
 }
 
+impl PreRead {
+    /// The machine resumed from this read with each distinct value of `reads` of its
+    /// location, width and order: the re-runs rules (b) and (c) compare.
+    fn resumed_with<'a>(
+        &'a self,
+        reads: &'a [((Loc, u8, MemOrder), Val)],
+    ) -> impl Iterator<Item = Machine> + 'a {
+        let mut tried: Vec<Val> = Vec::new();
+        reads.iter().filter_map(move |&(key, v)| {
+            if key != self.key || tried.contains(&v) {
+                return None;
+            }
+            tried.push(v);
+            let mut m = self.m.snapshot();
+            m.resume(self.cont, v);
+            Some(m)
+        })
+    }
+}
+
 /// What an action the engine performed is, for the rules.
 #[derive(Clone, Copy)]
 enum Seen {
@@ -496,14 +516,7 @@ impl Machine {
                 None => break,
             }
         }
-        let mut tried: Vec<Val> = Vec::new();
-        for &(key, v) in reads {
-            if key != pre.key || tried.contains(&v) {
-                continue;
-            }
-            tried.push(v);
-            let mut m = pre.m.snapshot();
-            m.resume(pre.cont, v);
+        for mut m in pre.resumed_with(reads) {
             let Some(meet) = m.run_to_any(code, depth, &ahead) else {
                 continue;
             };
@@ -560,14 +573,7 @@ impl Machine {
         reads: &[((Loc, u8, MemOrder), Val)],
     ) -> bool {
         let header = fl.loops[lp].header;
-        let mut tried: Vec<Val> = Vec::new();
-        for &(key, v) in reads {
-            if key != pre.key || tried.contains(&v) {
-                continue;
-            }
-            tried.push(v);
-            let mut m = pre.m.snapshot();
-            m.resume(pre.cont, v);
+        for mut m in pre.resumed_with(reads) {
             if m.run_to(code, depth, header) && same_state(fl, lp, &m, self) {
                 return true;
             }

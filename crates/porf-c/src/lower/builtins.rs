@@ -410,6 +410,18 @@ impl Cx<'_> {
         self.assign_convert(v, &t, &CType::int(to), e.span.start)
     }
 
+    /// The running thread's id (`pthread_self()`, an `unsigned long`), at `off`.
+    pub(super) fn thread_self(&mut self, off: usize) -> Operand {
+        self.at(off);
+        let dst = self.b.reg();
+        self.b.emit(InstKind::Builtin {
+            dst: Some(dst),
+            which: Builtin::ThreadSelf,
+            args: vec![],
+        });
+        Operand::Reg(dst)
+    }
+
     pub fn builtin(&mut self, name: &str, args: &[Node<Expression>], off: usize) -> R<Val> {
         if let Some((op, explicit)) = atomic_op(name) {
             return self.atomic(op, explicit, name, args, off);
@@ -783,14 +795,7 @@ impl Cx<'_> {
             }
             "pthread_self" => {
                 self.argc(name, args, 0, off)?;
-                self.at(off);
-                let dst = self.b.reg();
-                self.b.emit(InstKind::Builtin {
-                    dst: Some(dst),
-                    which: Builtin::ThreadSelf,
-                    args: vec![],
-                });
-                Ok(Val::R(Operand::Reg(dst), CType::int(IntTy::ULong)))
+                Ok(Val::R(self.thread_self(off), CType::int(IntTy::ULong)))
             }
             "pthread_equal" => {
                 self.argc(name, args, 2, off)?;

@@ -107,21 +107,13 @@ impl Cx<'_> {
                 Ok(Val::Void)
             }
             "__VERIFIER_tid" => {
+                // `pthread_self()`, as an `unsigned int` (Dat3M's signature).
                 self.argc(name, args, 0, off)?;
-                self.at(off);
-                let dst = self.b.reg();
-                self.b.emit(InstKind::Builtin {
-                    dst: Some(dst),
-                    which: Builtin::ThreadSelf,
-                    args: vec![],
-                });
-                let t = CType::int(IntTy::UInt);
-                let v = self.b.conv(
-                    Operand::Reg(dst),
-                    IntTy::ULong.scalar(),
-                    IntTy::UInt.scalar(),
-                );
-                Ok(Val::R(v, t))
+                let tid = self.thread_self(off);
+                let v = self
+                    .b
+                    .conv(tid, IntTy::ULong.scalar(), IntTy::UInt.scalar());
+                Ok(Val::R(v, CType::int(IntTy::UInt)))
             }
             "__VERIFIER_loop_begin" | "__VERIFIER_spin_start" => {
                 self.argc(name, args, 0, off)?;
