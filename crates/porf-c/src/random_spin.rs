@@ -2,8 +2,10 @@
 //! differential test of spin-assume's reductions (`tests/differential_spin.rs`: the
 //! same program with and without `RunOptions::disable_zne_spin_assume`): locks taken
 //! by test-and-set, exchange, compare-exchange, `pthread_mutex_trylock` and
-//! `fetch_sub`/`fetch_add` retry (Linux's read-write lock shape), flags polled by a
-//! load before the loop and in it, or by a `fetch_or(0)`, and compare-exchange retry
+//! `fetch_sub`/`fetch_add` retry (in the loop's condition, or Linux's read-write lock
+//! shape: a `fetch_sub` before the loop, given back and retried after a polling inner
+//! loop), `pthread_mutex_lock`, flags polled by a load before the loop and in it, by a
+//! `fetch_or(0)`, or under a mutex, and compare-exchange retry
 //! pushes into a `malloc`'d node (Treiber's stack), with relaxed, acquire/release and
 //! seq_cst orders, and sometimes a bug (a lock given back before the critical
 //! section's store, a push that publishes the node before filling it).
@@ -31,6 +33,9 @@ enum LockKind {
     Cas,
     TryLock,
     FetchSub,
+    /// Linux's `read_lock`: `fetch_sub`; while it failed, give back, poll, retry.
+    RwFetchSub,
+    Mutex,
 }
 
 struct Gen {
@@ -68,16 +73,19 @@ pub fn random_spin_program(seed: u64) -> String {
     match shape {
         // Lockers: 2 or 3 workers increment a counter in a critical section.
         0 => {
-            let kind = match g.below(5) {
+            let kind = match g.below(7) {
                 0 => LockKind::TestAndSet,
                 1 => LockKind::Exchange,
                 2 => LockKind::Cas,
                 3 => LockKind::TryLock,
-                _ => LockKind::FetchSub,
+                4 => LockKind::FetchSub,
+                5 => LockKind::RwFetchSub,
+                _ => LockKind::Mutex,
             };
-            // Cancelling fetch_sub/fetch_add pairs are not reduced: two lockers.
+            // Without the reductions, cancelling fetch_sub/fetch_add pairs repeat up to
+            // the bound: two lockers.
             let n = match kind {
-                LockKind::FetchSub => 2,
+                LockKind::FetchSub | LockKind::RwFetchSub => 2,
                 _ => 2 + g.below(2),
             };
             let bug = g.chance(25);
@@ -109,15 +117,25 @@ pub fn random_spin_program(seed: u64) -> String {
                 // An observer of the lock word: an intermediate value (a fetch_sub's
                 // -1, a taken lock) shows in the final state.
                 let var = match kind {
-                    LockKind::TestAndSet | LockKind::TryLock => "flag",
+                    LockKind::TestAndSet | LockKind::TryLock | LockKind::Mutex => "flag",
                     LockKind::Exchange | LockKind::Cas => "lk",
-                    LockKind::FetchSub => "sem",
+                    LockKind::FetchSub | LockKind::RwFetchSub => "sem",
                 };
                 let ord = g.order("acq");
-                workers.push(vec![
-                    format!("int o = atomic_load_explicit(&{var}, {ord});"),
-                    "atomic_store_explicit(&data, o, memory_order_relaxed);".into(),
-                ]);
+                workers.push(if matches!(kind, LockKind::TryLock | LockKind::Mutex) {
+                    // A trylock that finds the mutex taken reads a locker's
+                    // intermediate write.
+                    vec![
+                        "int o = pthread_mutex_trylock(&m);".into(),
+                        "if (!o) pthread_mutex_unlock(&m);".into(),
+                        "atomic_store_explicit(&data, o != 0, memory_order_relaxed);".into(),
+                    ]
+                } else {
+                    vec![
+                        format!("int o = atomic_load_explicit(&{var}, {ord});"),
+                        "atomic_store_explicit(&data, o, memory_order_relaxed);".into(),
+                    ]
+                });
             }
             if plain {
                 main_end.push(format!("assert(d == {n});"));
@@ -137,7 +155,7 @@ pub fn random_spin_program(seed: u64) -> String {
             for _ in 0..n {
                 let ord = g.order("acq");
                 let mut body = Vec::new();
-                match g.below(4) {
+                match g.below(5) {
                     0 => {
                         body.push(format!("int r = atomic_load_explicit(&flag, {ord});"));
                         // Dat3M's CLH lock puts the loop behind an `if`.
@@ -159,6 +177,13 @@ pub fn random_spin_program(seed: u64) -> String {
                         let rmw = g.order("rmw");
                         body.push(format!(
                             "while (atomic_fetch_or_explicit(&flag, 0, {rmw}) == 0) ;"
+                        ));
+                    }
+                    // Polled under a mutex: a poll that sees 0 takes and releases it.
+                    3 => {
+                        body.push("int r = 0;".into());
+                        body.push(format!(
+                            "while (!r) {{ pthread_mutex_lock(&m); r = atomic_load_explicit(&flag, {ord}); pthread_mutex_unlock(&m); }}"
                         ));
                     }
                     _ => {
@@ -260,6 +285,13 @@ fn acquire(kind: LockKind, ord: &str) -> Vec<String> {
         LockKind::FetchSub => vec![format!(
             "while (atomic_fetch_sub_explicit(&sem, 1, {ord}) <= 0) atomic_fetch_add_explicit(&sem, 1, memory_order_relaxed);"
         )],
+        LockKind::RwFetchSub => vec![
+            format!("int p = atomic_fetch_sub_explicit(&sem, 1, {ord});"),
+            format!(
+                "while (p <= 0) {{ atomic_fetch_add_explicit(&sem, 1, memory_order_relaxed); while (atomic_load_explicit(&sem, memory_order_relaxed) <= 0) ; p = atomic_fetch_sub_explicit(&sem, 1, {ord}); }}"
+            ),
+        ],
+        LockKind::Mutex => vec!["pthread_mutex_lock(&m);".into()],
     }
 }
 
@@ -270,8 +302,10 @@ fn release(kind: LockKind, ord: &str) -> Vec<String> {
         LockKind::Exchange | LockKind::Cas => {
             vec![format!("atomic_store_explicit(&lk, 0, {ord});")]
         }
-        LockKind::TryLock => vec!["pthread_mutex_unlock(&m);".into()],
-        LockKind::FetchSub => vec![format!("atomic_fetch_add_explicit(&sem, 1, {ord});")],
+        LockKind::TryLock | LockKind::Mutex => vec!["pthread_mutex_unlock(&m);".into()],
+        LockKind::FetchSub | LockKind::RwFetchSub => {
+            vec![format!("atomic_fetch_add_explicit(&sem, 1, {ord});")]
+        }
     }
 }
 

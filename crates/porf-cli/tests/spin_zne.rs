@@ -119,6 +119,25 @@ fn cancelling_rmws_are_explored() {
     assert_eq!(code, 4, "{v}");
 }
 
+/// Runs that need a cancelling iteration's intermediate value to be read, by another
+/// thread's RMW (`fai_seen.c`) or by a load while a lower-numbered thread already
+/// waits for the spinner's later store (`fai_order.c`): both assertions fail under
+/// every model (each program's comment says how), and porf finds them.
+#[test]
+fn intermediate_values_of_cancelling_pairs_are_seen() {
+    for prog in ["fai_seen.c", "fai_order.c"] {
+        let path = file(prog);
+        for model in ["sc", "tso", "pso", "ra", "rc11", "sra", "wra"] {
+            let (code, v) = json(&["--model", model, "--unroll", "3", &path]);
+            assert_eq!(
+                (code, &v["verdict"]),
+                (42, &"assertion".into()),
+                "{prog} {model}: {v}"
+            );
+        }
+    }
+}
+
 /// Treiber pushes: a failed compare-exchange after storing `top` into the thread's own
 /// unpublished node blocks. Each push then succeeds at once reading the previous
 /// push's top: one execution per order of the pushes, N!, under every model but pso
