@@ -489,6 +489,7 @@ pub(crate) fn print_result(
             result,
             &out.blocks,
             how.stats && extra.is_none(),
+            how.bounds.hints,
         ));
         if how.stats && !out.rows.is_empty() {
             println!(

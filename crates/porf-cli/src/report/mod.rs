@@ -104,9 +104,9 @@ mod tests {
             blocked: 1,
             ..Stats::default()
         };
-        assert!(human_with(&s, &[], false).starts_with("No errors were detected.\n"));
+        assert!(human_with(&s, &[], false, false).starts_with("No errors were detected.\n"));
         s.bound_cut = 1;
-        let h = human_with(&s, &[], false);
+        let h = human_with(&s, &[], false, false);
         assert!(
             h.starts_with("No errors were detected up to the bound.\n"),
             "{h}"
@@ -115,8 +115,16 @@ mod tests {
             h.contains("  of which cut by the loop bound (--unroll): 1\n"),
             "{h}"
         );
+        // A program with __VERIFIER_loop_bound hints: the bound may be a hint's.
+        let h = human_with(&s, &[], false, true);
+        assert!(
+            h.contains(
+                "  of which cut by the loop bound (--unroll or a __VERIFIER_loop_bound hint): 1\n"
+            ),
+            "{h}"
+        );
         s.stopped_by = Some(StopReason::MaxExecutions(2));
-        let h = human_with(&s, &[], false);
+        let h = human_with(&s, &[], false, false);
         assert!(
             h.starts_with("No errors were detected in the executions explored (incomplete).\n"),
             "{h}"
@@ -260,7 +268,7 @@ pub fn print_human<P: Program>(s: &Stats, prog: &P, stats: bool) {
 /// GenMC's result lines, each error with its witness interleaving.
 pub fn human<P: Program>(s: &Stats, prog: &P, stats: bool) -> String {
     let blocks: Vec<String> = s.errors.iter().map(|e| error_block(e, prog)).collect();
-    human_with(s, &blocks, stats)
+    human_with(s, &blocks, stats, false)
 }
 
 /// The lines [`human`] prints for one error: what, where, and the witness interleaving.
@@ -299,8 +307,9 @@ pub fn error_block<P: Program>(err: &porf_explore::ErrorReport, prog: &P) -> Str
 }
 
 /// [`human`] with the errors' lines given ([`error_block`] of each of `s.errors`, in
-/// order): `porf merge` prints errors rendered by the shards.
-pub fn human_with(s: &Stats, blocks: &[String], stats: bool) -> String {
+/// order): `porf merge` prints errors rendered by the shards. `hints`: the program has
+/// `__VERIFIER_loop_bound` hints, which cut executions as `--unroll` does.
+pub fn human_with(s: &Stats, blocks: &[String], stats: bool, hints: bool) -> String {
     use std::fmt::Write;
     let mut o = String::new();
     if s.errors.is_empty() {
@@ -335,6 +344,10 @@ pub fn human_with(s: &Stats, blocks: &[String], stats: bool) -> String {
         let (k, r) = (s.bound_cut, s.recursion_cut);
         let _ = match (k, r) {
             (0, _) => Ok(()),
+            (k, 0) if hints => writeln!(
+                o,
+                "  of which cut by the loop bound (--unroll or a __VERIFIER_loop_bound hint): {k}"
+            ),
             (k, 0) => writeln!(o, "  of which cut by the loop bound (--unroll): {k}"),
             (k, r) if k == r => writeln!(
                 o,
