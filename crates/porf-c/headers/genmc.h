@@ -16,9 +16,15 @@
  *   an execution reaching one is an "unsupported" error (exit code 3) rather than an
  *   annotation ignored in silence. Without the annotation the store is checked as
  *   any other.
- * - __VERIFIER_hp_* (hazard pointers), __VERIFIER_optional, persistency and method
- *   annotations: not supported (an execution reaching a call is an "unsupported"
- *   error, exit code 3).
+ * - __VERIFIER_optional(x): each time the thread reaches the block, it either skips it
+ *   or runs x and then blocks (as GenMC's `if (__VERIFIER_opt_begin()) { x;
+ *   __VERIFIER_assume(0); }`). So complete executions are those of the program
+ *   without the block, and an error x can reach is found. GenMC enters at most one
+ *   block per execution (by a revisit of its own); porf explores every choice, which
+ *   gives the same complete executions and verdicts when x writes nothing another
+ *   thread reads (GenMC's requirement), and more blocked executions.
+ * - __VERIFIER_hp_* (hazard pointers), persistency and method annotations: not
+ *   supported (an execution reaching a call is an "unsupported" error, exit code 3).
  */
 #ifndef __PORF_GENMC_H
 #define __PORF_GENMC_H
@@ -69,7 +75,14 @@ void __porf_unsupported(const char *__msg);
 #define __VERIFIER_confirming_read(c) (c)
 #define __VERIFIER_confirming_CAS(c) (c)
 #define __VERIFIER_final_CAS(c) (__PORF_FINAL_UNSUPPORTED("__VERIFIER_final_CAS"), (c))
-#define __VERIFIER_optional(x) __VERIFIER_optional_block()
+/* GenMC's optional block: skipped, or entered and then the thread blocks (see above). */
+#define __VERIFIER_optional(x)                                                      \
+	do {                                                                        \
+		if (__VERIFIER_nondet_bool()) {                                     \
+			x;                                                          \
+			__VERIFIER_assume(0);                                       \
+		}                                                                   \
+	} while (0)
 
 typedef void *__VERIFIER_hp_t;
 #endif

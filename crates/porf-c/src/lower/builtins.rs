@@ -96,9 +96,7 @@ const ORDER_NAMES: [&str; 6] = [
 /// GenMC interface functions porf recognises but does not model: a call evaluates its
 /// arguments and is an "unsupported" error when an execution reaches it, with this
 /// explanation (GenMC's meaning is not one porf can give exactly: hazard pointers
-/// exempt protected accesses from the retire's free in GenMC's memory-safety check;
-/// an optional block is entered in at most one place per execution, by GenMC's own
-/// revisit, which its counts reflect).
+/// exempt protected accesses from the retire's free in GenMC's memory-safety check).
 const HP: &str =
     "GenMC's hazard pointers (`__VERIFIER_hp_*`) are not supported: GenMC exempts the \
                   accesses a hazard pointer protects from the memory-safety check against \
@@ -109,13 +107,6 @@ const UNSUPPORTED_API: &[(&str, &str)] = &[
     ("__VERIFIER_hp_clear", HP),
     ("__VERIFIER_hp_free", HP),
     ("__VERIFIER_hp_retire", HP),
-    (
-        "__VERIFIER_optional_block",
-        "`__VERIFIER_optional` (GenMC's optional blocks, `__VERIFIER_optional_block`) is not \
-         supported: GenMC enters at most \
-         one optional block per execution, by a revisit of its own that its counts reflect, \
-         which porf does not model",
-    ),
 ];
 
 /// Whether calls to `name` are handled by the front end.
