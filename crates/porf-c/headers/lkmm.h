@@ -26,9 +26,22 @@
  *   spin_unlock / spin_trylock its lock, unlock and trylock.
  * - RCU (rcu_read_lock, rcu_read_unlock, synchronize_rcu) and spin_is_locked: not
  *   supported; an execution reaching one is an "unsupported" error (exit code 3).
+ *
+ * An lkmm.h in a directory given with -I is used instead of this one (Dat3M's, whose
+ * __LKMM_* intrinsics porf refuses where an execution reaches them).
  */
 #ifndef __PORF_LKMM_H
 #define __PORF_LKMM_H
+/* __PORF_USER_INCLUDES: the run has -I directories (without any, gcc refuses
+ * __has_include_next under -nostdinc). */
+#ifdef __PORF_USER_INCLUDES
+#if __has_include_next(<lkmm.h>)
+#define __PORF_LKMM_USER 1
+#endif
+#endif
+#ifdef __PORF_LKMM_USER
+#include_next <lkmm.h>
+#else
 #include <pthread.h>
 #include <stdint.h>
 #include <stdatomic.h>
@@ -150,4 +163,5 @@ typedef pthread_mutex_t spinlock_t;
 #define rcu_read_unlock() __PORF_RCU_UNSUPPORTED("rcu_read_unlock")
 #define synchronize_rcu() __PORF_RCU_UNSUPPORTED("synchronize_rcu")
 #define synchronize_rcu_expedited() __PORF_RCU_UNSUPPORTED("synchronize_rcu_expedited")
+#endif
 #endif

@@ -232,6 +232,7 @@ impl Machine {
             formatted: self.formatted.clone(),
             section: self.section,
             abort_blocks: self.abort_blocks,
+            final_depth: self.final_depth,
         }
     }
 
