@@ -10,19 +10,35 @@
  *   __VERIFIER_confirming_read/CAS, __VERIFIER_local_write: annotations that let
  *   GenMC prune executions (Helper, SAVer); porf runs the annotated code as written
  *   and explores every execution.
- * - __VERIFIER_final_write, __VERIFIER_final_CAS: with -helper, GenMC reports an
- *   "Annotation error" when a final write's location has another store not
- *   happens-before it (checked as each store is added); porf does not check that, so
- *   an execution reaching one is an "unsupported" error (exit code 3) rather than an
- *   annotation ignored in silence. Without the annotation the store is checked as
- *   any other.
- * - __VERIFIER_hp_* (hazard pointers), __VERIFIER_optional, persistency and method
- *   annotations: not supported (an execution reaching a call is an "unsupported"
- *   error, exit code 3).
+ * - __VERIFIER_final_write(s), __VERIFIER_final_CAS(c): each write the statement
+ *   (or the CAS, if it succeeds) performs is final: every other write to its location
+ *   must happen before it, else the execution has an "annotation error" (an assertion
+ *   failure, exit code 42). GenMC checks this with -helper only, and only when a
+ *   store meets exactly one other store of the location; porf always checks it, for
+ *   every pair (README "Where porf differs from GenMC 0.11").
+ * - __VERIFIER_optional(x): each time the thread reaches the block, it either skips it
+ *   or runs x and then blocks (as GenMC's `if (__VERIFIER_opt_begin()) { x;
+ *   __VERIFIER_assume(0); }`). So complete executions are those of the program
+ *   without the block, and an error x can reach is found. GenMC enters at most one
+ *   block per execution (by a revisit of its own); porf explores every choice, which
+ *   gives the same complete executions and verdicts when x writes nothing another
+ *   thread reads (GenMC's requirement), and more blocked executions.
+ * - __VERIFIER_hp_* (hazard pointers), as in GenMC 0.11: __VERIFIER_hp_alloc() mallocs
+ *   a hazard pointer, __VERIFIER_hp_free(hp) frees it, __VERIFIER_hp_clear(hp) is a
+ *   release store of NULL into it, __VERIFIER_hp_protect(hp, p) an acquire load of the
+ *   pointer at p, then the protection of the value loaded by hp.
+ *   __VERIFIER_hp_retire(p) is a free of p's block, except that an access protected
+ *   by a hazard pointer (the thread's latest protection of a pointer into the block
+ *   names a hazard pointer the thread has not protected anything else with since) is
+ *   not an access to freed memory because of the retire (porf-models' lifetime.rs).
+ *   A retire twice, or a retire and a free, of one block is a double free.
+ * - Persistency and method annotations: not supported (an execution reaching a call
+ *   is an "unsupported" error, exit code 3).
  */
 #ifndef __PORF_GENMC_H
 #define __PORF_GENMC_H
 #include <stdbool.h>
+#include <stdlib.h>
 #include <pthread.h>
 void __VERIFIER_assume(bool cond);
 int __VERIFIER_nondet_int(void);
@@ -56,20 +72,43 @@ static inline void __VERIFIER_join_symmetric(__VERIFIER_thread_t __th)
 }
 
 #define __VERIFIER_local_write(s) do { s; } while (0)
-void __porf_unsupported(const char *__msg);
-#define __PORF_FINAL_UNSUPPORTED(n)                                                        \
-	__porf_unsupported("`" n "` (GenMC's final-write annotation) is not supported: with "  \
-			   "-helper GenMC checks that no other store of the location is unordered " \
-			   "with a final one, porf does not; remove the annotation to check the "   \
-			   "store as any other")
-#define __VERIFIER_final_write(s) do { __PORF_FINAL_UNSUPPORTED("__VERIFIER_final_write"); s; } while (0)
+void __porf_final_begin(void);
+void __porf_final_end(void);
+#define __VERIFIER_final_write(s) do { __porf_final_begin(); s; __porf_final_end(); } while (0)
 #define __VERIFIER_helped_CAS(c) do { c; } while (0)
 #define __VERIFIER_helping_CAS(c) do { c; } while (0)
 #define __VERIFIER_speculative_read(c) (c)
 #define __VERIFIER_confirming_read(c) (c)
 #define __VERIFIER_confirming_CAS(c) (c)
-#define __VERIFIER_final_CAS(c) (__PORF_FINAL_UNSUPPORTED("__VERIFIER_final_CAS"), (c))
-#define __VERIFIER_optional(x) __VERIFIER_optional_block()
+#define __VERIFIER_final_CAS(c)                                                     \
+	({                                                                          \
+		__porf_final_begin();                                               \
+		__typeof__(c) __porf_r = (c);                                       \
+		__porf_final_end();                                                 \
+		__porf_r;                                                           \
+	})
+/* GenMC's optional block: skipped, or entered and then the thread blocks (see above). */
+#define __VERIFIER_optional(x)                                                      \
+	do {                                                                        \
+		if (__VERIFIER_nondet_bool()) {                                     \
+			x;                                                          \
+			__VERIFIER_assume(0);                                       \
+		}                                                                   \
+	} while (0)
 
-typedef void *__VERIFIER_hp_t;
+typedef struct {
+	void *__dummy;
+} __VERIFIER_hp_t;
+void __VERIFIER_hazptr_protect(__VERIFIER_hp_t *__hp, void *__p);
+void __VERIFIER_hazptr_retire(void *__p);
+#define __VERIFIER_hp_alloc() ((__VERIFIER_hp_t *)malloc(sizeof(__VERIFIER_hp_t)))
+#define __VERIFIER_hp_free(hp) free(hp)
+#define __VERIFIER_hp_clear(hp) __atomic_store_n(&(hp)->__dummy, (void *)0, __ATOMIC_RELEASE)
+#define __VERIFIER_hp_protect(hp, p)                                                \
+	({                                                                          \
+		void *__porf_p = __atomic_load_n((void **)(p), __ATOMIC_ACQUIRE);   \
+		__VERIFIER_hazptr_protect((hp), __porf_p);                          \
+		__porf_p;                                                           \
+	})
+#define __VERIFIER_hp_retire(p) __VERIFIER_hazptr_retire(p)
 #endif

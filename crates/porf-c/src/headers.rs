@@ -26,6 +26,7 @@ pub const HEADERS: &[(&str, &str)] = &[
     ("genmc.h", include_str!("../headers/genmc.h")),
     ("inttypes.h", include_str!("../headers/inttypes.h")),
     ("limits.h", include_str!("../headers/limits.h")),
+    ("lkmm.h", include_str!("../headers/lkmm.h")),
     ("porf.h", include_str!("../headers/porf.h")),
     ("pthread.h", include_str!("../headers/pthread.h")),
     ("sched.h", include_str!("../headers/sched.h")),

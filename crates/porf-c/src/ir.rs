@@ -235,12 +235,29 @@ pub enum Builtin {
     /// malloc does not happen-before the call, or that was freed before it, is the
     /// engine's free of non-allocated memory or double free.
     BlockSize,
+    /// GenMC's `__VERIFIER_hazptr_protect(hp, p)` (the protect of
+    /// `__VERIFIER_hp_protect`): two arguments; a `Note::HpProtect` event naming the
+    /// heap block `p` points into.
+    HpProtect,
+    /// GenMC's `__VERIFIER_hazptr_retire(p)` (`__VERIFIER_hp_retire`): a free
+    /// ([`Builtin::Free`]'s checks) that exempts hazard-pointer-protected accesses
+    /// from the use-after-free check ([`porf_graph::Action::Retire`]).
+    HpRetire,
+    /// `__porf_final_begin()` / `__porf_final_end()` (GenMC's `__VERIFIER_final_write`
+    /// and `__VERIFIER_final_CAS` in porf's `genmc.h`): between them, each write the
+    /// thread performs is followed by a `Note::FinalWrite` event of its location. No
+    /// arguments.
+    FinalBegin,
+    FinalEnd,
     /// `__VERIFIER_nondet_<type>()`: no arguments; a value of type `ty`, chosen by the
     /// engine ([`porf_graph::Action::Choose`]) among `{0, 1}` if `boolean` (`_Bool`,
     /// whose `Scalar` is that of `unsigned char`), else among the values of
     /// [`crate::RunOptions::nondet_range`] `ty` can hold (no range, or none of its
     /// values fits: an unsupported-input error at the call).
-    Nondet { ty: Scalar, boolean: bool },
+    Nondet {
+        ty: Scalar,
+        boolean: bool,
+    },
     /// `pthread_self()`: the engine thread id of the caller.
     ThreadSelf,
     /// GCC's bit builtins on a value of `width` bytes (two arguments: the value and

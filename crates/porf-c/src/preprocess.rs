@@ -57,6 +57,10 @@ pub fn preprocess(path: &Path, opts: &FrontOptions) -> Result<String, Diagnostic
     if opts.data_model == crate::DataModel::Ilp32 {
         cmd.arg("-m32");
     }
+    if !opts.include_dirs.is_empty() {
+        // Lets a bundled header defer to the user's (`headers/lkmm.h`).
+        cmd.arg("-D__PORF_USER_INCLUDES=1");
+    }
     for dir in &opts.include_dirs {
         cmd.arg("-I").arg(dir);
     }

@@ -5,7 +5,7 @@
 //! execution of the equivalence. [`rvf_class_key`]: a trace's reads-value-from class.
 
 use crate::coherence::Equiv;
-use porf_graph::{BlockReason, Graph, LabelKind, ReadKind, WriteKind};
+use porf_graph::{BlockReason, Graph, LabelKind, Note, ReadKind, WriteKind};
 
 /// A key identifying an execution up to insertion order: every thread's events with
 /// their rf sources, and (in co mode) co per location.
@@ -119,7 +119,13 @@ fn encode(k: &mut Vec<i64>, kind: &LabelKind, read: i64) {
         LabelKind::Malloc { base, size, zeroed } => {
             k.extend([10, base.0 as i64, *size as i64, *zeroed as i64])
         }
-        LabelKind::Free { base } => k.extend([11, base.0 as i64]),
+        LabelKind::Free { base, retire } => k.extend([11, base.0 as i64, *retire as i64]),
+        LabelKind::Note {
+            note: Note::HpProtect { hp, block },
+        } => k.extend([14, hp.0 as i64, block.map_or(-1, |b| b.0 as i64)]),
+        LabelKind::Note {
+            note: Note::FinalWrite { loc },
+        } => k.extend([15, loc.0 as i64]),
         LabelKind::Choice { val } => k.extend([12, *val]),
         LabelKind::BlockSize { base, size } => k.extend([13, base.0 as i64, *size as i64]),
     }

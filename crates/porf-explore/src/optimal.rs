@@ -266,7 +266,9 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
                     let kind = &st.g.label(e).kind;
                     let fence = matches!(kind, LabelKind::Fence { .. });
                     let error = matches!(kind, LabelKind::Error { .. });
-                    let free = matches!(kind, LabelKind::Free { .. });
+                    // Frees (retires too) and final-write notes take part in lifetime
+                    // errors; so do accesses, checked where they are added.
+                    let free = matches!(kind, LabelKind::Free { .. } | LabelKind::Note { .. });
                     if fence && !self.co.check(&mut st.g, e) {
                         return;
                     }

@@ -24,6 +24,15 @@ use std::time::Instant;
 /// The message of lifetime error `err` of `g`: the violation's, except that a read of
 /// uninitialised memory is named by the program when it knows what the memory is
 /// ([`Program::uninit_read_message`]: a local variable living in a block of its own).
+/// The class of a lifetime error: a memory error, but for a misused final-write
+/// annotation, which is a failed claim of the program like an assertion.
+pub fn lifetime_class(v: Violation) -> ErrorClass {
+    match v {
+        Violation::NotFinal => ErrorClass::Assertion,
+        _ => ErrorClass::Memory,
+    }
+}
+
 pub fn lifetime_message<P: Program>(prog: &P, g: &Graph, err: &LifetimeError) -> String {
     if err.violation == Violation::UninitializedRead {
         if let Some(loc) = err.events.first().and_then(|&r| g.label(r).loc()) {
@@ -261,7 +270,7 @@ impl<'c> Recorder<'c> {
     pub fn lifetime<P: Program>(&mut self, prog: &P, g: &Graph, err: &LifetimeError) {
         let events = err.events.iter().map(|&e| (e, g.label(e).src)).collect();
         self.error(
-            ErrorClass::Memory,
+            lifetime_class(err.violation),
             lifetime_message(prog, g, err),
             events,
             g,

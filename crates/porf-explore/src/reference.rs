@@ -105,6 +105,8 @@ fn footprint(a: &Action) -> Footprint {
         Action::Spawn { .. }
         | Action::Malloc { .. }
         | Action::Free { .. }
+        | Action::Retire { .. }
+        | Action::Note { .. }
         | Action::BlockSize { .. }
         | Action::Fence { .. }
         | Action::Choose { .. }

@@ -293,7 +293,26 @@ pub fn perform<P: Program>(
             Step::Done(e)
         }
         Action::Free { base, src } => {
-            let e = add_event(st, model, t, LabelKind::Free { base }, src);
+            let e = add_event(
+                st,
+                model,
+                t,
+                LabelKind::Free {
+                    base,
+                    retire: false,
+                },
+                src,
+            );
+            st.push_resumed(t, 0);
+            Step::Done(e)
+        }
+        Action::Retire { base, src } => {
+            let e = add_event(st, model, t, LabelKind::Free { base, retire: true }, src);
+            st.push_resumed(t, 0);
+            Step::Done(e)
+        }
+        Action::Note { note, src } => {
+            let e = add_event(st, model, t, LabelKind::Note { note }, src);
             st.push_resumed(t, 0);
             Step::Done(e)
         }

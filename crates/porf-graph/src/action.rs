@@ -368,6 +368,18 @@ pub enum Action {
         loc: Loc,
         src: SrcLoc,
     },
+    /// GenMC's `__VERIFIER_hp_retire(p)` of the block allocated at `base`: a free
+    /// whose use-after-free check exempts hazard-pointer-protected accesses (a
+    /// `LabelKind::Free` with `retire`).
+    Retire {
+        base: Loc,
+        src: SrcLoc,
+    },
+    /// A GenMC annotation event (`LabelKind::Note`); the thread is resumed with 0.
+    Note {
+        note: crate::label::Note,
+        src: SrcLoc,
+    },
     /// A nondeterministic choice of a value in `lo..=hi` (requires `lo <= hi`), e.g. C's
     /// `__VERIFIER_nondet_int()` over a declared domain. The explorer resumes the thread
     /// with each value in turn, in increasing order: each value starts its own
@@ -417,6 +429,8 @@ macro_rules! match_src {
             | Action::TryLock { src: $src, .. }
             | Action::Unlock { src: $src, .. }
             | Action::Choose { src: $src, .. }
+            | Action::Retire { src: $src, .. }
+            | Action::Note { src: $src, .. }
             | Action::Block { src: $src, .. }
             | Action::Error { src: $src, .. } => $has,
             Action::Finish { .. } => $none,

@@ -17,7 +17,7 @@
 //! * `LocInfo::sized` counts the location's accesses with a width (`bytes > 0`) and
 //!   `LocInfo::width` is the width of the oldest of them (when `sized > 0`).
 //! * `sc_fences` is the number of seq_cst fences (a fence's order is never changed
-//!   after it is added).
+//!   after it is added); `final_notes` the number of `Note::FinalWrite` events.
 //! * `joins[c]` lists the graph's `Join { child: c }` events, in insertion order (so
 //!   that [`Graph::joins_of`] is O(1) for the models' incremental checks).
 //! * `LocInfo::by_thread[t][c]` lists the indices of thread `t`'s accesses of the
@@ -155,6 +155,8 @@ pub struct Removed {
     log: Vec<Undo>,
     /// The seq_cst fences removed.
     sc_fences: u32,
+    /// The `Note::FinalWrite` events removed.
+    final_notes: u32,
 }
 
 impl Removed {
@@ -247,6 +249,7 @@ pub struct Graph {
     loc_order: Arc<BTreeSet<Loc>>,
     order: Vec<EventId>,
     sc_fences: u32,
+    final_notes: u32,
     joins: Vec<Vec<EventId>>,
 }
 
@@ -297,6 +300,12 @@ impl Graph {
     /// takes its fast path only without them).
     pub fn sc_fences(&self) -> u32 {
         self.sc_fences
+    }
+
+    /// Whether the graph has a `Note::FinalWrite` event (GenMC's final-write
+    /// annotation), so that the checks of writes can skip looking for one.
+    pub fn has_final_notes(&self) -> bool {
+        self.final_notes > 0
     }
     /// The `Join` events waiting for thread `child`, in insertion order.
     pub fn joins_of(&self, child: Tid) -> &[EventId] {
@@ -486,11 +495,14 @@ impl Graph {
                 debug_assert!(b.malloc.is_none(), "block {base} allocated twice");
                 b.malloc = Some((e, *size));
             }
-            LabelKind::Free { base } => self.blocks.entry(*base).or_default().frees.push(e),
+            LabelKind::Free { base, .. } => self.blocks.entry(*base).or_default().frees.push(e),
             _ => {}
         }
         if is_sc_fence(&kind) {
             self.sc_fences += 1;
+        }
+        if is_final_note(&kind) {
+            self.final_notes += 1;
         }
         let stamp = self.order.len() as u32;
         self.order.push(e);
@@ -643,6 +655,9 @@ impl Graph {
         if is_sc_fence(&lab.kind) {
             self.sc_fences -= 1;
         }
+        if is_final_note(&lab.kind) {
+            self.final_notes -= 1;
+        }
         match lab.kind {
             LabelKind::Read { loc, rf, bytes, .. } => {
                 self.unlink_reader(loc, rf, e);
@@ -654,7 +669,7 @@ impl Graph {
                     b.malloc = None;
                 }
             }
-            LabelKind::Free { base } => {
+            LabelKind::Free { base, .. } => {
                 if let Some(b) = self.blocks.get_mut(&base) {
                     if let Some(i) = b.frees.iter().rposition(|&x| x == e) {
                         b.frees.remove(i);
@@ -716,6 +731,7 @@ impl Graph {
             .unwrap_or(self.order.len());
         let mut log = Vec::new();
         let mut sc = 0;
+        let mut fin = 0;
         for s in (from..self.order.len()).rev() {
             let e = self.order[s];
             if !gone(e) {
@@ -768,7 +784,7 @@ impl Graph {
                         });
                     }
                 }
-                LabelKind::Free { base } => {
+                LabelKind::Free { base, .. } => {
                     if let Some(b) = self.blocks.get_mut(&base) {
                         if let Some(at) = b.frees.iter().rposition(|&x| x == e) {
                             b.frees.remove(at);
@@ -792,6 +808,7 @@ impl Graph {
                     }
                 }
                 ref k if is_sc_fence(k) => sc += 1,
+                ref k if is_final_note(k) => fin += 1,
                 _ => {}
             }
         }
@@ -807,6 +824,7 @@ impl Graph {
         }
         self.order.truncate(next);
         self.sc_fences -= sc;
+        self.final_notes -= fin;
         let slots = self.threads.len();
         let events = self
             .threads
@@ -823,6 +841,7 @@ impl Graph {
             from,
             log,
             sc_fences: sc,
+            final_notes: fin,
         }
     }
 
@@ -864,6 +883,7 @@ impl Graph {
             from,
             log,
             sc_fences,
+            final_notes,
         } = rm;
         if self.threads.len() < slots {
             self.threads.resize_with(slots, Chunked::new);
@@ -951,6 +971,7 @@ impl Graph {
             }
         }
         self.sc_fences += sc_fences;
+        self.final_notes += final_notes;
     }
 
     /// A copy of the graph restricted to the events in `keep` (which must be closed
@@ -966,6 +987,7 @@ impl Graph {
             loc_order: Arc::clone(&self.loc_order),
             order: Vec::with_capacity(self.order.len()),
             sc_fences: 0,
+            final_notes: 0,
             joins: self
                 .joins
                 .iter()
@@ -983,6 +1005,9 @@ impl Graph {
             if keep.contains(e) && g.contains(e) {
                 if is_sc_fence(&g.label(e).kind) {
                     g.sc_fences += 1;
+                }
+                if is_final_note(&g.label(e).kind) {
+                    g.final_notes += 1;
                 }
                 let s = g.order.len() as u32;
                 g.label_mut(e).stamp = s;
@@ -1051,6 +1076,15 @@ fn ord_is_na(kind: &LabelKind) -> bool {
 
 fn is_sc_fence(kind: &LabelKind) -> bool {
     matches!(kind, LabelKind::Fence { ord } if ord.is_sc())
+}
+
+fn is_final_note(kind: &LabelKind) -> bool {
+    matches!(
+        kind,
+        LabelKind::Note {
+            note: crate::label::Note::FinalWrite { .. }
+        }
+    )
 }
 
 impl std::fmt::Display for Graph {

@@ -116,9 +116,16 @@ pub enum LabelKind {
         size: u64,
         zeroed: bool,
     },
-    /// The deallocation of the block allocated at `base`.
+    /// The deallocation of the block allocated at `base`. `retire`: GenMC's
+    /// `__VERIFIER_hp_retire` (a deferred free: for the use-after-free check, accesses
+    /// a hazard pointer protects ([`Note::HpProtect`]) are exempt from it).
     Free {
         base: Loc,
+        retire: bool,
+    },
+    /// A GenMC annotation ([`Note`]): touches no memory.
+    Note {
+        note: Note,
     },
     Fence {
         ord: MemOrder,
@@ -153,6 +160,17 @@ pub enum LabelKind {
         kind: ErrorKind,
         msg: String,
     },
+}
+
+/// GenMC's annotations that the error checks read (`porf-models`' `lifetime`).
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum Note {
+    /// `__VERIFIER_hp_protect(hp, p)`: hazard pointer `hp` protects `p`, which lies in
+    /// the dynamically allocated block at `block` (`None`: in no such block).
+    HpProtect { hp: Loc, block: Option<Loc> },
+    /// `__VERIFIER_final_write`: the thread's po-latest write to `loc` before this
+    /// event is final (every other write to `loc` must happen before it).
+    FinalWrite { loc: Loc },
 }
 
 /// An event of the graph with its bookkeeping.
@@ -198,7 +216,7 @@ impl Label {
     /// The block a malloc or free is about.
     pub fn block(&self) -> Option<Loc> {
         match self.kind {
-            LabelKind::Malloc { base, .. } | LabelKind::Free { base } => Some(base),
+            LabelKind::Malloc { base, .. } | LabelKind::Free { base, .. } => Some(base),
             _ => None,
         }
     }

@@ -36,6 +36,6 @@ pub use action::{
     Wrap, MUTEX_DESTROYED,
 };
 pub use graph::{AccessClass, BlockInfo, Graph, LocInfo, Removed, RfUndo, SCAN_BELOW};
-pub use label::{EventId, Label, LabelKind, ReadKind, WriteKind, WIDTHLESS};
+pub use label::{EventId, Label, LabelKind, Note, ReadKind, WriteKind, WIDTHLESS};
 pub use release_acquire::AllReleaseAcquire;
 pub use view::View;

@@ -7,7 +7,7 @@ use crate::memory::{
     classify, frame_addr, func_addr, heap_addr, stack_addr, Fault, Region, HEAP_DATA,
     MAX_HEAP_BLOCKS, MAX_MALLOC, MAX_STACK, MAX_THREADS,
 };
-use porf_graph::{Action, BlockReason, ErrorKind, Loc, MemOrder, RmwOp, SrcLoc, Tid, Val};
+use porf_graph::{Action, BlockReason, ErrorKind, Loc, MemOrder, Note, RmwOp, SrcLoc, Tid, Val};
 
 /// What executing one instruction did.
 type Step = Result<Option<Pending>, Fault>;
@@ -530,6 +530,25 @@ impl Machine {
                         Ok(Some(Pending::end(Action::Finish { ret: arg })))
                     }
                     Builtin::Free => self.free(code, arg, src),
+                    Builtin::HpRetire => self.retire(code, arg, src),
+                    Builtin::HpProtect => {
+                        let p = args.get(1).map_or(0, val);
+                        let note = Note::HpProtect {
+                            hp: Loc(arg as u64),
+                            block: crate::memory::block_base(p).map(|b| Loc(b as u64)),
+                        };
+                        Ok(Some(Pending::plain(Action::Note { note, src })))
+                    }
+                    Builtin::FinalBegin => {
+                        self.final_depth += 1;
+                        self.advance();
+                        Ok(None)
+                    }
+                    Builtin::FinalEnd => {
+                        self.final_depth = self.final_depth.saturating_sub(1);
+                        self.advance();
+                        Ok(None)
+                    }
                     Builtin::FormattedByte => {
                         let b = usize::try_from(arg)
                             .ok()
@@ -1052,6 +1071,7 @@ impl Machine {
                 });
                 return;
             }
+            Cont::Note => return,
         }
         self.advance();
     }

@@ -74,6 +74,15 @@ impl Machine {
         }
     }
 
+    /// GenMC's `__VERIFIER_hazptr_retire(p)`: [`Self::free`] with the engine's `Retire`.
+    pub(super) fn retire(&mut self, code: &Module, p: Val, src: SrcLoc) -> Step {
+        let step = self.free(code, p, src)?;
+        Ok(step.map(|pend| match pend.action {
+            Action::Free { base, src } => Pending::plain(Action::Retire { base, src }),
+            _ => pend,
+        }))
+    }
+
     /// `free(p)`: `free(NULL)` does nothing; a pointer that is not the start of a heap
     /// block is an invalid free; anything else is the engine's `Free` of the block.
     pub(super) fn free(&mut self, code: &Module, p: Val, src: SrcLoc) -> Step {

@@ -149,6 +149,9 @@ struct Machine {
     section: Option<Section>,
     /// [`crate::RunOptions::abort_blocks`].
     abort_blocks: bool,
+    /// How many `__porf_final_begin()` are open ([`crate::ir::Builtin::FinalBegin`]):
+    /// while positive, each write is followed by a `Note::FinalWrite` event.
+    final_depth: u32,
 }
 
 /// An open atomic section: where it was opened, and whether the thread has performed
@@ -235,6 +238,9 @@ enum Cont {
     /// Own block `index` (in `own`) is freed: forget it, stay at the current
     /// instruction (a `LocalBlock`, return or thread exit, which runs again).
     OwnFree { index: u32 },
+    /// A `Note::FinalWrite` that follows a write inside `__VERIFIER_final_write`:
+    /// nothing to write back; the program counter is already past the write.
+    Note,
 }
 
 impl Pending {
@@ -332,6 +338,7 @@ impl CThread {
             formatted: Vec::new(),
             section: None,
             abort_blocks: run.abort_blocks,
+            final_depth: 0,
         };
         m.undef.resize(0, stack.len(), false);
         m.spin.active = !code.loops.is_empty();
@@ -377,6 +384,22 @@ impl CThread {
 }
 
 impl Machine {
+    /// Inside `__VERIFIER_final_write` ([`Machine::final_depth`]), the note that
+    /// follows write `action` (answered with `ret`): for a store, and for an RMW that
+    /// wrote (not a failed compare-exchange), a `Note::FinalWrite` of its location.
+    fn final_note(&self, action: &Action, ret: Val) -> Option<Pending> {
+        if self.final_depth == 0 {
+            return None;
+        }
+        let (loc, src) = match *action {
+            Action::Store { loc, src, .. } => (loc, src),
+            Action::Rmw { loc, op, src, .. } if op.apply(ret).is_some() => (loc, src),
+            _ => return None,
+        };
+        let note = porf_graph::Note::FinalWrite { loc };
+        Some(Pending::new(Action::Note { note, src }, Cont::Note))
+    }
+
     /// The live blocks of locals with a block of their own.
     fn own(&self) -> &[OwnBlock] {
         self.own.as_deref().unwrap_or(&[])
@@ -411,7 +434,7 @@ impl ThreadMachine for CThread {
                 if let Some(s) = &mut self.m.section {
                     s.started = true;
                 }
-                None
+                self.m.final_note(&p.action, ret)
             }
         };
     }

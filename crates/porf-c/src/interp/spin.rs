@@ -13,7 +13,7 @@
 //! edge the bookkeeping did not see begin).
 //! It blocks (`BlockReason::SpinLoop`) when the events the thread added since a point
 //! `P` of this visit are only reads (loads, failed compare-exchanges, failed
-//! `pthread_mutex_trylock`s), fences and *value-preserving RMWs* (an RMW whose write
+//! `pthread_mutex_trylock`s), fences, nondeterministic choices and *value-preserving RMWs* (an RMW whose write
 //! holds the value its read part read: an exchange of the value already there,
 //! `fetch_add(0)`, a `fetch_or` of bits already set, a test-and-set of a set flag, a
 //! compare-exchange writing its expected value; not in rule (b), see below),
@@ -30,7 +30,7 @@
 //!   counts with its failure order), and running locally up to the header.
 //!
 //! **Why this loses no behaviour.** Let `E` be an execution that goes on past the back
-//! edge. In case (a), removing the iteration's events (reads and fences of this thread,
+//! edge. In case (a), removing the iteration's events (reads, fences and choices of this thread,
 //! which no event reads from) leaves a graph whose relations are restrictions of
 //! `E`'s; every model porf has (SC, TSO, PSO, RA, RC11, WRA, SRA) forbids cycles or
 //! reflexive edges in unions of relations that only shrink when events are removed, so
@@ -232,6 +232,7 @@ impl Machine {
             formatted: self.formatted.clone(),
             section: self.section,
             abort_blocks: self.abort_blocks,
+            final_depth: self.final_depth,
         }
     }
 
@@ -342,7 +343,10 @@ impl Machine {
                 },
                 ..
             } if ret != expected => Seen::Read((loc, bytes, fail_ord)),
-            Action::Fence { .. } => Seen::Fence,
+            // A nondeterministic choice (`__VERIFIER_nondet_*`, an optional block's
+            // entry) touches no memory and is in no relation: like a fence, removing it
+            // with the iteration leaves the other relations unchanged.
+            Action::Fence { .. } | Action::Choose { .. } => Seen::Fence,
             Action::Store { loc, .. } if self.spin.private_ok && self.is_private(loc) => {
                 Seen::PrivateWrite(loc)
             }

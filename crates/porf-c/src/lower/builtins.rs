@@ -26,6 +26,10 @@ const NAMES: &[&str] = &[
     "memcpy",
     "memmove",
     "__VERIFIER_assume",
+    "__VERIFIER_hazptr_protect",
+    "__VERIFIER_hazptr_retire",
+    "__porf_final_begin",
+    "__porf_final_end",
     "atomic_thread_fence",
     "atomic_signal_fence",
     "atomic_init",
@@ -95,26 +99,33 @@ const ORDER_NAMES: [&str; 6] = [
 
 /// GenMC interface functions porf recognises but does not model: a call evaluates its
 /// arguments and is an "unsupported" error when an execution reaches it, with this
-/// explanation (GenMC's meaning is not one porf can give exactly: hazard pointers
-/// exempt protected accesses from the retire's free in GenMC's memory-safety check;
-/// an optional block is entered in at most one place per execution, by GenMC's own
-/// revisit, which its counts reflect).
-const HP: &str =
-    "GenMC's hazard pointers (`__VERIFIER_hp_*`) are not supported: GenMC exempts the \
-                  accesses a hazard pointer protects from the memory-safety check against \
-                  `__VERIFIER_hp_retire`'s deferred free, which porf does not model";
+/// explanation.
 const UNSUPPORTED_API: &[(&str, &str)] = &[
-    ("__VERIFIER_hp_alloc", HP),
-    ("__VERIFIER_hp_protect", HP),
-    ("__VERIFIER_hp_clear", HP),
-    ("__VERIFIER_hp_free", HP),
-    ("__VERIFIER_hp_retire", HP),
     (
-        "__VERIFIER_optional_block",
-        "`__VERIFIER_optional` (GenMC's optional blocks, `__VERIFIER_optional_block`) is not \
-         supported: GenMC enters at most \
-         one optional block per execution, by a revisit of its own that its counts reflect, \
-         which porf does not model",
+        "__VERIFIER_annotate_begin",
+        "GenMC's internal instruction marks are not supported: use genmc.h's macros \
+         (`__VERIFIER_final_write`, `__VERIFIER_helped_CAS`, ...)",
+    ),
+    (
+        "__VERIFIER_annotate_end",
+        "GenMC's internal instruction marks are not supported: use genmc.h's macros \
+         (`__VERIFIER_final_write`, `__VERIFIER_helped_CAS`, ...)",
+    ),
+    (
+        "__VERIFIER_method_begin",
+        "GenMC's method markers (linearizability specifications) are not supported",
+    ),
+    (
+        "__VERIFIER_method_end",
+        "GenMC's method markers (linearizability specifications) are not supported",
+    ),
+    (
+        "__VERIFIER_palloc",
+        "GenMC's persistency (durable storage) is not supported",
+    ),
+    (
+        "__VERIFIER_pbarrier",
+        "GenMC's persistency (durable storage) is not supported",
     ),
 ];
 
@@ -756,6 +767,43 @@ impl Cx<'_> {
                     dst: None,
                     which: Builtin::Free,
                     args: vec![p],
+                });
+                Ok(Val::Void)
+            }
+            "__VERIFIER_hazptr_protect" => {
+                self.argc(name, args, 2, off)?;
+                let (hp, _) = self.pointer_arg(&args[0], name)?;
+                let (p, _) = self.pointer_arg(&args[1], name)?;
+                self.at(off);
+                self.b.emit(InstKind::Builtin {
+                    dst: None,
+                    which: Builtin::HpProtect,
+                    args: vec![hp, p],
+                });
+                Ok(Val::Void)
+            }
+            "__VERIFIER_hazptr_retire" => {
+                self.argc(name, args, 1, off)?;
+                let (p, _) = self.pointer_arg(&args[0], name)?;
+                self.at(off);
+                self.b.emit(InstKind::Builtin {
+                    dst: None,
+                    which: Builtin::HpRetire,
+                    args: vec![p],
+                });
+                Ok(Val::Void)
+            }
+            "__porf_final_begin" | "__porf_final_end" => {
+                self.argc(name, args, 0, off)?;
+                self.at(off);
+                self.b.emit(InstKind::Builtin {
+                    dst: None,
+                    which: if name == "__porf_final_begin" {
+                        Builtin::FinalBegin
+                    } else {
+                        Builtin::FinalEnd
+                    },
+                    args: vec![],
                 });
                 Ok(Val::Void)
             }

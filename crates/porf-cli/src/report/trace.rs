@@ -186,7 +186,22 @@ pub fn describe<P: Program>(names: &Names<P>, g: &Graph, e: EventId) -> (String,
             let f = if *zeroed { "calloc" } else { "malloc" };
             (format!("{f} {} ({size} bytes)", names.block(*base)), None)
         }
-        LabelKind::Free { base } => (format!("free {}", names.block(*base)), None),
+        LabelKind::Free { base, retire } => {
+            let f = if *retire { "hp_retire" } else { "free" };
+            (format!("{f} {}", names.block(*base)), None)
+        }
+        LabelKind::Note {
+            note: porf_graph::Note::HpProtect { hp, block },
+        } => (
+            match block {
+                Some(b) => format!("hp_protect {} with {}", names.block(*b), names.loc(*hp)),
+                None => format!("hp_protect (no heap block) with {}", names.loc(*hp)),
+            },
+            None,
+        ),
+        LabelKind::Note {
+            note: porf_graph::Note::FinalWrite { loc },
+        } => (format!("final write of {}", names.loc(*loc)), None),
         LabelKind::Choice { val } => ("nondet".into(), Some(*val)),
         LabelKind::BlockSize { base, size } => (
             format!("block size of {}", names.block(*base)),

@@ -137,7 +137,10 @@ impl<P: Program> Extender<'_, '_, '_, P> {
         let lab = st.g.label(e);
         match lab.kind {
             LabelKind::Error { .. } => self.rec.error_event(&st.g, e),
-            LabelKind::Read { .. } | LabelKind::Write { .. } | LabelKind::Free { .. } => {
+            LabelKind::Read { .. }
+            | LabelKind::Write { .. }
+            | LabelKind::Free { .. }
+            | LabelKind::Note { .. } => {
                 self.rec.access_errors(self.prog, &st.g, e);
             }
             _ => {}

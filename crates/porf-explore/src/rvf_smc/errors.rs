@@ -25,7 +25,7 @@
 
 use super::trace::{instance, realise, Trace};
 use super::Rvf;
-use crate::record::lifetime_message;
+use crate::record::{lifetime_class, lifetime_message};
 use crate::state::State;
 use crate::ErrorClass;
 use porf_graph::{BlockReason, EventId, Graph, LabelKind, Loc, Program, ReadKind, SrcLoc, View};
@@ -84,7 +84,12 @@ impl<P: Program> Rvf<'_, '_, P> {
     /// Reports the races and lifetime errors of access or free `e`, the newest event
     /// of `g` (or one just added with it), not already known.
     pub(super) fn event_errors(&mut self, g: &Graph, e: EventId) {
-        if !g.label(e).is_access() && !matches!(g.label(e).kind, LabelKind::Free { .. }) {
+        if !g.label(e).is_access()
+            && !matches!(
+                g.label(e).kind,
+                LabelKind::Free { .. } | LabelKind::Note { .. }
+            )
+        {
             return;
         }
         let races: Vec<EventId> = if self.rec.reports_races() {
@@ -105,7 +110,7 @@ impl<P: Program> Rvf<'_, '_, P> {
                 return;
             }
             let msg = lifetime_message(self.prog, g, &err);
-            if !self.known(g, ErrorClass::Memory, &err.events, &msg) {
+            if !self.known(g, lifetime_class(err.violation), &err.events, &msg) {
                 self.rec.lifetime(self.prog, g, &err);
             }
         }
@@ -144,7 +149,7 @@ impl<P: Program> Rvf<'_, '_, P> {
                 return;
             }
             let msg = lifetime_message(self.prog, g, &err);
-            if !self.known(g, ErrorClass::Memory, &err.events, &msg) {
+            if !self.known(g, lifetime_class(err.violation), &err.events, &msg) {
                 self.rec.lifetime(self.prog, g, &err);
             }
         }

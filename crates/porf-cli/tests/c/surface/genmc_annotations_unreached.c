@@ -1,6 +1,6 @@
-// GenMC annotations porf does not model are errors only where an execution reaches
-// them: here in a function no execution calls (hazard pointers, an optional block, a
-// final write and a final CAS), so the program is checked: one execution.
+// GenMC annotations in a function no execution calls (hazard pointers, an optional
+// block, a final write and a final CAS) have no effect: the program is checked as
+// usual, one execution.
 // expect rc11 sc: safe 1
 #include <genmc.h>
 #include <stdatomic.h>

@@ -1,9 +1,9 @@
-// GenMC's final-write annotation (`__VERIFIER_final_write`, with -helper: a final
-// write's location has no other store unordered with it, else "Annotation error") is
-// not checked by porf: an execution that reaches one is an "unsupported" error, never
-// an annotation ignored in silence (GenMC's own test wrong/helper/final0 has the same
-// shape: two threads, one final write).
-// expect: rejected "`__VERIFIER_final_write` (GenMC's final-write annotation) is not supported"
+// GenMC's final-write annotation: every other write to the location of a final write
+// must happen before it, else an annotation error (GenMC's wrong/helper/final0 has
+// this shape: two threads, one final write, unordered). By hand: the two stores to x
+// are unordered by happens-before, so whichever comes first, the other write does not
+// happen before the final one.
+// expect: assertion "annotation error"
 #include <genmc.h>
 #include <pthread.h>
 #include <stdatomic.h>
