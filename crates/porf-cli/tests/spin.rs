@@ -166,6 +166,14 @@ fn liveness() {
     let (code, v) = json(&["--check-liveness", &file("mp_spin_ok.c")]);
     assert_eq!(code, 0, "{v}");
     assert_eq!(v["verdict"], "safe", "{v}");
+    // An iteration that made a nondeterministic choice may run differently again.
+    let (code, v) = json(&["--check-liveness", &file("nondet_loop.c")]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(
+        (v["complete"].as_u64(), v["blocked"].as_u64()),
+        (Some(1), Some(1)),
+        "{v}"
+    );
     // Not defined for reads-from classes.
     let (code, _, err) = porf(&["verify", "--check-liveness", "--equiv", "rf", &path]);
     assert_eq!(code, 2, "{err}");

@@ -180,6 +180,9 @@ enum Seen {
     /// candidate `R0` is dropped.
     Preserving,
     Fence,
+    /// A nondeterministic choice: no effect, like a fence, but a re-run may choose
+    /// differently.
+    Choice,
     /// A store to an unpublished heap block of the thread.
     PrivateWrite(Loc),
     /// Anything else: the iteration has an effect.
@@ -199,6 +202,8 @@ struct Watch {
     clean: bool,
     /// Read events since `start`.
     reads: u32,
+    /// A nondeterministic choice since `start`.
+    chose: bool,
     /// The read just before the loop's entry, while only reads and fences followed.
     pre: Option<Arc<PreRead>>,
     /// The reads since `pre`: location, width, order, value.
@@ -275,6 +280,7 @@ impl Machine {
                     w.pre_reads.clear();
                 }
                 Seen::Fence => {}
+                Seen::Choice => w.chose = true,
                 Seen::Read(key) => {
                     w.reads += 1;
                     w.read_locs.push(key.0);
@@ -346,7 +352,8 @@ impl Machine {
             // A nondeterministic choice (`__VERIFIER_nondet_*`, an optional block's
             // entry) touches no memory and is in no relation: like a fence, removing it
             // with the iteration leaves the other relations unchanged.
-            Action::Fence { .. } | Action::Choose { .. } => Seen::Fence,
+            Action::Fence { .. } => Seen::Fence,
+            Action::Choose { .. } => Seen::Choice,
             Action::Store { loc, .. } if self.spin.private_ok && self.is_private(loc) => {
                 Seen::PrivateWrite(loc)
             }
@@ -418,7 +425,12 @@ impl Machine {
                     let reads = w.reads;
                     // The loop's position, so blocks are counted per loop.
                     return Some(Pending::end(Action::Block {
-                        reason: BlockReason::SpinLoop { reads, repeats },
+                        // `repeats` tells `--check-liveness` that a re-run reading the
+                        // same values runs the same way: not after a choice.
+                        reason: BlockReason::SpinLoop {
+                            reads,
+                            repeats: repeats && !w.chose,
+                        },
                         src: fl.loops[lp].src,
                     }));
                 }
@@ -427,6 +439,7 @@ impl Machine {
                 w.start = start;
                 w.clean = true;
                 w.reads = 0;
+                w.chose = false;
                 w.private_writes.clear();
                 w.read_locs.clear();
             }
@@ -444,6 +457,7 @@ impl Machine {
                     start,
                     clean: true,
                     reads: 0,
+                    chose: false,
                     pre,
                     pre_reads: Vec::new(),
                     private_writes: Vec::new(),
