@@ -547,12 +547,7 @@ impl Cx<'_> {
         init: Option<&Node<Initializer>>,
         off: usize,
     ) -> R<()> {
-        if self
-            .lookup_here(name)
-            .is_some_and(|b| !matches!(b, Binding::Func(_)))
-        {
-            return self.err(off, format!("redefinition of `{name}`"));
-        }
+        self.fresh_local(name, off)?;
         if ty.is_scalar() && !self.f.addr_taken.contains(name) {
             let r = self.b.reg();
             self.bind(

@@ -274,6 +274,18 @@ impl<'a> Cx<'a> {
         self.scopes.last().and_then(|s| s.names.get(name))
     }
 
+    /// An error if `name` is already declared in the innermost scope, other than as a
+    /// function (a local object's declaration, at `off`).
+    pub fn fresh_local(&self, name: &str, off: usize) -> R<()> {
+        if self
+            .lookup_here(name)
+            .is_some_and(|b| !matches!(b, Binding::Func(_)))
+        {
+            return self.err(off, format!("redefinition of `{name}`"));
+        }
+        Ok(())
+    }
+
     pub fn bind(&mut self, name: &str, b: Binding) {
         if let Some(s) = self.scopes.last_mut() {
             s.names.insert(name.to_string(), b);

@@ -47,12 +47,7 @@ impl Cx<'_> {
         len: &Node<Expression>,
         off: usize,
     ) -> R<()> {
-        if self
-            .lookup_here(name)
-            .is_some_and(|b| !matches!(b, Binding::Func(_)))
-        {
-            return self.err(off, format!("redefinition of `{name}`"));
-        }
+        self.fresh_local(name, off)?;
         let Some(es) = self.types.size_of(&elem).filter(|&s| s > 0) else {
             return self.err(
                 off,
