@@ -37,6 +37,7 @@ const NAMES: &[&str] = &[
     "abort",
     "exit",
     "memcmp",
+    "memcpy_s",
     "printf",
     "fprintf",
     "puts",
@@ -609,6 +610,7 @@ impl Cx<'_> {
                 Ok(Val::R(Operand::Const(1), CType::int(IntTy::Bool)))
             }
             "memset" | "memcpy" | "memmove" | "memcmp" => self.mem_fn(name, args, off),
+            "memcpy_s" => self.memcpy_s(args, off),
             // GCC's builtin spellings of the same functions.
             "__builtin_memset" | "__builtin_memcpy" | "__builtin_memmove" | "__builtin_memcmp" => {
                 self.mem_fn(&name["__builtin_".len()..], args, off)

@@ -30,6 +30,7 @@ mod init;
 mod lazy;
 mod literals;
 mod local_names;
+mod memcpy_s;
 mod memfns;
 mod mutex;
 mod ops;
