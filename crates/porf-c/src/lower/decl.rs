@@ -5,7 +5,8 @@
 //! the last to the first), then the nested declarator, which receives the type built
 //! so far. Parameters are adjusted (arrays and functions become pointers). `long
 //! double`, atomic floating types, VLAs other than block-scope `T a[n]` (`vla`), K&R
-//! parameter lists, atomic structs and 128-bit integers (`crate::int128`) are
+//! parameter lists, atomic structs porf cannot hold as one cell
+//! (`Types::atomic_record`) and 128-bit integers (`crate::int128`) are
 //! unsupported; `_Alignas` sets the alignment the object is laid out with.
 
 use super::{Binding, Cx, FuncDecl, R};
@@ -288,7 +289,12 @@ impl Cx<'_> {
                 )
             }
             Kind::Record(_) => {
-                return self.unsup(off, "`_Atomic` structs and unions are not supported (porf's atomic accesses are of one scalar of up to 8 bytes; a 16-byte compare-exchange of a struct cannot be modelled)")
+                if let Err(why) = self.types.atomic_record(&ty) {
+                    return self.unsup(
+                        off,
+                        format!("`_Atomic {}` is not supported: {why}", self.show(&ty)),
+                    );
+                }
             }
             Kind::Array(..) | Kind::Func(_) | Kind::Void => {
                 return self.err(

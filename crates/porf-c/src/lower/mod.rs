@@ -15,6 +15,7 @@
 
 mod alloc_names;
 mod asm;
+mod atomic_record;
 mod bitfield;
 mod builder;
 mod builtins;
