@@ -482,7 +482,7 @@ pub fn global_cell(m: &Module, a: Val, size: Option<u8>) -> Result<&Cell, Fault>
 pub fn read_private(mem: &[u8], off: usize, ty: Scalar) -> Val {
     if ty.size == 16 {
         let b: [u8; 16] = mem[off..off + 16].try_into().expect("16 bytes");
-        return crate::wide::intern(u128::from_le_bytes(b));
+        return crate::wide::encode(i128::from_le_bytes(b));
     }
     let mut b = [0u8; 8];
     let n = ty.size as usize;
@@ -494,7 +494,7 @@ pub fn read_private(mem: &[u8], off: usize, ty: Scalar) -> Val {
 /// Requires `off + ty.size <= mem.len()`.
 pub fn write_private(mem: &mut [u8], off: usize, ty: Scalar, v: Val) {
     if ty.size == 16 {
-        mem[off..off + 16].copy_from_slice(&crate::wide::value(v).to_le_bytes());
+        mem[off..off + 16].copy_from_slice(&crate::wide::decode(v).to_le_bytes());
         return;
     }
     let n = ty.size as usize;

@@ -635,7 +635,7 @@ impl Types {
     }
 
     /// How porf holds an `_Atomic` struct object of type `t`: one cell of the returned
-    /// scalar (its size the struct's; 16 bytes: ids of `crate::wide`), whose value is
+    /// scalar (its size the struct's; 16 bytes: codes of `crate::wide`), whose value is
     /// the struct's bytes, little-endian, made of the struct's own leaves (returned
     /// too, offsets from the struct's start). Refused (the reason): unions, incomplete
     /// structs, sizes other than 1, 2, 4, 8 and 16 bytes, and structs with padding

@@ -49,7 +49,7 @@ use porf_graph::{
 
 /// The widest access porf models (bytes); accesses are 1 to 16 bytes wide (16: an
 /// atomic object of 16 bytes, e.g. porf-c's `_Atomic` structs, whose values a front
-/// end carries as ids of 16-byte values).
+/// end carries as 64-bit codes of 16-byte values).
 pub const MAX_BYTES: u8 = 16;
 
 /// Why an access must not be added.

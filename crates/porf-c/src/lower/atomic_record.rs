@@ -1,6 +1,6 @@
 //! `_Atomic` structs (C11 7.17: any complete object type may be atomic), held as one
 //! cell (`Types::atomic_record`: structs of 1, 2, 4, 8 or 16 bytes without padding;
-//! 16-byte values are ids of `crate::wide`), so each of `atomic_load`, `atomic_store`,
+//! 16-byte values travel as codes of `crate::wide`), so each of `atomic_load`, `atomic_store`,
 //! `atomic_exchange`, `atomic_compare_exchange_{strong,weak}` (and their `_explicit`
 //! forms) and `atomic_init` on one is a single engine event on that cell, as the
 //! 16-byte `cmpxchg16b` of the textbook ABA fix is one instruction.
@@ -127,7 +127,7 @@ impl Cx<'_> {
                     fail: ords.1,
                     weak: false,
                 });
-                // Ids and packed values are equal exactly when the bytes are.
+                // Codes and packed values are equal exactly when the bytes are.
                 let ok = self
                     .b
                     .bin(BinOp::Eq, Operand::Reg(old), expected, Scalar::LONG);

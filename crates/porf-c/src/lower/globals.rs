@@ -243,7 +243,7 @@ impl Cx<'_> {
         }
         for (o, (bits, s)) in packed {
             let v = if s.size == 16 {
-                crate::wide::intern(bits)
+                crate::wide::encode(bits as i128)
             } else {
                 s.normalize(bits as u64 as i64)
             };
