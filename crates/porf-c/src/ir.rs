@@ -301,6 +301,9 @@ pub enum Builtin {
     /// Two arguments `id`, `k`: half `k` (0: bytes 0..8, 1: bytes 8..16) of the 16-byte
     /// value of code `id` ([`crate::wide`]), as 64 bits.
     WideHalf,
+    /// One argument: the value converted from `from` to `to`, one of them a 128-bit
+    /// integer type (`interp::arith::wide_convert`).
+    WideConvert { from: Scalar, to: Scalar },
 }
 
 /// One piece of a `printf` format, after the front end parsed it.

@@ -394,7 +394,7 @@ fn validate_func(m: &Module, f: &Function) -> Result<(), String> {
                         Builtin::ThreadSelf | Builtin::Nondet { .. } | Builtin::VaStart => 0,
                         Builtin::VaArg | Builtin::FormattedByte => 1,
                         Builtin::PrivateGet | Builtin::Await | Builtin::Choose => 1,
-                        Builtin::LoopBound => 1,
+                        Builtin::LoopBound | Builtin::WideConvert { .. } => 1,
                         Builtin::IsGlobal => 1,
                         Builtin::PrivateSet => 2,
                         Builtin::Bits(_) | Builtin::WidePack | Builtin::WideHalf => 2,

@@ -90,6 +90,10 @@ pub enum IntTy {
     ULong,
     LongLong,
     ULongLong,
+    /// GCC's `__int128` (`crate::int128`): values travel as codes (`crate::wide`).
+    Int128,
+    /// GCC's `unsigned __int128`.
+    UInt128,
 }
 
 impl IntTy {
@@ -107,6 +111,8 @@ impl IntTy {
             ULong => (long_size(), false),
             LongLong => (8, true),
             ULongLong => (8, false),
+            Int128 => (16, true),
+            UInt128 => (16, false),
         };
         Scalar::int(size, signed)
     }
@@ -121,6 +127,7 @@ impl IntTy {
             Int | UInt => 4,
             Long | ULong => 5,
             LongLong | ULongLong => 6,
+            Int128 | UInt128 => 7,
         }
     }
 
@@ -137,6 +144,7 @@ impl IntTy {
             Int => UInt,
             Long => ULong,
             LongLong => ULongLong,
+            Int128 => UInt128,
             t => t,
         }
     }
@@ -156,6 +164,8 @@ impl IntTy {
             ULong => "unsigned long",
             LongLong => "long long",
             ULongLong => "unsigned long long",
+            Int128 => "__int128",
+            UInt128 => "unsigned __int128",
         }
     }
 }

@@ -54,7 +54,10 @@ pub fn encode(x: i128) -> Val {
         return c;
     }
     let c = i64::MIN + t.pats.len() as Val;
-    assert!((c as i128) < SELF_LO, "more than 2^62 distinct 16-byte values");
+    assert!(
+        (c as i128) < SELF_LO,
+        "more than 2^62 distinct 16-byte values"
+    );
     t.pats.push(x);
     t.codes.insert(x, c);
     c

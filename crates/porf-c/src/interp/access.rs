@@ -164,6 +164,13 @@ impl Machine {
         ord: MemOrder,
         src: SrcLoc,
     ) -> Step {
+        if ty.size == 16 && op != RmwKind::Xchg {
+            // The engine's arithmetic RMWs compute on values, and a 16-byte value is a
+            // code (`crate::wide`): only exchanges and compare-exchanges are exact.
+            return Err(Fault::unsupported(format!(
+                "atomic {op:?} on a 128-bit object is not supported (only load, store, exchange and compare-exchange)"
+            )));
+        }
         self.check_writable(code, a)?;
         match self.resolve(code, a, Some(ty.size))? {
             Target::Private(off) => {
