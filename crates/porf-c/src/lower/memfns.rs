@@ -87,6 +87,11 @@ impl Cx<'_> {
             );
         }
         if name == "memcmp" {
+            if leaves.iter().any(|l| l.scalar.size == 16) {
+                self.rvalue(&args[1])?;
+                let msg = "`memcmp` of 16-byte objects (128-bit integers, atomic structs) is not supported".to_string();
+                return self.unsupported_call(name, dst, msg, off);
+            }
             return self.mem_cmp(dst, &pt, &args[1], count, elem, &leaves, off);
         }
         if name == "memset" {
@@ -128,8 +133,22 @@ impl Cx<'_> {
         let byte = self
             .b
             .bin(BinOp::And, c, Operand::Const(0xff), Scalar::LONG);
+        let zero = matches!(c, Operand::Const(x) if x & 0xff == 0);
         for k in 0..count {
             for l in leaves {
+                if l.scalar.size == 16 {
+                    // A 16-byte cell's value is a code (`crate::wide`): 0 for zeros.
+                    if zero {
+                        let a = self.offset_addr(dst, k * elem + l.offset);
+                        self.b
+                            .store(a, Operand::Const(0), l.scalar, MemOrder::NonAtomic);
+                    } else {
+                        self.b.emit(InstKind::Unsupported {
+                            msg: "`memset` of a 16-byte object with a byte other than a constant 0 is not supported".into(),
+                        });
+                    }
+                    continue;
+                }
                 let ones = (0..l.scalar.size).fold(0i64, |a, i| a | (1 << (8 * i)));
                 // The bytes of a floating cell are its bit pattern's.
                 let bits = l.scalar.bits();
