@@ -4,6 +4,8 @@
 #ifndef __PORF_PTHREAD_H
 #define __PORF_PTHREAD_H
 #include <stddef.h>
+/* As glibc's, <pthread.h> includes <time.h> (struct timespec, for timed waits). */
+#include <time.h>
 
 typedef unsigned long pthread_t;
 /* Thread attributes: plain data. Only the detach state has an effect (see
@@ -38,7 +40,15 @@ int __porf_is_global(const void *__p);
  * the calling thread's own knowledge (its private store counts its holds), so the type
  * is read only on a re-lock or an unlock by a thread that does not hold the mutex. */
 typedef struct { int __lock; int __kind; } pthread_mutex_t;
-typedef struct { int __kind; } pthread_mutexattr_t;
+/* Mutex attributes: __kind first (read by pthread_mutex_init in the front end). The
+ * protocol, priority ceiling and process-shared attributes are kept and read back but
+ * change nothing, and exactly so: porf's threads have no scheduling priorities (every
+ * interleaving is explored whatever the priorities), so priority inheritance and
+ * protection (PTHREAD_PRIO_INHERIT, PTHREAD_PRIO_PROTECT) allow the same executions as
+ * PTHREAD_PRIO_NONE, and a program is one process, so PTHREAD_PROCESS_SHARED behaves as
+ * PTHREAD_PROCESS_PRIVATE. Robust mutexes are not provided. */
+typedef struct { int __kind; int __protocol; int __prioceiling; int __pshared; } pthread_mutexattr_t;
+enum { PTHREAD_PRIO_NONE = 0, PTHREAD_PRIO_INHERIT = 1, PTHREAD_PRIO_PROTECT = 2 };
 enum {
 	PTHREAD_MUTEX_NORMAL = 0,
 	PTHREAD_MUTEX_RECURSIVE = 1,
@@ -166,6 +176,9 @@ int pthread_mutex_destroy(pthread_mutex_t *mutex);
 static inline int pthread_mutexattr_init(pthread_mutexattr_t *__a)
 {
 	__a->__kind = PTHREAD_MUTEX_DEFAULT;
+	__a->__protocol = PTHREAD_PRIO_NONE;
+	__a->__prioceiling = 0;
+	__a->__pshared = 0; /* PTHREAD_PROCESS_PRIVATE */
 	return 0;
 }
 static inline int pthread_mutexattr_destroy(pthread_mutexattr_t *__a) { return 0; }
@@ -179,6 +192,40 @@ static inline int pthread_mutexattr_settype(pthread_mutexattr_t *__a, int __kind
 static inline int pthread_mutexattr_gettype(const pthread_mutexattr_t *__a, int *__kind)
 {
 	*__kind = __a->__kind;
+	return 0;
+}
+static inline int pthread_mutexattr_setprotocol(pthread_mutexattr_t *__a, int __p)
+{
+	if (__p < PTHREAD_PRIO_NONE || __p > PTHREAD_PRIO_PROTECT)
+		return 22; /* EINVAL */
+	__a->__protocol = __p;
+	return 0;
+}
+static inline int pthread_mutexattr_getprotocol(const pthread_mutexattr_t *__a, int *__p)
+{
+	*__p = __a->__protocol;
+	return 0;
+}
+static inline int pthread_mutexattr_setprioceiling(pthread_mutexattr_t *__a, int __c)
+{
+	__a->__prioceiling = __c;
+	return 0;
+}
+static inline int pthread_mutexattr_getprioceiling(const pthread_mutexattr_t *__a, int *__c)
+{
+	*__c = __a->__prioceiling;
+	return 0;
+}
+static inline int pthread_mutexattr_setpshared(pthread_mutexattr_t *__a, int __s)
+{
+	if (__s != 0 && __s != 1) /* PTHREAD_PROCESS_PRIVATE, PTHREAD_PROCESS_SHARED */
+		return 22; /* EINVAL */
+	__a->__pshared = __s;
+	return 0;
+}
+static inline int pthread_mutexattr_getpshared(const pthread_mutexattr_t *__a, int *__s)
+{
+	*__s = __a->__pshared;
 	return 0;
 }
 
@@ -204,7 +251,6 @@ long long __porf_choose(long long __n);
 typedef struct { _Atomic long long __w; } pthread_cond_t;
 typedef struct { int __unused; } pthread_condattr_t;
 #define PTHREAD_COND_INITIALIZER { 0 }
-struct timespec;
 
 static inline int pthread_cond_init(pthread_cond_t *__c, const pthread_condattr_t *__attr)
 {
@@ -283,7 +329,7 @@ static inline int pthread_condattr_destroy(pthread_condattr_t *__a) { return 0; 
  * for itself (a deadlock). Readers may re-acquire (recursive read locks). Writers are
  * not preferred: a reader may acquire while a writer waits. */
 typedef struct { _Atomic int __state; } pthread_rwlock_t;
-typedef struct { int __unused; } pthread_rwlockattr_t;
+typedef struct { int __pshared; } pthread_rwlockattr_t;
 #define PTHREAD_RWLOCK_INITIALIZER { 0 }
 #define __PORF_RW_DESTROYED (-2)
 
@@ -357,7 +403,24 @@ static inline int pthread_rwlock_unlock(pthread_rwlock_t *__l)
 	}
 	return 0;
 }
-static inline int pthread_rwlockattr_init(pthread_rwlockattr_t *__a) { return 0; }
+/* The process-shared attribute is kept and read back; one program is one process. */
+static inline int pthread_rwlockattr_init(pthread_rwlockattr_t *__a)
+{
+	__a->__pshared = 0;
+	return 0;
+}
+static inline int pthread_rwlockattr_setpshared(pthread_rwlockattr_t *__a, int __s)
+{
+	if (__s != 0 && __s != 1)
+		return 22; /* EINVAL */
+	__a->__pshared = __s;
+	return 0;
+}
+static inline int pthread_rwlockattr_getpshared(const pthread_rwlockattr_t *__a, int *__s)
+{
+	*__s = __a->__pshared;
+	return 0;
+}
 static inline int pthread_rwlockattr_destroy(pthread_rwlockattr_t *__a) { return 0; }
 
 /* pthread_once: a mutex and a flag; the first caller to take the mutex runs the

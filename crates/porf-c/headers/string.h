@@ -12,6 +12,19 @@ void *memset(void *s, int c, size_t n);
 void *memcpy(void *dest, const void *src, size_t n);
 void *memmove(void *dest, const void *src, size_t n);
 int memcmp(const void *s1, const void *s2, size_t n);
+/* C11 Annex K's memcpy_s (K.3.7.1.1), declared when the program defines
+ * __STDC_WANT_LIB_EXT1__ to 1 (porf does not define __STDC_LIB_EXT1__: the rest of
+ * Annex K is not there). A front-end builtin (lower/memcpy_s.rs), recognised by name
+ * also when the program declares it itself. */
+#if defined(__STDC_WANT_LIB_EXT1__) && __STDC_WANT_LIB_EXT1__
+#ifndef __PORF_RSIZE_T
+#define __PORF_RSIZE_T
+typedef size_t rsize_t;
+typedef int errno_t;
+#define RSIZE_MAX (~(size_t)0 >> 1)
+#endif
+errno_t memcpy_s(void *restrict dest, rsize_t destsz, const void *restrict src, rsize_t count);
+#endif
 
 static inline size_t strlen(const char *__s)
 {

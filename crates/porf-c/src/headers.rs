@@ -41,6 +41,8 @@ pub const HEADERS: &[(&str, &str)] = &[
     ("stdlib.h", include_str!("../headers/stdlib.h")),
     ("stdnoreturn.h", include_str!("../headers/stdnoreturn.h")),
     ("string.h", include_str!("../headers/string.h")),
+    ("strings.h", include_str!("../headers/strings.h")),
+    ("sys/time.h", include_str!("../headers/sys/time.h")),
     ("sys/types.h", include_str!("../headers/sys/types.h")),
     ("threads.h", include_str!("../headers/threads.h")),
     ("time.h", include_str!("../headers/time.h")),

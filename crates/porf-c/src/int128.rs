@@ -8,9 +8,8 @@
 //! recorded offset as the 128-bit type (a genuine `_Float32` elsewhere is still that
 //! type). Offsets and line structure are unchanged, so positions stay exact.
 //!
-//! porf's values are 64-bit (`porf_graph::Val`), so the lowering reports a use of a
-//! 128-bit type as an unsupported construct naming it, which, like every unsupported
-//! construct, is an error only where an execution reaches it (`lower::lazy`).
+//! The lowering makes them the integer types `IntTy::Int128`/`UInt128`, 16 bytes wide,
+//! whose values travel as codes of `crate::wide` (porf's values are 64-bit).
 
 /// The parser's copy of `text` and the offsets of the 128-bit type keywords in it,
 /// each with whether it is `__uint128_t` (unsigned by itself).

@@ -69,7 +69,9 @@ pub mod addr {
 /// `unsigned char` are a `Binary And 0xff` instead.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
 pub struct Scalar {
-    /// 1, 2, 4 or 8.
+    /// 1, 2, 4 or 8; or 16 for the object of an `_Atomic` struct of 16 bytes, whose
+    /// values are codes of 16-byte patterns ([`crate::wide`]): moved and compared for
+    /// equality only, never computed with.
     pub size: u8,
     /// False for floating types.
     pub signed: bool,
@@ -309,6 +311,16 @@ pub enum Builtin {
     /// result is `n + 1`, for the next loop statement's [`InstKind::LoopHint`]. `n < 0`
     /// is an unsupported-input error.
     LoopBound,
+    /// Two arguments `lo`, `hi`: the code ([`crate::wide`]) of the 16-byte value whose
+    /// low and high 8 bytes they are (an `_Atomic` struct of 16 bytes built from its
+    /// members).
+    WidePack,
+    /// Two arguments `id`, `k`: half `k` (0: bytes 0..8, 1: bytes 8..16) of the 16-byte
+    /// value of code `id` ([`crate::wide`]), as 64 bits.
+    WideHalf,
+    /// One argument: the value converted from `from` to `to`, one of them a 128-bit
+    /// integer type (`interp::arith::wide_convert`).
+    WideConvert { from: Scalar, to: Scalar },
 }
 
 /// One piece of a `printf` format, after the front end parsed it.

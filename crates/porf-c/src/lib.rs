@@ -32,6 +32,7 @@ mod srcmap;
 mod types;
 pub mod uninit;
 pub mod unroll;
+pub mod wide;
 
 pub use diag::{DiagKind, Diagnostic};
 pub use program::CProgram;

@@ -416,6 +416,9 @@ pub fn show_value(m: &Module, a: Val, bytes: u8, val: Val) -> Option<String> {
             pointer_name(m, v)
         }
     };
+    if bytes == 16 {
+        return Some(crate::wide::show(val));
+    }
     match classify(a, m.globals_end) {
         Region::Global => match m.cells.get(&a) {
             Some(c) if c.pointer => Some(named(val)),
@@ -477,6 +480,10 @@ pub fn global_cell(m: &Module, a: Val, size: Option<u8>) -> Result<&Cell, Fault>
 /// Reads a `ty` value at byte `off` of private memory (little-endian), normalised.
 /// Requires `off + ty.size <= mem.len()`.
 pub fn read_private(mem: &[u8], off: usize, ty: Scalar) -> Val {
+    if ty.size == 16 {
+        let b: [u8; 16] = mem[off..off + 16].try_into().expect("16 bytes");
+        return crate::wide::encode(i128::from_le_bytes(b));
+    }
     let mut b = [0u8; 8];
     let n = ty.size as usize;
     b[..n].copy_from_slice(&mem[off..off + n]);
@@ -486,6 +493,10 @@ pub fn read_private(mem: &[u8], off: usize, ty: Scalar) -> Val {
 /// Writes the low `ty.size` bytes of `v` at byte `off` of private memory.
 /// Requires `off + ty.size <= mem.len()`.
 pub fn write_private(mem: &mut [u8], off: usize, ty: Scalar, v: Val) {
+    if ty.size == 16 {
+        mem[off..off + 16].copy_from_slice(&crate::wide::decode(v).to_le_bytes());
+        return;
+    }
     let n = ty.size as usize;
     mem[off..off + n].copy_from_slice(&v.to_le_bytes()[..n]);
 }

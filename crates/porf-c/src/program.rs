@@ -177,7 +177,7 @@ impl Program for CProgram {
 /// Checks the structural invariants the interpreter indexes by without further checks:
 /// `main` and every called function exist, direct calls pass exactly `nparams`
 /// arguments, registers, blocks, loops and frame offsets are in range, builtins have
-/// their arity, accesses have a width of 1, 2, 4 or 8 bytes, and global cells are
+/// their arity, accesses have a width of 1, 2, 4, 8 or 16 bytes (16: `crate::wide`), and global cells are
 /// disjoint scalars inside the global area, which ends before the heap.
 pub fn validate(m: &Module) -> Result<(), String> {
     if m.funcs.get(m.main as usize).is_none() {
@@ -192,7 +192,7 @@ pub fn validate(m: &Module) -> Result<(), String> {
     let mut prev_end = addr::GLOBAL_BASE;
     for (&a, c) in &m.cells {
         let end = a + c.ty.size as Val;
-        if a < prev_end || end > m.globals_end || !matches!(c.ty.size, 1 | 2 | 4 | 8) {
+        if a < prev_end || end > m.globals_end || !matches!(c.ty.size, 1 | 2 | 4 | 8 | 16) {
             return Err(format!(
                 "cell {} at {a:#x} is not a scalar in the global area or overlaps another",
                 c.name
@@ -263,7 +263,7 @@ fn validate_func(m: &Module, f: &Function) -> Result<(), String> {
             | K::Rmw { ty, .. }
             | K::Cas { ty, .. } = &inst.kind
             {
-                if !matches!(ty.size, 1 | 2 | 4 | 8) {
+                if !matches!(ty.size, 1 | 2 | 4 | 8 | 16) {
                     return Err(format!("access of {} bytes", ty.size));
                 }
             }
@@ -397,10 +397,10 @@ fn validate_func(m: &Module, f: &Function) -> Result<(), String> {
                         Builtin::HpProtect => 2,
                         Builtin::VaArg | Builtin::FormattedByte => 1,
                         Builtin::PrivateGet | Builtin::Await | Builtin::Choose => 1,
-                        Builtin::LoopBound => 1,
+                        Builtin::LoopBound | Builtin::WideConvert { .. } => 1,
                         Builtin::IsGlobal => 1,
                         Builtin::PrivateSet => 2,
-                        Builtin::Bits(_) => 2,
+                        Builtin::Bits(_) | Builtin::WidePack | Builtin::WideHalf => 2,
                     };
                     if args.len() != arity {
                         return Err(format!("{which:?} with {} arguments", args.len()));

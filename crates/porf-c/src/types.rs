@@ -90,6 +90,10 @@ pub enum IntTy {
     ULong,
     LongLong,
     ULongLong,
+    /// GCC's `__int128` (`crate::int128`): values travel as codes (`crate::wide`).
+    Int128,
+    /// GCC's `unsigned __int128`.
+    UInt128,
 }
 
 impl IntTy {
@@ -107,6 +111,8 @@ impl IntTy {
             ULong => (long_size(), false),
             LongLong => (8, true),
             ULongLong => (8, false),
+            Int128 => (16, true),
+            UInt128 => (16, false),
         };
         Scalar::int(size, signed)
     }
@@ -121,6 +127,7 @@ impl IntTy {
             Int | UInt => 4,
             Long | ULong => 5,
             LongLong | ULongLong => 6,
+            Int128 | UInt128 => 7,
         }
     }
 
@@ -137,6 +144,7 @@ impl IntTy {
             Int => UInt,
             Long => ULong,
             LongLong => ULongLong,
+            Int128 => UInt128,
             t => t,
         }
     }
@@ -156,6 +164,8 @@ impl IntTy {
             ULong => "unsigned long",
             LongLong => "long long",
             ULongLong => "unsigned long long",
+            Int128 => "__int128",
+            UInt128 => "unsigned __int128",
         }
     }
 }
@@ -598,6 +608,12 @@ impl Types {
     }
 
     pub fn align_of(&self, t: &CType) -> Option<u64> {
+        if t.atomic && t.is_record() {
+            // GCC aligns an atomic object of 1, 2, 4, 8 or 16 bytes to its size.
+            if let Ok((s, _)) = self.atomic_record(t) {
+                return Some(s.size as u64);
+            }
+        }
         match &t.kind {
             Kind::Void | Kind::Func(_) => None,
             Kind::Int(_) | Kind::Float(_) | Kind::Ptr(_) => self.size_of(t),
@@ -628,9 +644,74 @@ impl Types {
         None
     }
 
+    /// How porf holds an `_Atomic` struct object of type `t`: one cell of the returned
+    /// scalar (its size the struct's; 16 bytes: codes of `crate::wide`), whose value is
+    /// the struct's bytes, little-endian, made of the struct's own leaves (returned
+    /// too, offsets from the struct's start). Refused (the reason): unions, incomplete
+    /// structs, sizes other than 1, 2, 4, 8 and 16 bytes, and structs with padding
+    /// bytes (C11 compares object representations, padding included, and porf does not
+    /// model padding contents) or a member straddling an 8-byte boundary.
+    pub fn atomic_record(&self, t: &CType) -> Result<(Scalar, Vec<Leaf>), String> {
+        let Kind::Record(r) = &t.kind else {
+            return Err("not a struct".into());
+        };
+        let rec = &self.records[*r];
+        let Some(def) = &rec.def else {
+            return Err("the struct is incomplete".into());
+        };
+        if rec.union {
+            return Err("unions cannot be atomic objects in porf".into());
+        }
+        if ![1, 2, 4, 8, 16].contains(&def.size) {
+            return Err(format!(
+                "its size is {} bytes (porf's atomic objects have 1, 2, 4, 8 or 16)",
+                def.size
+            ));
+        }
+        let mut leaves = Vec::new();
+        self.leaves(&t.unqual(), 0, "", &mut leaves);
+        let mut end = 0;
+        for l in &leaves {
+            let n = l.scalar.size as u64;
+            if l.offset != end {
+                return Err("it has padding bytes".into());
+            }
+            if l.offset / 8 != (l.offset + n - 1) / 8 {
+                return Err("a member straddles an 8-byte boundary".into());
+            }
+            end += n;
+        }
+        if end != def.size {
+            return Err("it has padding bytes".into());
+        }
+        let scalar = if def.size == 16 {
+            Scalar {
+                size: 16,
+                signed: false,
+                float: false,
+            }
+        } else {
+            Scalar::int(def.size as u8, false)
+        };
+        Ok((scalar, leaves))
+    }
+
     /// The scalar leaves of an object of type `t` at offset `base`, in address order.
-    /// A union contributes its first member's leaves.
+    /// A union contributes its first member's leaves; an `_Atomic` struct is one leaf
+    /// ([`Types::atomic_record`]).
     pub fn leaves(&self, t: &CType, base: u64, path: &str, out: &mut Vec<Leaf>) {
+        if t.atomic && t.is_record() {
+            if let Ok((scalar, _)) = self.atomic_record(t) {
+                out.push(Leaf {
+                    offset: base,
+                    scalar,
+                    atomic: true,
+                    pointer: false,
+                    path: path.to_string(),
+                });
+                return;
+            }
+        }
         match &t.kind {
             Kind::Int(_) | Kind::Float(_) | Kind::Ptr(_) => out.push(Leaf {
                 offset: base,
@@ -667,6 +748,9 @@ impl Types {
 
     /// Number of scalar leaves (saturating), to bound work before enumerating them.
     pub fn leaf_count(&self, t: &CType) -> u64 {
+        if t.atomic && t.is_record() && self.atomic_record(t).is_ok() {
+            return 1;
+        }
         match &t.kind {
             Kind::Int(_) | Kind::Float(_) | Kind::Ptr(_) => 1,
             Kind::Array(e, Some(n)) => n.saturating_mul(self.leaf_count(e)),

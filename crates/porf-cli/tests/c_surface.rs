@@ -93,9 +93,14 @@ fn unsupported_constructs_are_errors_where_reached() {
         ("in_main.c", "14:2", "inline assembly"),
         ("global_used.c", "8:1", "`long double` is not supported"),
         (
-            "../lang/int128_used.c",
-            "9:11",
-            "`unsigned __int128` is not supported",
+            "../surface/int128_fetch_add.c",
+            "10:2",
+            "atomic Add on a 128-bit object is not supported",
+        ),
+        (
+            "../surface/atomic_struct_member.c",
+            "11:9",
+            "member `a` of an atomic struct",
         ),
     ];
     for (file, at, what) in cases {

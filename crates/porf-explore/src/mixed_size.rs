@@ -47,8 +47,10 @@ use porf_graph::{
     Action, EventId, Graph, LabelKind, Loc, Program, ReadKind, SrcLoc, WriteKind, WIDTHLESS,
 };
 
-/// The widest access porf models (bytes); accesses are 1 to 8 bytes wide.
-pub const MAX_BYTES: u8 = 8;
+/// The widest access porf models (bytes); accesses are 1 to 16 bytes wide (16: an
+/// atomic object of 16 bytes, e.g. porf-c's `_Atomic` structs, whose values a front
+/// end carries as 64-bit codes of 16-byte values).
+pub const MAX_BYTES: u8 = 16;
 
 /// Why an access must not be added.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]

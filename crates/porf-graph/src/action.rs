@@ -262,7 +262,8 @@ pub enum ErrorKind {
 /// `Block`, `Error` and `Finish` end the thread: `resume` is never called after them.
 ///
 /// Memory accesses name the first byte they touch (`loc`) and their width (`bytes`, 1 to
-/// 8); mutex operations name the first byte of the lock word and have no width. Every
+/// 16: a front end may carry a 16-byte object's value as a [`Val`] that stands for it,
+/// since the engine only moves values and compares them for equality); mutex operations name the first byte of the lock word and have no width. Every
 /// location is its own cell holding whole values, which is exact as long as accesses
 /// whose byte ranges overlap have the same `(loc, bytes)`. The explorers guarantee it:
 /// an access overlapping one already in the execution with a different `(loc, bytes)`

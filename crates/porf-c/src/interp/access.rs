@@ -50,14 +50,17 @@ impl Machine {
     }
 
     /// Checks what the address alone says of a heap or shared-frame access of `size`
-    /// bytes (a power of two) at byte `off` of a block: not before the block's data, aligned. Whether the
+    /// bytes (a power of two) at byte `off` of a block: not before the block's data, aligned
+    /// (to at most 8 bytes: a block's data is 8-aligned, and a 16-byte atomic struct's cell
+    /// is named by its first byte whatever its alignment; overlaps are the engine's
+    /// mixed-size check). Whether the
     /// block is allocated, not freed and large enough depends on other threads: the
     /// engine checks it (`porf_models::lifetime`).
     fn check_heap(&self, code: &Module, a: Val, off: u32, size: u8) -> Result<(), Fault> {
         if off < HEAP_DATA {
             return Err(Fault::memory("out-of-bounds heap access"));
         }
-        if off & (size as u32 - 1) != 0 {
+        if off & (size.min(8) as u32 - 1) != 0 {
             return Err(Fault::unsupported(format!(
                 "misaligned access to heap memory at {}",
                 name_of(code, a)
@@ -161,6 +164,13 @@ impl Machine {
         ord: MemOrder,
         src: SrcLoc,
     ) -> Step {
+        if ty.size == 16 && op != RmwKind::Xchg {
+            // The engine's arithmetic RMWs compute on values, and a 16-byte value is a
+            // code (`crate::wide`): only exchanges and compare-exchanges are exact.
+            return Err(Fault::unsupported(format!(
+                "atomic {op:?} on a 128-bit object is not supported (only load, store, exchange and compare-exchange)"
+            )));
+        }
         self.check_writable(code, a)?;
         match self.resolve(code, a, Some(ty.size))? {
             Target::Private(off) => {

@@ -15,6 +15,14 @@ pub fn unary(op: UnOp, a: Val, ty: Scalar) -> Val {
     if ty.float {
         return super::float::unary(op, a, ty);
     }
+    if ty.size == 16 {
+        let x = crate::wide::decode(a);
+        return match op {
+            UnOp::Neg => crate::wide::encode(x.wrapping_neg()),
+            UnOp::BitNot => crate::wide::encode(!x),
+            UnOp::LogNot => (x == 0) as Val,
+        };
+    }
     let a = ty.normalize(a);
     match op {
         UnOp::Neg => ty.normalize(a.wrapping_neg()),
@@ -30,6 +38,9 @@ pub fn unary(op: UnOp, a: Val, ty: Scalar) -> Val {
 pub fn binary(op: BinOp, a: Val, b: Val, ty: Scalar) -> Result<Val, Fault> {
     if ty.float {
         return super::float::binary(op, a, b, ty);
+    }
+    if ty.size == 16 {
+        return wide_binary(op, a, b, ty);
     }
     let a = ty.normalize(a);
     let b_norm = ty.normalize(b);
@@ -75,6 +86,78 @@ pub fn binary(op: BinOp, a: Val, b: Val, ty: Scalar) -> Result<Val, Fault> {
         BinOp::Gt => cmp(ty, a, b_norm, |x, y| x > y, |x, y| x > y),
         BinOp::Ge => cmp(ty, a, b_norm, |x, y| x >= y, |x, y| x >= y),
     })
+}
+
+/// [`binary`] on GCC's 128-bit integers: the operands are codes of `crate::wide`,
+/// decoded to their 128-bit patterns; the result is encoded (comparisons: 0 or 1).
+/// The shift count keeps its own value, as for the narrower types.
+fn wide_binary(op: BinOp, a: Val, b: Val, ty: Scalar) -> Result<Val, Fault> {
+    use crate::wide::{decode, encode};
+    let (x, y) = (decode(a), decode(b));
+    let (ux, uy) = (x as u128, y as u128);
+    let ord = |f: fn(std::cmp::Ordering) -> bool| -> Result<Val, Fault> {
+        let o = if ty.signed { x.cmp(&y) } else { ux.cmp(&uy) };
+        Ok(f(o) as Val)
+    };
+    let r = match op {
+        BinOp::Add => x.wrapping_add(y),
+        BinOp::Sub => x.wrapping_sub(y),
+        BinOp::Mul => x.wrapping_mul(y),
+        BinOp::Div | BinOp::Rem => {
+            if y == 0 {
+                return Err(Fault::memory("division by zero"));
+            }
+            match (op, ty.signed) {
+                (BinOp::Div, true) => x.wrapping_div(y),
+                (BinOp::Div, false) => (ux / uy) as i128,
+                (_, true) => x.wrapping_rem(y),
+                (_, false) => (ux % uy) as i128,
+            }
+        }
+        BinOp::And => x & y,
+        BinOp::Or => x | y,
+        BinOp::Xor => x ^ y,
+        BinOp::Shl | BinOp::Shr => {
+            if !(0..128).contains(&b) {
+                return Err(Fault::memory(format!(
+                    "shift by {b} bits of a 128-bit value (undefined behaviour)"
+                )));
+            }
+            let n = b as u32;
+            match (op, ty.signed) {
+                (BinOp::Shl, _) => x.wrapping_shl(n),
+                (_, true) => x >> n,
+                (_, false) => (ux >> n) as i128,
+            }
+        }
+        BinOp::Eq => return Ok((x == y) as Val),
+        BinOp::Ne => return Ok((x != y) as Val),
+        BinOp::Lt => return ord(|o| o.is_lt()),
+        BinOp::Le => return ord(|o| o.is_le()),
+        BinOp::Gt => return ord(|o| o.is_gt()),
+        BinOp::Ge => return ord(|o| o.is_ge()),
+    };
+    Ok(encode(r))
+}
+
+/// `(to) a` where `from` or `to` is a 128-bit integer type (values of 16 bytes are codes
+/// of `crate::wide`): widening sign- or zero-extends by `from`'s signedness, narrowing
+/// keeps the low bytes (C11 6.3.1.3, two's complement), `_Bool` is "not zero".
+pub fn wide_convert(a: Val, from: Scalar, to: Scalar) -> Val {
+    let x = if from.size == 16 {
+        crate::wide::decode(a)
+    } else if from.signed {
+        from.normalize(a) as i128
+    } else {
+        from.normalize(a) as u64 as i128
+    };
+    if to.size == 16 {
+        crate::wide::encode(x)
+    } else if to == Scalar::BOOL {
+        (x != 0) as Val
+    } else {
+        to.normalize(x as i64)
+    }
 }
 
 fn cmp(

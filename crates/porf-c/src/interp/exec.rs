@@ -413,6 +413,27 @@ impl Machine {
             InstKind::Builtin { dst, which, args } => {
                 let arg = args.first().map_or(0, val);
                 match which {
+                    Builtin::WideConvert { from, to } => {
+                        let r = arith::wide_convert(arg, *from, *to);
+                        if let Some(d) = dst {
+                            self.set(*d, r);
+                        }
+                        self.advance();
+                        Ok(None)
+                    }
+                    Builtin::WidePack | Builtin::WideHalf => {
+                        let b = args.get(1).map_or(0, val);
+                        let r = if *which == Builtin::WidePack {
+                            crate::wide::pack(arg, b)
+                        } else {
+                            crate::wide::half(arg, b)
+                        };
+                        if let Some(d) = dst {
+                            self.set(*d, r);
+                        }
+                        self.advance();
+                        Ok(None)
+                    }
                     Builtin::LoopBound => {
                         if arg < 0 {
                             return Err(Fault::unsupported(format!(

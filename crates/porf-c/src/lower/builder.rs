@@ -10,8 +10,8 @@
 
 use crate::interp::arith;
 use crate::ir::{
-    BinOp, Block, BlockId, Function, Inst, InstKind, LocalVar, LoopHead, LoopId, Operand, Reg,
-    Scalar, Terminator, UnOp,
+    BinOp, Block, BlockId, Builtin, Function, Inst, InstKind, LocalVar, LoopHead, LoopId, Operand,
+    Reg, Scalar, Terminator, UnOp,
 };
 use porf_graph::{MemOrder, SrcLoc, Val};
 
@@ -231,6 +231,9 @@ impl FnBuilder {
     /// input. `unsigned char` has the same [`Scalar`] as `_Bool`, for which `Convert`
     /// means `!= 0`, so conversions to it mask with `0xff` instead.
     pub fn conv(&mut self, a: Operand, from: Scalar, to: Scalar) -> Operand {
+        if from.size == 16 || to.size == 16 {
+            return self.wide_conv(a, from, to);
+        }
         if from.float || to.float {
             return self.fconv(a, from, to);
         }
@@ -261,6 +264,31 @@ impl FnBuilder {
         }
         let dst = self.reg();
         self.emit(InstKind::FloatConvert { dst, a, from, to });
+        Operand::Reg(dst)
+    }
+
+    /// A conversion from or to a 128-bit integer type ([`Builtin::WideConvert`]); a
+    /// floating side is an "unsupported" error when it runs.
+    fn wide_conv(&mut self, a: Operand, from: Scalar, to: Scalar) -> Operand {
+        if from.float || to.float {
+            self.emit(InstKind::Unsupported {
+                msg: "conversions between 128-bit integers and floating types are not supported"
+                    .into(),
+            });
+            return Operand::Const(0);
+        }
+        if from == to {
+            return a;
+        }
+        if let Operand::Const(x) = a {
+            return Operand::Const(arith::wide_convert(x, from, to));
+        }
+        let dst = self.reg();
+        self.emit(InstKind::Builtin {
+            dst: Some(dst),
+            which: Builtin::WideConvert { from, to },
+            args: vec![a],
+        });
         Operand::Reg(dst)
     }
 
@@ -429,6 +457,10 @@ impl FnBuilder {
 /// unchanged.
 pub fn conv_is_noop(from: Scalar, to: Scalar) -> bool {
     debug_assert!(!from.float && !to.float);
+    if from.size == 16 || to.size == 16 {
+        // Codes of `crate::wide` on one side.
+        return from.size == to.size;
+    }
     from == to || to.size == 8 || (to.size > from.size && (to.signed || !from.signed))
 }
 

@@ -9,6 +9,7 @@
 //! performs the `Cas`, compares, and on failure stores the value read into
 //! `*expected`; its result is the comparison.
 
+use super::atomic_record::RecOp;
 use super::expr::Val;
 use super::literals::string_value;
 use super::{Cx, R};
@@ -41,6 +42,7 @@ const NAMES: &[&str] = &[
     "abort",
     "exit",
     "memcmp",
+    "memcpy_s",
     "printf",
     "fprintf",
     "puts",
@@ -383,6 +385,8 @@ impl Cx<'_> {
                 ),
             ),
             Some(pt) if pt.is_scalar() => Ok((p, pt.clone())),
+            // An `_Atomic` struct (`atomic_record.rs`).
+            Some(pt) if pt.atomic && pt.is_record() => Ok((p, pt.clone())),
             _ => self.err(
                 e.span.start,
                 format!("first argument of `{name}` must point to an atomic integer or pointer (got `{}`)", self.show(&t)),
@@ -607,6 +611,10 @@ impl Cx<'_> {
             "atomic_init" => {
                 self.argc(name, args, 2, off)?;
                 let (p, pt) = self.atomic_ptr(&args[0], name)?;
+                if pt.is_record() {
+                    let ords = (MemOrder::NonAtomic, MemOrder::NonAtomic);
+                    return self.atomic_record_op(RecOp::Init, name, p, &pt, &args[1..], ords, off);
+                }
                 let (v, t) = self.rvalue(&args[1])?;
                 let v = self.assign_convert(v, &t, &pt.unqual(), args[1].span.start)?;
                 self.at(off);
@@ -620,6 +628,7 @@ impl Cx<'_> {
                 Ok(Val::R(Operand::Const(1), CType::int(IntTy::Bool)))
             }
             "memset" | "memcpy" | "memmove" | "memcmp" => self.mem_fn(name, args, off),
+            "memcpy_s" => self.memcpy_s(args, off),
             // GCC's builtin spellings of the same functions.
             "__builtin_memset" | "__builtin_memcpy" | "__builtin_memmove" | "__builtin_memcmp" => {
                 self.mem_fn(&name["__builtin_".len()..], args, off)
@@ -1036,6 +1045,64 @@ impl Cx<'_> {
         Ok(Val::R(Operand::Const(0), CType::int(IntTy::Int)))
     }
 
+    /// [`Cx::atomic`] on an `_Atomic` struct (`atomic_record.rs`): load, store,
+    /// exchange and compare-exchange; the orders checked as for scalars.
+    #[allow(clippy::too_many_arguments)]
+    fn atomic_on_record(
+        &mut self,
+        op: AtomicOp,
+        explicit: bool,
+        name: &str,
+        args: &[Node<Expression>],
+        addr: Operand,
+        pt: &CType,
+        off: usize,
+    ) -> R<Val> {
+        let rop = match op {
+            AtomicOp::Load => RecOp::Load,
+            AtomicOp::Store => RecOp::Store,
+            AtomicOp::Exchange => RecOp::Exchange,
+            AtomicOp::Cas { .. } => RecOp::Cas,
+            _ => {
+                return self.err(
+                    off,
+                    format!(
+                        "`{name}` is not defined on a struct (`{}`): C11 7.17.7.5 applies to integer and pointer types",
+                        self.show(pt)
+                    ),
+                )
+            }
+        };
+        let n = op.nargs();
+        let ords: Vec<i64> = args[n..].iter().map(|e| self.order(e)).collect::<R<_>>()?;
+        let succ = ords.first().copied().unwrap_or(5);
+        let mut fail = ords.get(1).copied().unwrap_or(5);
+        if explicit {
+            let allowed: &[i64] = match rop {
+                RecOp::Load => &[0, 1, 2, 5],
+                RecOp::Store => &[0, 3, 5],
+                _ => &[0, 1, 2, 3, 4, 5],
+            };
+            self.check_order(name, succ, allowed, &args[n])?;
+            if rop == RecOp::Cas {
+                if fail == 3 || fail == 4 {
+                    return self.err(
+                        args[n + 1].span.start,
+                        format!(
+                            "`{}` is not a valid failure order for `{name}` (C11 7.17.7.4)",
+                            ORDER_NAMES[fail as usize]
+                        ),
+                    );
+                }
+                self.check_order(name, fail, &[0, 1, 2, 5], &args[n + 1])?;
+            }
+        } else {
+            fail = 5;
+        }
+        let ords = (mem_order(succ), mem_order(fail));
+        self.atomic_record_op(rop, name, addr, pt, &args[1..n], ords, off)
+    }
+
     fn atomic(
         &mut self,
         op: AtomicOp,
@@ -1052,6 +1119,9 @@ impl Cx<'_> {
         let n = op.nargs();
         self.argc(name, args, n + nord, off)?;
         let (addr, pt) = self.atomic_ptr(&args[0], name)?;
+        if pt.is_record() {
+            return self.atomic_on_record(op, explicit, name, args, addr, &pt, off);
+        }
         let ty = pt.scalar().expect("scalar");
         let vt = pt.unqual();
         // The value operand (store, exchange, fetch-op).

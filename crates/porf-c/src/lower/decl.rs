@@ -5,7 +5,8 @@
 //! the last to the first), then the nested declarator, which receives the type built
 //! so far. Parameters are adjusted (arrays and functions become pointers). `long
 //! double`, atomic floating types, VLAs other than block-scope `T a[n]` (`vla`), K&R
-//! parameter lists, atomic structs and 128-bit integers (`crate::int128`) are
+//! parameter lists and atomic structs porf cannot hold as one cell
+//! (`Types::atomic_record`) are
 //! unsupported; `_Alignas` sets the alignment the object is laid out with.
 
 use super::{Binding, Cx, FuncDecl, R};
@@ -166,20 +167,39 @@ impl Cx<'_> {
                 TypeSpecifier::Double => double += 1,
                 TypeSpecifier::TS18661Float(_) => {
                     if let Some(u) = self.map.int128_at(o) {
-                        let sign = tys
+                        // `__int128` with at most `signed`/`unsigned` beside it.
+                        let others = tys.iter().filter(|t| {
+                            !matches!(
+                                t.node,
+                                TypeSpecifier::Unsigned
+                                    | TypeSpecifier::Signed
+                                    | TypeSpecifier::TS18661Float(_)
+                            )
+                        });
+                        let unsigned = tys
                             .iter()
-                            .any(|t| matches!(t.node, TypeSpecifier::Unsigned));
-                        let name = if u {
-                            "__uint128_t"
-                        } else if sign {
-                            "unsigned __int128"
+                            .filter(|t| matches!(t.node, TypeSpecifier::Unsigned))
+                            .count();
+                        let signed = tys
+                            .iter()
+                            .filter(|t| matches!(t.node, TypeSpecifier::Signed))
+                            .count();
+                        if others.count() > 0
+                            || unsigned + signed > 1
+                            || (u && unsigned + signed > 0)
+                        {
+                            return self.err(o, "invalid combination of type specifiers");
+                        }
+                        let it = if u || unsigned > 0 {
+                            IntTy::UInt128
                         } else {
-                            "__int128"
+                            IntTy::Int128
                         };
-                        return self.unsup(
-                            o,
-                            format!("`{name}` is not supported (porf's values are 64 bits wide)"),
-                        );
+                        let mut ty = CType::int(it);
+                        if atomic {
+                            ty = self.make_atomic(ty, o)?;
+                        }
+                        return Ok(ty);
                     }
                     return self.unsup(o, "TS 18661 floating types are not supported");
                 }
@@ -288,7 +308,12 @@ impl Cx<'_> {
                 )
             }
             Kind::Record(_) => {
-                return self.unsup(off, "`_Atomic` structs and unions are not supported (porf's atomic accesses are of one scalar of up to 8 bytes; a 16-byte compare-exchange of a struct cannot be modelled)")
+                if let Err(why) = self.types.atomic_record(&ty) {
+                    return self.unsup(
+                        off,
+                        format!("`_Atomic {}` is not supported: {why}", self.show(&ty)),
+                    );
+                }
             }
             Kind::Array(..) | Kind::Func(_) | Kind::Void => {
                 return self.err(

@@ -483,6 +483,16 @@ impl Cx<'_> {
                 format!("member access into incomplete type `{}`", self.show(&rt)),
             );
         }
+        if rt.atomic {
+            // C11 6.5.2.3p5: accessing a member of an atomic structure is undefined.
+            return self.unsup(
+                off,
+                format!(
+                    "member `{name}` of an atomic struct (`{}`): undefined behaviour (C11 6.5.2.3p5); load it with atomic_load",
+                    self.show(&rt)
+                ),
+            );
+        }
         match self.types.field(r, name) {
             Some((fo, ft)) => {
                 self.at(m.identifier.span.start);

@@ -207,9 +207,23 @@ impl Cx<'_> {
         let mut leaves = Vec::new();
         self.types.leaves(&ty, 0, "", &mut leaves);
         let by_off: HashMap<u64, &Leaf> = leaves.iter().map(|l| (l.offset, l)).collect();
+        // The packed values of `_Atomic` struct cells (`Types::atomic_record`): their
+        // members' bytes, little-endian, by the cell's offset.
+        let mut packed: HashMap<u64, (u128, crate::ir::Scalar)> = HashMap::new();
         for item in &items {
             let v = self.const_init_value(item)?;
             let scalar = item.ty.scalar();
+            let cell = leaves.iter().find(|l| {
+                l.atomic
+                    && (l.offset..l.offset + l.scalar.size as u64).contains(&item.offset)
+                    && Some(l.scalar) != scalar
+            });
+            if let (Some(l), Some(s)) = (cell, scalar) {
+                let bits = (v as u64 as u128) & (u128::MAX >> (128 - 8 * s.size as u32));
+                let e = packed.entry(l.offset).or_insert((0, l.scalar));
+                e.0 |= bits << (8 * (item.offset - l.offset));
+                continue;
+            }
             match by_off.get(&item.offset) {
                 Some(l) if Some(l.scalar) == scalar => {
                     let image = if self.globals[gi].tls {
@@ -226,6 +240,19 @@ impl Cx<'_> {
                     );
                 }
             }
+        }
+        for (o, (bits, s)) in packed {
+            let v = if s.size == 16 {
+                crate::wide::encode(bits as i128)
+            } else {
+                s.normalize(bits as u64 as i64)
+            };
+            let image = if self.globals[gi].tls {
+                &mut self.tls_image
+            } else {
+                &mut self.image
+            };
+            image.insert(addr + o as i64, v);
         }
         Ok(())
     }

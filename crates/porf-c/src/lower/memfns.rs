@@ -23,7 +23,7 @@ use lang_c::span::Node;
 use porf_graph::MemOrder;
 
 /// Most scalar stores one call may expand to.
-const MAX_CELLS: u64 = 4096;
+pub(super) const MAX_CELLS: u64 = 4096;
 
 impl Cx<'_> {
     /// A call porf cannot run: an "unsupported" error at run time (at `off`), and the
@@ -87,25 +87,18 @@ impl Cx<'_> {
             );
         }
         if name == "memcmp" {
+            if leaves.iter().any(|l| l.scalar.size == 16) {
+                self.rvalue(&args[1])?;
+                let msg = "`memcmp` of 16-byte objects (128-bit integers, atomic structs) is not supported".to_string();
+                return self.unsupported_call(name, dst, msg, off);
+            }
             return self.mem_cmp(dst, &pt, &args[1], count, elem, &leaves, off);
         }
         if name == "memset" {
             let (c, ct) = self.rvalue(&args[1])?;
             let c = self.assign_convert(c, &ct, &CType::int(IntTy::Int), args[1].span.start)?;
             self.at(off);
-            let byte = self
-                .b
-                .bin(BinOp::And, c, Operand::Const(0xff), Scalar::LONG);
-            for k in 0..count {
-                for l in &leaves {
-                    let ones = (0..l.scalar.size).fold(0i64, |a, i| a | (1 << (8 * i)));
-                    // The bytes of a floating cell are its bit pattern's.
-                    let bits = l.scalar.bits();
-                    let v = self.b.bin(BinOp::Mul, byte, Operand::Const(ones), bits);
-                    let a = self.offset_addr(dst, k * elem + l.offset);
-                    self.b.store(a, v, bits, MemOrder::NonAtomic);
-                }
-            }
+            self.set_cells(dst, c, count, elem, &leaves);
         } else {
             let (src, st) = self.rvalue(&args[1])?;
             let compatible = st
@@ -122,23 +115,75 @@ impl Cx<'_> {
                 );
             }
             self.at(off);
-            let mut vals = Vec::new();
-            for k in 0..count {
-                for l in &leaves {
-                    let a = self.offset_addr(src, k * elem + l.offset);
-                    vals.push(self.b.copy_load(a, l.scalar, MemOrder::NonAtomic));
-                }
-            }
-            let mut it = vals.into_iter();
-            for k in 0..count {
-                for l in &leaves {
-                    let a = self.offset_addr(dst, k * elem + l.offset);
-                    let v = it.next().expect("one value per cell");
-                    self.b.copy_store(a, v, l.scalar, MemOrder::NonAtomic);
-                }
-            }
+            self.copy_cells(dst, src, count, elem, &leaves);
         }
         Ok(Val::R(dst, CType::void_ptr()))
+    }
+
+    /// Stores the low byte of `c`, repeated over each cell's width, into the `count`
+    /// objects of `elem` bytes (scalar cells `leaves`) at `dst`.
+    pub(super) fn set_cells(
+        &mut self,
+        dst: Operand,
+        c: Operand,
+        count: u64,
+        elem: u64,
+        leaves: &[Leaf],
+    ) {
+        let byte = self
+            .b
+            .bin(BinOp::And, c, Operand::Const(0xff), Scalar::LONG);
+        let zero = matches!(c, Operand::Const(x) if x & 0xff == 0);
+        for k in 0..count {
+            for l in leaves {
+                if l.scalar.size == 16 {
+                    // A 16-byte cell's value is a code (`crate::wide`): 0 for zeros.
+                    if zero {
+                        let a = self.offset_addr(dst, k * elem + l.offset);
+                        self.b
+                            .store(a, Operand::Const(0), l.scalar, MemOrder::NonAtomic);
+                    } else {
+                        self.b.emit(InstKind::Unsupported {
+                            msg: "`memset` of a 16-byte object with a byte other than a constant 0 is not supported".into(),
+                        });
+                    }
+                    continue;
+                }
+                let ones = (0..l.scalar.size).fold(0i64, |a, i| a | (1 << (8 * i)));
+                // The bytes of a floating cell are its bit pattern's.
+                let bits = l.scalar.bits();
+                let v = self.b.bin(BinOp::Mul, byte, Operand::Const(ones), bits);
+                let a = self.offset_addr(dst, k * elem + l.offset);
+                self.b.store(a, v, bits, MemOrder::NonAtomic);
+            }
+        }
+    }
+
+    /// Copies the `count` objects of `elem` bytes (scalar cells `leaves`) at `src` to
+    /// `dst`: every source cell is loaded before the first store, as cell copies.
+    pub(super) fn copy_cells(
+        &mut self,
+        dst: Operand,
+        src: Operand,
+        count: u64,
+        elem: u64,
+        leaves: &[Leaf],
+    ) {
+        let mut vals = Vec::new();
+        for k in 0..count {
+            for l in leaves {
+                let a = self.offset_addr(src, k * elem + l.offset);
+                vals.push(self.b.copy_load(a, l.scalar, MemOrder::NonAtomic));
+            }
+        }
+        let mut it = vals.into_iter();
+        for k in 0..count {
+            for l in leaves {
+                let a = self.offset_addr(dst, k * elem + l.offset);
+                let v = it.next().expect("one value per cell");
+                self.b.copy_store(a, v, l.scalar, MemOrder::NonAtomic);
+            }
+        }
     }
 
     /// `memcmp(a, b, n)` over `count` objects of type `pt` (`elem` bytes each, scalar

@@ -15,6 +15,7 @@
 
 mod alloc_names;
 mod asm;
+mod atomic_record;
 mod bitfield;
 mod builder;
 mod builtins;
@@ -30,6 +31,7 @@ mod init;
 mod lazy;
 mod literals;
 mod local_names;
+mod memcpy_s;
 mod memfns;
 mod mutex;
 mod ops;

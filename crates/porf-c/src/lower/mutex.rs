@@ -4,7 +4,8 @@
 //! Layout (must match the bundled `<pthread.h>`): `pthread_mutex_t` is
 //! `{ int __lock; int __kind; }`: the lock word (the location of the engine's `Lock`,
 //! `TryLock` and `Unlock` actions) at offset 0 and the type at offset [`KIND_OFFSET`];
-//! `pthread_mutexattr_t` is `{ int __kind; }`.
+//! `pthread_mutexattr_t` starts with `int __kind` (its other fields are read by no
+//! one here).
 //!
 //! Ownership is thread-local knowledge: the calling thread's private store
 //! (`Builtin::PrivateGet`/`PrivateSet`, no events) holds, under the mutex's address,

@@ -543,6 +543,16 @@ impl Cx<'_> {
         if self.types.leaf_count(ty) > MAX_COPY_LEAVES {
             return self.unsup(off, "object is too large to copy");
         }
+        if ty.atomic && ty.is_record() {
+            // Its one cell would be copied to or from a plain struct's members.
+            return self.unsup(
+                off,
+                format!(
+                    "reading or assigning an `_Atomic {}` as a whole is not supported: use atomic_load, atomic_store or atomic_init",
+                    self.show(&ty.unqual())
+                ),
+            );
+        }
         let mut leaves = Vec::new();
         self.types.leaves(ty, 0, "", &mut leaves);
         // Cell copies: copying a member no write initialised is not an error (C11

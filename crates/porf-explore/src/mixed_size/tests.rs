@@ -212,11 +212,11 @@ fn violations_name_both_accesses() {
     );
     let wide = Action::Store {
         loc: Loc(500),
-        bytes: 16,
+        bytes: 32,
         val: 0,
         ord: MemOrder::NonAtomic,
         src: SRC,
     };
-    assert_eq!(violation(&g, &wide), Some(Violation::BadWidth(16)));
+    assert_eq!(violation(&g, &wide), Some(Violation::BadWidth(32)));
     assert_eq!(violation(&g, &Action::Finish { ret: 0 }), None);
 }
