@@ -16,6 +16,7 @@
 
 mod cfg;
 pub mod diag;
+mod dollar;
 mod front;
 mod headers;
 mod int128;
