@@ -15,6 +15,7 @@
 //! Action contract (`interp`, `program`).
 
 mod cfg;
+mod comments;
 pub mod diag;
 mod dollar;
 mod front;
