@@ -131,12 +131,8 @@ fn one_event_sections_agree_with_the_graph_explorers() {
 #[test]
 fn comments_in_preprocessed_input_are_white_space() {
     let f = test_file("tests/c/svcomp_i/comments.i");
-    let (code, v, err) = common::verify_json(&[
-        "--model",
-        "sc",
-        "--disable-race-detection",
-        f.as_str(),
-    ]);
+    let (code, v, err) =
+        common::verify_json(&["--model", "sc", "--disable-race-detection", f.as_str()]);
     assert_eq!(code, 0, "{v} {err}");
     assert_eq!(v["complete"], 3, "{v}");
 }
