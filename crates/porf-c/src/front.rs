@@ -12,9 +12,18 @@ const MAX_NESTING: usize = 256;
 pub(crate) fn compile(path: &Path, opts: &FrontOptions) -> Result<ir::Module, Diagnostic> {
     refuse_cxx(path)?;
     let text = preprocess::preprocess(path, opts)?;
-    let (parsed, int128) = crate::int128::disguise(&text);
+    let dollar = crate::dollar::disguise(&text);
     let mut map = SrcMap::new(text, &path.display().to_string());
+    let dollar = dollar.map_err(|(at, name)| {
+        map.diag(
+            DiagKind::Unsupported,
+            at,
+            format!("`{name}`: porf reads `$` in identifiers as `_`, and that name is also used"),
+        )
+    })?;
+    let (parsed, int128) = crate::int128::disguise(&dollar.text);
     map.set_int128(int128);
+    map.set_dollar_names(dollar.original);
     check_nesting(&map)?;
     let unit = parse(&map, parsed)?;
     crate::types::with_data_model(opts.data_model, || lower::lower_unit(&unit, &map))

@@ -15,7 +15,9 @@
 //! Action contract (`interp`, `program`).
 
 mod cfg;
+mod comments;
 pub mod diag;
+mod dollar;
 mod front;
 mod headers;
 mod int128;

@@ -12,7 +12,8 @@
 //! to map positions back to the original files.
 //!
 //! A file named `.i` is already preprocessed (gcc's convention, and SV-COMP's tasks):
-//! its text is returned as it is, without running the preprocessor.
+//! its text is returned without running the preprocessor, its comments blanked out
+//! (`crate::comments`).
 //!
 //! A preprocessor failure (missing include, `#error`, ...) becomes a `Malformed`
 //! diagnostic at the position the preprocessor reported; an unreadable input file or a
@@ -43,7 +44,7 @@ pub fn preprocess(path: &Path, opts: &FrontOptions) -> Result<String, Diagnostic
     }
     if path.extension().is_some_and(|e| e == "i") {
         let bytes = std::fs::read(path).map_err(|e| io(format!("cannot read {shown}: {e}")))?;
-        return Ok(String::from_utf8_lossy(&bytes).into_owned());
+        return Ok(crate::comments::blank(&String::from_utf8_lossy(&bytes)));
     }
     let bundled = headers::bundled_dir().map_err(io)?;
     let argv = command();

@@ -41,6 +41,8 @@ pub struct SrcMap {
     /// Offsets of GCC's 128-bit integer type keywords, each with whether it is
     /// unsigned by itself (`crate::int128`).
     int128: Vec<(usize, bool)>,
+    /// Names the parser read with `_` for `$` → their spelling (`crate::dollar`).
+    dollar_names: HashMap<String, String>,
 }
 
 impl SrcMap {
@@ -78,6 +80,7 @@ impl SrcMap {
             originals: RefCell::default(),
             aligned: RefCell::default(),
             int128: Vec::new(),
+            dollar_names: HashMap::new(),
         }
     }
 
@@ -93,6 +96,17 @@ impl SrcMap {
             .binary_search_by_key(&offset, |&(o, _)| o)
             .ok()
             .map(|i| self.int128[i].1)
+    }
+
+    /// Records the names rewritten by `crate::dollar` (rewritten → original).
+    pub fn set_dollar_names(&mut self, names: HashMap<String, String>) {
+        self.dollar_names = names;
+    }
+
+    /// How `name`, as the parser read it, is spelled in the source (`x$y` for a
+    /// name the parser read as `x_y`, `crate::dollar`).
+    pub fn source_name<'n>(&'n self, name: &'n str) -> &'n str {
+        self.dollar_names.get(name).map_or(name, |s| s.as_str())
     }
 
     /// The preprocessed text.

@@ -67,6 +67,11 @@ pub fn with_data_model<T>(m: DataModel, f: impl FnOnce() -> T) -> T {
     r
 }
 
+/// The data model of the compilation running on this thread.
+pub fn data_model() -> DataModel {
+    DATA_MODEL.with(|d| d.get())
+}
+
 /// The size of `long` in the data model in force.
 fn long_size() -> u8 {
     match DATA_MODEL.with(|d| d.get()) {

@@ -438,6 +438,15 @@ impl Cx<'_> {
     }
 
     pub fn builtin(&mut self, name: &str, args: &[Node<Expression>], off: usize) -> R<Val> {
+        // Byte counts of objects porf lays out: `sizeof` is exact there (`ilp32`).
+        let sized = super::ilp32::SIZE_FUNCTIONS.contains(&name);
+        self.ilp32.size_args += u32::from(sized);
+        let r = self.builtin_call_named(name, args, off);
+        self.ilp32.size_args -= u32::from(sized);
+        r
+    }
+
+    fn builtin_call_named(&mut self, name: &str, args: &[Node<Expression>], off: usize) -> R<Val> {
         if let Some((op, explicit)) = atomic_op(name) {
             return self.atomic(op, explicit, name, args, off);
         }

@@ -16,7 +16,7 @@ impl Cx<'_> {
     pub fn conditional(&mut self, c: &ConditionalExpression, off: usize) -> R<Val> {
         // A constant condition selects a branch at compile time (keeping constant
         // expressions constant); the other branch is only type-checked.
-        if let Some((k, _)) = self.const_int(&c.condition)? {
+        if let Some((k, _)) = self.const_int_exec(&c.condition)? {
             let (live, dead) = if k != 0 {
                 (&c.then_expression, &c.else_expression)
             } else {
@@ -153,7 +153,7 @@ impl Cx<'_> {
         let and = b.operator.node == BinaryOperator::LogicalAnd;
         let (lhs, rhs) = (&b.lhs, &b.rhs);
         let int = CType::int(IntTy::Int);
-        if let Some((k, _)) = self.const_int(lhs)? {
+        if let Some((k, _)) = self.const_int_exec(lhs)? {
             let decided = if and { k == 0 } else { k != 0 };
             if decided {
                 self.scratch(|cx| cx.rvalue(rhs))?;

@@ -107,6 +107,16 @@ impl Cx<'_> {
         }
     }
 
+    /// `e` as an integer constant expression where a condition may fold (`?:`,
+    /// `&&`, `||`): as [`Cx::const_int`], but in executable code `None` when its value
+    /// depends on porf's pointer width under ILP32 (`ilp32`), so that the code is
+    /// emitted and its `sizeof` checked at run time.
+    pub fn const_int_exec(&mut self, e: &Node<Expression>) -> R<Option<(i64, CType)>> {
+        let seen = self.ilp32.seen;
+        let r = self.const_int(e)?;
+        Ok(r.filter(|_| self.ilp32.scratch > 0 || self.ilp32.seen == seen))
+    }
+
     /// Evaluates `e` as a scalar value.
     pub fn rvalue(&mut self, e: &Node<Expression>) -> R<(Operand, CType)> {
         let v = self.expr(e)?;
@@ -386,6 +396,7 @@ impl Cx<'_> {
     }
 
     fn size_of(&mut self, t: &CType, off: usize) -> R<Val> {
+        self.ilp32_size_of(t, off);
         match (&t.kind, self.types.size_of(t)) {
             (Kind::Func(_), _) => self.err(off, "`sizeof` applied to a function type"),
             (_, Some(n)) => Ok(Val::R(Operand::Const(n as i64), CType::int(IntTy::ULong))),

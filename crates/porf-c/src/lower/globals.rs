@@ -67,7 +67,7 @@ impl Cx<'_> {
                     );
                 }
                 self.globals.push(Global {
-                    name: name.to_string(),
+                    name: self.map.source_name(name).to_string(),
                     ty,
                     addr: None,
                     defined: false,

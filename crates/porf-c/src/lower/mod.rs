@@ -27,6 +27,7 @@ mod escape;
 mod expr;
 mod float;
 mod globals;
+mod ilp32;
 mod init;
 mod lazy;
 mod literals;
@@ -190,6 +191,8 @@ pub(crate) struct Cx<'a> {
     pub stubs: HashSet<FuncId>,
     /// The `_Alignas` of the declaration being lowered (1 without one).
     pub align_req: u64,
+    /// Pointer-width checks under ILP32 (`ilp32`).
+    pub ilp32: ilp32::Ilp32State,
 }
 
 /// Lowers a parsed translation unit.
@@ -219,6 +222,7 @@ pub fn lower_unit(unit: &TranslationUnit, map: &SrcMap) -> Result<Module, Diagno
         alloc_types: HashMap::new(),
         stubs: HashSet::new(),
         align_req: 1,
+        ilp32: ilp32::Ilp32State::default(),
     };
     cx.prescan(unit)?;
     for ed in &unit.0 {
@@ -318,7 +322,9 @@ impl<'a> Cx<'a> {
         fresh.loc = self.b.loc;
         fresh.nregs = self.b.nregs;
         let saved = std::mem::replace(&mut self.b, fresh);
+        self.ilp32.scratch += 1;
         let r = f(self);
+        self.ilp32.scratch -= 1;
         let pure = self.b.emitted == 0 && self.b.nblocks() == 1;
         self.b = saved;
         Ok((r?, pure))

@@ -290,6 +290,7 @@ impl Cx<'_> {
                     self.show(to)
                 );
                 self.warn(off, msg);
+                self.ilp32_pointer_to_int(v, from, to, off);
                 Ok(self.b.conv(v, Scalar::PTR, t.scalar()))
             }
             _ => self.err(
@@ -325,7 +326,10 @@ impl Cx<'_> {
                     Ok(self.b.bool_of(v))
                 }
             }
-            (Some(f), Some(t)) => Ok(self.b.conv(v, f, t)),
+            (Some(f), Some(t)) => {
+                self.ilp32_pointer_to_int(v, from, to, off);
+                Ok(self.b.conv(v, f, t))
+            }
             _ if from.is_void() && to.is_void() => Ok(v),
             _ => self.err(
                 off,
