@@ -320,7 +320,10 @@ pub enum Builtin {
     WideHalf,
     /// One argument: the value converted from `from` to `to`, one of them a 128-bit
     /// integer type (`interp::arith::wide_convert`).
-    WideConvert { from: Scalar, to: Scalar },
+    WideConvert {
+        from: Scalar,
+        to: Scalar,
+    },
 }
 
 /// One piece of a `printf` format, after the front end parsed it.
