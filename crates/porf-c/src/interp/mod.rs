@@ -434,6 +434,18 @@ impl ThreadMachine for CThread {
                 if let Some(s) = &mut self.m.section {
                     s.started = true;
                 }
+                // A spawn past the thread limit ends the spawning thread too, at the
+                // call: a loop creating thousands of threads stops at the first one
+                // porf cannot run (the new thread reports the same limit).
+                if let Action::Spawn { src, .. } = p.action {
+                    if ret >= MAX_THREADS as Val {
+                        let f = Fault::unsupported(format!(
+                            "pthread_create: thread {ret} would exceed the {MAX_THREADS} threads porf supports"
+                        ));
+                        self.pending = Some(Pending::fault(f, src));
+                        return;
+                    }
+                }
                 self.m.final_note(&p.action, ret)
             }
         };
