@@ -47,7 +47,10 @@ impl Diagnostic {
 impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let what = match self.kind {
-            DiagKind::Malformed | DiagKind::Io => "error",
+            // A file that cannot be read has no position to point at; the message
+            // names the file.
+            DiagKind::Io => return write!(f, "error: {}", self.message),
+            DiagKind::Malformed => "error",
             DiagKind::Unsupported => "unsupported",
         };
         write!(

@@ -172,9 +172,19 @@ fn malformed_files_are_diagnosed_with_positions() {
         err.contains(":1:1: error: the file is not valid UTF-8"),
         "{err}"
     );
+    // A missing file: no fake position, the file named once.
     let (code, _, err) = porf(&["verify", "/nonexistent/x.toy"]);
     assert_eq!(code, 3);
-    assert!(err.contains("cannot read the file"), "{err}");
+    assert!(
+        err.starts_with("error: cannot read /nonexistent/x.toy: "),
+        "{err}"
+    );
+    let (code, _, err) = porf(&["verify", "/nonexistent/x.c"]);
+    assert_eq!(code, 3);
+    assert!(
+        err.starts_with("error: cannot read /nonexistent/x.c: "),
+        "{err}"
+    );
 }
 
 #[test]

@@ -26,6 +26,10 @@ impl Diagnostic {
 
 impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // Line 0: no position (a file that cannot be read; the message names it).
+        if self.line == 0 {
+            return write!(f, "error: {}", self.message);
+        }
         write!(
             f,
             "{}:{}:{}: error: {}",

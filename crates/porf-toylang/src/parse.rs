@@ -46,8 +46,8 @@ pub fn parse_file(path: &Path) -> Result<Program, Diagnostic> {
         },
         Err(e) => Err(Diagnostic::new(
             &name,
-            Pos { line: 1, col: 1 },
-            format!("cannot read the file: {e}"),
+            Pos { line: 0, col: 0 },
+            format!("cannot read {name}: {e}"),
         )),
     }
 }
