@@ -206,3 +206,16 @@ fn reach_agrees_with_exhaustive_exploration_on_random_programs() {
     }
     println!("{differ} programs are decided differently under sra and wra");
 }
+
+/// `porf reach` names the language it takes when given a C file.
+#[test]
+fn c_files_are_refused_with_the_language_named() {
+    let c = common::repo_file("crates/porf-cli/tests/c/mp_relaxed.c");
+    let (code, _, err) = porf(&["reach", &c]);
+    assert_eq!(code, 3, "{err}");
+    assert!(
+        err.contains("porf reach takes programs of the toy language (`.toy`)"),
+        "{err}"
+    );
+    assert!(err.contains("porf verify"), "{err}");
+}

@@ -45,6 +45,13 @@ pub struct ReachArgs {
 /// usage, 3 malformed or unsupported input).
 pub fn run(a: ReachArgs) -> u8 {
     let start = Instant::now();
+    if a.file.extension().is_none_or(|e| e != "toy") {
+        eprintln!(
+            "error: porf reach takes programs of the toy language (`.toy`), not {}; check C programs with `porf verify`",
+            a.file.display()
+        );
+        return 3;
+    }
     let prog = match porf_toylang::parse_file(&a.file) {
         Ok(p) => p,
         Err(d) => {
