@@ -281,6 +281,14 @@ fn merge_reports(a: &MergeArgs) -> Result<u8, String> {
             } else {
                 x == y
             };
+            if !same && ptr == "/config" {
+                return Err(format!(
+                    "{} and {} are shards of different runs (different flags: {})",
+                    first.path.display(),
+                    r.path.display(),
+                    differing_flags(x, y)
+                ));
+            }
             if !same {
                 return Err(format!(
                     "{} and {} are shards of different runs (different {what}: {} vs {})",
@@ -548,4 +556,29 @@ fn work(reports: &[Report], by_index: &[Option<&Report>], stats: bool) -> (Strin
         }
     }
     (o, v)
+}
+
+/// The flags two shard reports' `config` objects disagree on, as `--flag: a vs b`.
+fn differing_flags(x: Option<&Value>, y: Option<&Value>) -> String {
+    let empty = serde_json::Map::new();
+    let (a, b) = (
+        x.and_then(Value::as_object).unwrap_or(&empty),
+        y.and_then(Value::as_object).unwrap_or(&empty),
+    );
+    let mut keys: Vec<&String> = a.keys().chain(b.keys()).collect();
+    keys.sort();
+    keys.dedup();
+    keys.into_iter()
+        .filter(|k| a.get(*k) != b.get(*k))
+        .map(|k| {
+            let show = |v: Option<&Value>| v.map_or("(unset)".to_string(), |v| v.to_string());
+            let flag = match k.as_str() {
+                "defines" => "-D".to_string(),
+                "include" => "-I".to_string(),
+                k => format!("--{}", k.replace('_', "-")),
+            };
+            format!("{flag}: {} vs {}", show(a.get(k)), show(b.get(k)))
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
 }

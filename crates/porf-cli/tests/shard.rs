@@ -199,7 +199,10 @@ fn merge_refuses_reports_of_different_runs() {
     };
     refused(&[&a[0], &a[1]], "missing shard(s) 2/3");
     refused(&[&a[0], &a[1], &a[1], &a[2]], "shard 1/3 given twice");
-    refused(&[&a[0], &a[1], &b[2]], "different flags");
+    refused(
+        &[&a[0], &a[1], &b[2]],
+        "different flags: -D: [\"N=3\"] vs [\"N=4\"]",
+    );
     refused(&[&a[0], &a[1], &c[1]], "different numbers of shards");
     let other = dir.join("other.json");
     std::fs::write(&other, "{\"complete\": 3}").unwrap();
