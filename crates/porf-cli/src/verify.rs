@@ -18,9 +18,10 @@ pub struct VerifyArgs {
     explore: ExploreArgs,
     /// Execution equivalence: `co` counts (events, rf, co) executions as GenMC does;
     /// `rf` counts (events, rf) executions, one per reads-from class; `rvf` explores
-    /// one SC trace per reads-value-from class (RVF-SMC; `--model sc` only).
-    #[arg(long, default_value = "co", value_parser = ["co", "rf", "rvf"])]
-    equiv: String,
+    /// one SC trace per reads-value-from class (RVF-SMC; `--model sc` only). Default:
+    /// `rf` with `--explorer rf-smc` (which explores reads-from classes), else `co`.
+    #[arg(long, value_parser = ["co", "rf", "rvf"])]
+    equiv: Option<String>,
     /// Define a preprocessor macro (`NAME` or `NAME=VALUE`).
     #[arg(short = 'D', value_name = "NAME[=VAL]")]
     define: Vec<String>,
@@ -113,6 +114,15 @@ pub struct VerifyArgs {
 }
 
 impl VerifyArgs {
+    /// The `--equiv` asked for, or the explorer's default (`rf` for rf-smc).
+    fn equiv_name(&self) -> &str {
+        match &self.equiv {
+            Some(e) => e,
+            None if self.explore.strategy() == porf_explore::Strategy::RfSmc => "rf",
+            None => "co",
+        }
+    }
+
     /// The data model `--data-model` / `--m32` ask for.
     fn data_model(&self) -> &str {
         if self.m32 {
@@ -131,7 +141,7 @@ impl VerifyArgs {
             "max_events_per_execution": e.max_events_per_execution,
             "model": e.model,
             "explorer": "graph",
-            "equiv": self.equiv,
+            "equiv": self.equiv_name(),
             "keep_going": e.keep_going,
             "all_release_acquire": e.all_release_acquire,
             "defines": self.define,
@@ -178,7 +188,7 @@ fn parse_range(s: &str) -> Result<(i64, i64), String> {
 
 /// Runs the command; returns the exit code.
 pub fn run(a: VerifyArgs) -> u8 {
-    let equiv = match a.equiv.as_str() {
+    let equiv = match a.equiv_name() {
         "co" => Equiv::Co,
         "rf" => Equiv::Rf,
         "rvf" => Equiv::Rvf,
@@ -401,7 +411,7 @@ fn explore_and_report<P: Program + Sync>(
         json: a.json,
         stats: a.stats,
         model: &a.explore.model,
-        equiv: &a.equiv,
+        equiv: a.equiv_name(),
         bounds,
     };
     print_result(&result, &out, &how, None)

@@ -327,14 +327,17 @@ fn nw1r_has_n_plus_one_rf_classes() {
     }
 }
 
-/// `--explorer rf-smc` needs `--equiv rf` and one of its models, and handles RMWs:
-/// two threads each incrementing a counter once have two reads-from classes.
+/// `--explorer rf-smc` implies `--equiv rf` (another `--equiv` is refused), needs one
+/// of its models, and handles RMWs: two threads each incrementing a counter once have
+/// two reads-from classes.
 #[test]
 fn rf_smc_flags_and_rmws() {
     let mp = file("examples/mp.c");
-    let (code, _, err) = porf(&["verify", "--explorer", "rf-smc", &mp]);
+    let (code, _, err) = porf(&["verify", "--explorer", "rf-smc", "--equiv", "co", &mp]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("--equiv rf"), "{err}");
+    let (code, out, err) = porf(&["verify", "--explorer", "rf-smc", "--model", "sc", &mp]);
+    assert_eq!(code, 0, "--equiv rf implied: {out}{err}");
     let args = [
         "verify",
         "--explorer",
