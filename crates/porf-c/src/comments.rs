@@ -19,13 +19,7 @@ pub(crate) fn blank(text: &str) -> String {
     let mut i = 0;
     while i < b.len() {
         match b[i] {
-            q @ (b'"' | b'\'') => {
-                i += 1;
-                while i < b.len() && b[i] != q && b[i] != b'\n' {
-                    i += if b[i] == b'\\' { 2 } else { 1 };
-                }
-                i += 1;
-            }
+            b'"' | b'\'' => i = crate::scan::skip_quoted(b, i),
             b'/' if b.get(i + 1) == Some(&b'/') => {
                 while i < b.len() && b[i] != b'\n' {
                     let continued = b[i] == b'\\' && b.get(i + 1) == Some(&b'\n');

@@ -37,13 +37,7 @@ pub(crate) fn disguise(text: &str) -> Result<Disguised, (usize, String)> {
     let mut i = 0;
     while i < b.len() {
         match b[i] {
-            q @ (b'"' | b'\'') => {
-                i += 1;
-                while i < b.len() && b[i] != q && b[i] != b'\n' {
-                    i += if b[i] == b'\\' { 2 } else { 1 };
-                }
-                i += 1;
-            }
+            b'"' | b'\'' => i = crate::scan::skip_quoted(b, i),
             c if c.is_ascii_alphabetic() || c == b'_' || c == b'$' => {
                 let start = i;
                 while i < b.len() && ident(b[i]) {

@@ -57,11 +57,9 @@ fn check_nesting(map: &SrcMap) -> Result<(), Diagnostic> {
     let mut i = 0;
     while i < b.len() {
         match b[i] {
-            q @ (b'"' | b'\'') => {
-                i += 1;
-                while i < b.len() && b[i] != q && b[i] != b'\n' {
-                    i += if b[i] == b'\\' { 2 } else { 1 };
-                }
+            b'"' | b'\'' => {
+                i = crate::scan::skip_quoted(b, i);
+                continue;
             }
             b'(' | b'[' | b'{' => {
                 depth += 1;
