@@ -1,0 +1,6 @@
+#!/bin/sh
+# Rewrites the golden outputs (crates/porf-cli/tests/golden/*.txt) from the current porf;
+# review the result with `git diff` before committing. Extra arguments go to cargo.
+set -e
+cd "$(dirname "$0")/.."
+PORF_BLESS=1 cargo test -p porf-cli --test golden "$@"
