@@ -149,20 +149,23 @@ fn frame_block(m: &Module, site: SrcLoc) -> Option<FrameBlock<'_>> {
     })
 }
 
-/// The activation a shared frame is: `main` for the entry activation of `main`
-/// (thread 0's first frame), else `f#T.B` (function, thread, frame number).
+/// The activation a shared frame is, as witnesses name it: `T1 worker()'s frame`
+/// (the thread, the function), with the thread's frame number when it is not the
+/// thread's first shared frame (`T1 worker()'s frame#2`), so two activations of one
+/// execution never share a name.
 fn frame_owner(f: &crate::ir::Function, tid: Tid, block: u32) -> String {
-    if tid == 0 && block == 0 && f.name == "main" {
-        "main".to_string()
+    if block == 0 {
+        format!("T{tid} {}()'s frame", f.name)
     } else {
-        format!("{}#{tid}.{block}", f.name)
+        format!("T{tid} {}()'s frame#{block}", f.name)
     }
 }
 
 /// The local at byte `off` (from the block's data start) of a frame-region block
 /// allocated at `site` (`None` outside named locals): its full name
-/// (`main::ids[1]`, `f#T.B::s.next`, or for a local with a block of its own
-/// `f::x#T.B`) and its name as a C path (`ids[1]`).
+/// (`T0 main()'s frame: ids[1]`, `T1 f()'s frame: s.next`, or for a local with a
+/// block of its own, a new object each time its declaration is reached,
+/// `T1 f()'s frame: x#B`) and its name as a C path (`ids[1]`).
 fn frame_local(
     m: &Module,
     tid: Tid,
@@ -174,12 +177,12 @@ fn frame_local(
     match frame_block(m, site)? {
         FrameBlock::Activation(f) => {
             let var = f.local_name(rel, true)?;
-            Some((format!("{}::{var}", frame_owner(f, tid, block)), var))
+            Some((format!("{}: {var}", frame_owner(f, tid, block)), var))
         }
         FrameBlock::Local(f, v) => {
             let mut path = String::new();
             v.shape.path(rel, &mut path);
-            let full = format!("{}::{}#{tid}.{block}{path}", f.name, v.name);
+            let full = format!("{}: {}#{block}{path}", own_frame(f, tid), v.name);
             Some((full, format!("{}{path}", v.name)))
         }
     }
@@ -287,21 +290,45 @@ pub fn name_in(m: &Module, a: Val, site: Option<SrcLoc>, object: bool) -> String
     }
 }
 
+/// The frame of a local with a block of its own: the thread and the function alone
+/// (the block number goes with the local, whose every instance is a block).
+fn own_frame(f: &crate::ir::Function, tid: Tid) -> String {
+    format!("T{tid} {}()'s frame", f.name)
+}
+
 /// The name of the block allocated at `base` (its allocation at `site`): a heap
 /// block as [`name_in`] names the object there (`node#1.0`), a shared frame as
-/// `locals of main` or `locals of f#T.B`, a local's own block as `f::x#T.B`.
+/// `T1 f()'s frame`, a local's own block as `T1 f()'s frame: x#B`.
 pub fn block_name_in(m: &Module, base: Val, site: Option<SrcLoc>) -> String {
     match (
         classify(base, m.globals_end),
         site.and_then(|s| frame_block(m, s)),
     ) {
         (Region::Frame { tid, block, .. }, Some(FrameBlock::Activation(f))) => {
-            format!("locals of {}", frame_owner(f, tid, block))
+            frame_owner(f, tid, block)
         }
         (Region::Frame { tid, block, .. }, Some(FrameBlock::Local(f, v))) => {
-            format!("{}::{}#{tid}.{block}", f.name, v.name)
+            format!("{}: {}#{block}", own_frame(f, tid), v.name)
         }
         _ => name_in(m, base, site, true),
+    }
+}
+
+/// How the end of the life of the frame-region block at `base` (allocated at `site`)
+/// reads in a witness, where its `Free` event is no `free` call: an activation's
+/// frame is released as its function returns (`worker() returns`), a local's own
+/// block when its declaration is reached again or its function returns
+/// (`end of x#B`). `None` outside frame-region blocks.
+pub fn block_end_in(m: &Module, base: Val, site: Option<SrcLoc>) -> Option<String> {
+    match (
+        classify(base, m.globals_end),
+        site.and_then(|s| frame_block(m, s))?,
+    ) {
+        (Region::Frame { .. }, FrameBlock::Activation(f)) => Some(format!("{}() returns", f.name)),
+        (Region::Frame { block, .. }, FrameBlock::Local(_, v)) => {
+            Some(format!("end of {}#{block}", v.name))
+        }
+        _ => None,
     }
 }
 

@@ -147,6 +147,10 @@ impl Program for CProgram {
         crate::memory::block_name_in(&self.module, base.0 as i64, site(base))
     }
 
+    fn block_end_in(&self, base: Loc, site: &dyn Fn(Loc) -> Option<SrcLoc>) -> Option<String> {
+        crate::memory::block_end_in(&self.module, base.0 as i64, site(base))
+    }
+
     fn uninit_read_message(
         &self,
         loc: Loc,

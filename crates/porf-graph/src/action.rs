@@ -571,6 +571,13 @@ pub trait Program {
     fn block_name_in(&self, base: Loc, site: &dyn Fn(Loc) -> Option<SrcLoc>) -> String {
         self.loc_name_in(base, site)
     }
+    /// How the end of the life of the allocated block at `base` reads in a witness
+    /// when its [`Action::Free`] is no call to `free` (`site` as for
+    /// [`Program::loc_name_in`]): a function's frame released as it returns,
+    /// `worker() returns`. `None`: a `free`.
+    fn block_end_in(&self, _base: Loc, _site: &dyn Fn(Loc) -> Option<SrcLoc>) -> Option<String> {
+        None
+    }
     /// The error message of a read of `loc` that reads from no write although the
     /// location lies in an allocated block that was not zero-filled (`site` as for
     /// [`Program::loc_name_in`]), when the program knows better than the engine what

@@ -125,6 +125,9 @@ impl<P: Program> Program for AllReleaseAcquire<P> {
     fn block_name_in(&self, base: Loc, site: &dyn Fn(Loc) -> Option<SrcLoc>) -> String {
         self.0.block_name_in(base, site)
     }
+    fn block_end_in(&self, base: Loc, site: &dyn Fn(Loc) -> Option<SrcLoc>) -> Option<String> {
+        self.0.block_end_in(base, site)
+    }
     fn show_value_in(
         &self,
         loc: Loc,

@@ -1821,7 +1821,11 @@ fn a_local_with_a_block_of_its_own_gets_a_new_block_per_declaration() {
     );
     // The blocks' cells are named by the local and the instance.
     let site = |_: Loc| Some(SrcLoc::line(40));
-    assert_eq!(p.loc_name_in(Loc(b(1)), &site), "g::v#1.1");
+    assert_eq!(p.loc_name_in(Loc(b(1)), &site), "T1 g()'s frame: v#1");
+    assert_eq!(
+        p.block_end_in(Loc(b(1)), &site).as_deref(),
+        Some("end of v#1")
+    );
     assert_eq!(
         p.uninit_read_message(Loc(b(1)), &site).as_deref(),
         Some("read of an uninitialised local variable `v`")

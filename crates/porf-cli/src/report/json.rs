@@ -3,7 +3,10 @@
 //! `{"verdict", "complete", "blocked", "bound_cut", "recursion_cut", "partial",
 //! "stopped_by", "errors": [{"kind", "message", "location", "events": [{"thread",
 //! "index", "location"}], "trace": [{"thread", "index", "event", "value",
-//! "reads_from", "location"}]}], "warnings", "time_s", "model", "equiv"}`, and with
+//! "reads_from", "location"}], "why": {"events": [{"role", "thread", "index", "event",
+//! "location"}], "question", "reasons": [{"kind", "text", "from", "to", "edge"}]}}],
+//! "warnings", "time_s", "model", "equiv"}` (`why` for races and memory errors between
+//! events, [`super::why`]), and with
 //! `--equiv rvf` `"rvf": {"traces", "classes", "witness_calls", "witness_failed",
 //! "closure_refuted", "error_searches", "error_searches_found"}` (the explorer's
 //! counters).
@@ -58,8 +61,35 @@ pub fn error_json<P: Program>(e: &ErrorReport, prog: &P) -> Value {
                    "location": trace::location(prog, *src)})
         })
         .collect();
-    json!({"kind": e.class.verdict(), "message": e.message, "location": location,
-           "events": events, "trace": steps})
+    let mut v = json!({"kind": e.class.verdict(), "message": e.message, "location": location,
+           "events": events, "trace": steps});
+    if let Some(w) = super::why::explain(prog, e) {
+        v["why"] = why_json(&w);
+    }
+    v
+}
+
+/// The `why` of an error ([`super::why::explain`]).
+fn why_json(w: &super::why::Why) -> Value {
+    let ev = |e: porf_graph::EventId| json!({"thread": e.tid, "index": e.idx});
+    let parts: Vec<Value> = w
+        .parts
+        .iter()
+        .map(|p| {
+            json!({"role": p.role, "thread": p.event.tid, "index": p.event.idx,
+                   "event": p.what, "location": p.location})
+        })
+        .collect();
+    let reasons: Vec<Value> = w
+        .reasons
+        .iter()
+        .map(|r| {
+            json!({"kind": r.kind.name(), "text": r.text,
+                   "from": r.edge.map(|(x, _)| ev(x)), "to": r.edge.map(|(_, y)| ev(y)),
+                   "edge": r.edge_kind})
+        })
+        .collect();
+    json!({"events": parts, "question": w.question, "reasons": reasons})
 }
 
 /// [`to_json`] with the `errors` elements given ([`error_json`] of each of `s.errors`,

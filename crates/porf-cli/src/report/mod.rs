@@ -5,6 +5,7 @@ pub mod dot;
 pub mod json;
 pub mod liveness;
 pub mod trace;
+pub mod why;
 
 use porf_explore::{ErrorClass, Limit, Stats};
 use porf_graph::Program;
@@ -281,6 +282,11 @@ pub fn error_block<P: Program>(err: &porf_explore::ErrorReport, prog: &P) -> Str
         let loc = trace::location(prog, *src);
         if !loc.is_empty() {
             let _ = writeln!(o, "  at {loc}");
+        }
+    }
+    if let Some(why) = why::explain(prog, err) {
+        for line in why.lines() {
+            let _ = writeln!(o, "{line}");
         }
     }
     let _ = writeln!(

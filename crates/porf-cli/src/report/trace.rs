@@ -116,6 +116,12 @@ impl<'a, P: Program> Names<'a, P> {
         self.prog.block_name_in(base, &|x| self.site(x))
     }
 
+    /// How the end of the life of the block at `base` reads when it is no `free`
+    /// (a function's frame: `worker() returns`).
+    pub fn block_end(&self, base: Loc) -> Option<String> {
+        self.prog.block_end_in(base, &|x| self.site(x))
+    }
+
     /// Value `v` read from or written to `l` by name, when it is better shown so.
     pub fn value(&self, l: Loc, bytes: u8, v: Val) -> Option<String> {
         self.prog.show_value_in(l, bytes, v, &|x| self.site(x))
@@ -183,10 +189,17 @@ pub fn describe<P: Program>(names: &Names<P>, g: &Graph, e: EventId) -> (String,
         ),
         LabelKind::Error { msg, .. } => (format!("error: {msg}"), None),
         LabelKind::Malloc { base, size, zeroed } => {
-            let f = if *zeroed { "calloc" } else { "malloc" };
+            let f = match (*zeroed, names.block_end(*base).is_some()) {
+                (_, true) => "alloc",
+                (true, false) => "calloc",
+                (false, false) => "malloc",
+            };
             (format!("{f} {} ({size} bytes)", names.block(*base)), None)
         }
         LabelKind::Free { base, retire } => {
+            if let Some(end) = names.block_end(*base).filter(|_| !*retire) {
+                return (format!("{end} (frame released)"), None);
+            }
             let f = if *retire { "hp_retire" } else { "free" };
             (format!("{f} {}", names.block(*base)), None)
         }
