@@ -381,7 +381,7 @@ fn explore_and_report<P: Program + Sync>(
     if let Some(path) = &a.dot {
         match result.errors.first() {
             Some(e) => {
-                if let Err(err) = std::fs::write(path, report::dot::to_dot(prog, &e.witness)) {
+                if let Err(err) = std::fs::write(path, report::dot::error_dot(prog, e)) {
                     eprintln!("error: cannot write {}: {err}", path.display());
                     return 2;
                 }

@@ -1,9 +1,19 @@
 //! A witness execution graph as Graphviz: one cluster per thread, po edges within a
 //! thread, rf edges (green), co edges between consecutive writes (red, dashed), and
 //! spawn/join edges.
+//!
+//! For an error ([`error_dot`]): the events it involves filled red and labelled with
+//! their role (`write`, `read`, `access`, `free`, the failing assertion's `error`);
+//! every rf edge between the threads involved drawn bold and labelled whether it
+//! synchronises (`rf, sw`, blue) or not (`rf, no sw`, orange), as do the edges
+//! [`super::why`] names; the graph's label names the error and the file, and events
+//! of that file show `line:col` only.
 
 use super::trace::{describe, location, Names};
-use porf_graph::{EventId, Graph, LabelKind, Program};
+use super::why;
+use porf_explore::ErrorReport;
+use porf_graph::{EventId, Graph, LabelKind, Program, Tid};
+use std::collections::{HashMap, HashSet};
 use std::fmt::Write;
 
 fn node(e: EventId) -> String {
@@ -14,9 +24,102 @@ fn escape(s: &str) -> String {
     s.replace('\\', "\\\\").replace('"', "\\\"")
 }
 
-/// The Graphviz text of `g`.
-pub fn to_dot<P: Program>(prog: &P, g: &Graph) -> String {
+/// The Graphviz text of `err`'s witness, the error marked (module docs).
+pub fn error_dot<P: Program>(prog: &P, err: &ErrorReport) -> String {
+    render(prog, &err.witness, Some(err))
+}
+
+/// What marks an error in the drawing.
+#[derive(Default)]
+struct Marks {
+    /// Role of each event the error involves.
+    roles: HashMap<EventId, String>,
+    /// The threads the error involves: rf edges between two of them are labelled.
+    threads: HashSet<Tid>,
+    /// Edges the explanation names that are not rf edges between those threads.
+    extra: Vec<(EventId, EventId, &'static str)>,
+    /// The file events are shown relative to.
+    file: Option<u32>,
+    title: String,
+}
+
+fn marks<P: Program>(prog: &P, err: &ErrorReport) -> Marks {
+    let g = &err.witness;
+    let mut m = Marks {
+        file: err
+            .events
+            .iter()
+            .map(|(_, s)| s)
+            .find(|s| s.line > 0)
+            .map(|s| s.file),
+        ..Marks::default()
+    };
+    let what = super::describe(err.class);
+    let mut title = format!("{what}!\n{}", err.message);
+    if let Some(f) = m.file {
+        let _ = write!(title, "\nfile: {}", prog.source_file(f));
+    }
+    match why::explain(prog, err) {
+        Some(w) => {
+            for p in &w.parts {
+                m.roles.insert(p.event, p.role.clone());
+                m.threads.insert(p.event.tid);
+            }
+            for r in &w.reasons {
+                if let (Some((x, y)), Some(k)) = (r.edge, r.edge_kind) {
+                    let between = m.threads.contains(&x.tid) && m.threads.contains(&y.tid);
+                    if k != "rf" || !between {
+                        m.extra.push((x, y, k));
+                    }
+                }
+            }
+            for r in &w.reasons {
+                let _ = write!(title, "\n{}", r.text);
+            }
+        }
+        None => {
+            for (e, _) in &err.events {
+                if e.tid < g.num_threads() && e.idx < g.thread_len(e.tid) {
+                    m.roles.insert(*e, "error".into());
+                }
+            }
+        }
+    }
+    m.title = title;
+    m
+}
+
+/// Whether rf edge `x → y` synchronises: `y` learns more of `x`'s thread than its
+/// po-predecessor knew, or an acquire fence after `y` does and no other read between
+/// them reads from that thread (so what the fence learns comes through `y`).
+fn synchronises(g: &Graph, x: EventId, y: EventId) -> bool {
+    let before = |e: EventId| e.prev().map_or(0, |p| g.label(p).hb.get(x.tid));
+    if g.label(y).hb.get(x.tid) > before(y) {
+        return true;
+    }
+    for i in y.idx + 1..g.thread_len(y.tid) {
+        let e = EventId::new(y.tid, i);
+        match g.label(e).kind {
+            LabelKind::Fence { ord } if ord.is_acquire() => {
+                return g.label(e).hb.get(x.tid) > before(y);
+            }
+            LabelKind::Read { rf: Some(w), .. } if w.tid == x.tid => return false,
+            _ => {}
+        }
+    }
+    false
+}
+
+fn render<P: Program>(prog: &P, g: &Graph, err: Option<&ErrorReport>) -> String {
+    let m = err.map(|e| marks(prog, e)).unwrap_or_default();
     let mut s = String::from("digraph witness {\n  node [shape=box, fontname=\"monospace\"];\n");
+    if err.is_some() {
+        let _ = writeln!(
+            s,
+            "  label=\"{}\";\n  labelloc=t;\n  labeljust=l;",
+            format!("{}\\l", escape(&m.title).replace('\n', "\\l"))
+        );
+    }
     let mut uses_init = false;
     let names = Names::new(prog, g);
     for t in 0..g.num_threads() {
@@ -28,12 +131,25 @@ pub fn to_dot<P: Program>(prog: &P, g: &Graph) -> String {
             if let Some(v) = val {
                 let _ = write!(label, " = {v}");
             }
+            if let Some(role) = m.roles.get(&e) {
+                label = format!("[{role}] {label}");
+            }
             let mut label = escape(&label);
-            let loc = location(prog, g.label(e).src);
+            let src = g.label(e).src;
+            let loc = if m.file == Some(src.file) && src.line > 0 {
+                format!("{}:{}", src.line, src.col)
+            } else {
+                location(prog, src)
+            };
             if !loc.is_empty() {
                 let _ = write!(label, "\\n{}", escape(&loc));
             }
-            let _ = writeln!(s, "    {} [label=\"{label}\"];", node(e));
+            let mark = if m.roles.contains_key(&e) {
+                ", style=\"filled,bold\", fillcolor=\"#ffd0d0\", color=red, penwidth=2"
+            } else {
+                ""
+            };
+            let _ = writeln!(s, "    {} [label=\"{label}\"{mark}];", node(e));
             if idx > 0 {
                 let _ = writeln!(s, "    {} -> {};", node(EventId::new(t, idx - 1)), node(e));
             }
@@ -50,11 +166,17 @@ pub fn to_dot<P: Program>(prog: &P, g: &Graph) -> String {
                         "\"init\"".to_string()
                     }
                 };
-                let _ = writeln!(
-                    s,
-                    "  {from} -> {} [color=green, label=\"rf\", constraint=false];",
-                    node(e)
-                );
+                let marked = rf.filter(|w| {
+                    w.tid != e.tid && m.threads.contains(&w.tid) && m.threads.contains(&e.tid)
+                });
+                let style = match marked {
+                    Some(w) if synchronises(g, w, e) => {
+                        "color=blue, penwidth=2, label=\"rf, sw\"".to_string()
+                    }
+                    Some(_) => "color=orange, penwidth=2, label=\"rf, no sw\"".to_string(),
+                    None => "color=green, label=\"rf\"".to_string(),
+                };
+                let _ = writeln!(s, "  {from} -> {} [{style}, constraint=false];", node(e));
             }
             LabelKind::Start { parent: Some(p) } => {
                 let _ = writeln!(
@@ -86,6 +208,19 @@ pub fn to_dot<P: Program>(prog: &P, g: &Graph) -> String {
                 node(pair[1])
             );
         }
+    }
+    for &(x, y, k) in &m.extra {
+        let (color, label) = match k {
+            "rf" if synchronises(g, x, y) => ("blue", "rf, sw"),
+            "rf" => ("orange", "rf, no sw"),
+            k => ("blue", k),
+        };
+        let _ = writeln!(
+            s,
+            "  {} -> {} [color={color}, penwidth=2, label=\"{label}\", constraint=false];",
+            node(x),
+            node(y)
+        );
     }
     if uses_init {
         s.push_str("  \"init\" [shape=ellipse];\n");

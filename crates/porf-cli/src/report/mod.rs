@@ -439,7 +439,7 @@ pub fn human_with(s: &Stats, blocks: &[String], stats: bool, hints: bool) -> Str
     o
 }
 
-fn describe(c: ErrorClass) -> &'static str {
+pub(crate) fn describe(c: ErrorClass) -> &'static str {
     use porf_explore::ErrorClass::*;
     match c {
         Assertion => "Safety violation",

@@ -647,3 +647,283 @@ fn rmw_name(op: RmwOp) -> &'static str {
         RmwOp::Min(..) => "fetch_min",
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use porf_c::{CProgram, FrontOptions, RunOptions};
+    use porf_explore::{explore, Config, Strategy};
+    use std::sync::atomic::{AtomicU32, Ordering};
+
+    const HEAD: &str = "#include <pthread.h>\n#include <stdatomic.h>\n#include <stdlib.h>\n";
+
+    /// `src` compiled, explored under `model`, and its first error with the program.
+    fn first_error(src: &str, model: &str) -> (CProgram, ErrorReport) {
+        static N: AtomicU32 = AtomicU32::new(0);
+        let path = std::env::temp_dir().join(format!(
+            "porf-why-{}-{}.c",
+            std::process::id(),
+            N.fetch_add(1, Ordering::Relaxed)
+        ));
+        std::fs::write(&path, format!("{HEAD}{src}")).unwrap();
+        let module = porf_c::compile_file(&path, &FrontOptions::default()).unwrap();
+        let _ = std::fs::remove_file(&path);
+        let prog = CProgram::new(module, RunOptions::default());
+        let model = porf_models::by_name(model).unwrap();
+        let s = explore(Strategy::Optimal, &prog, model.as_ref(), &Config::default());
+        let err = s.errors.into_iter().next().expect("an error");
+        (prog, err)
+    }
+
+    fn why(src: &str) -> Why {
+        let (prog, err) = first_error(src, "rc11");
+        explain(&prog, &err).expect("an explanation")
+    }
+
+    fn kinds(w: &Why) -> Vec<ReasonKind> {
+        w.reasons.iter().map(|r| r.kind).collect()
+    }
+
+    const MP_MAIN: &str = "int main(void) { pthread_t a, b; pthread_create(&a, 0, t1, 0); \
+                           pthread_create(&b, 0, t2, 0); return 0; }\n";
+
+    /// Message passing whose store is relaxed: the acquire read's edge is placed to
+    /// order the accesses and lacks the release (lines count from the file's start:
+    /// the three includes are lines 1-3).
+    #[test]
+    fn a_relaxed_flag_lacks_the_release() {
+        let w = why(&format!(
+            "int data; atomic_int flag; int v;\n\
+             void *t1(void *a) {{ data = 1; atomic_store_explicit(&flag, 1, memory_order_relaxed); return 0; }}\n\
+             void *t2(void *a) {{ if (atomic_load_explicit(&flag, memory_order_acquire)) v = data; return 0; }}\n\
+             {MP_MAIN}"
+        ));
+        assert_eq!(w.question, "neither happens before the other");
+        let roles: Vec<&str> = w.parts.iter().map(|p| p.role.as_str()).collect();
+        assert_eq!(roles, ["write", "read"]);
+        assert_eq!(w.parts[0].what, "T1's non-atomic write of `data`");
+        assert_eq!(kinds(&w), [ReasonKind::NoSync]);
+        assert_eq!(
+            w.reasons[0].text,
+            "T2's acquire read of `flag` at 6 reads T1's relaxed store at 5: \
+             no release, so no synchronisation"
+        );
+        assert_eq!(w.reasons[0].edge_kind, Some("rf"));
+    }
+
+    /// A release fence before the relaxed store is the release; the relaxed read
+    /// without an acquire fence lacks the acquire.
+    #[test]
+    fn a_release_fence_counts_and_the_acquire_is_missing() {
+        let w = why(&format!(
+            "int data; atomic_int flag; int v;\n\
+             void *t1(void *a) {{ data = 1; atomic_thread_fence(memory_order_release); \
+             atomic_store_explicit(&flag, 1, memory_order_relaxed); return 0; }}\n\
+             void *t2(void *a) {{ if (atomic_load_explicit(&flag, memory_order_relaxed)) v = data; return 0; }}\n\
+             {MP_MAIN}"
+        ));
+        assert_eq!(kinds(&w), [ReasonKind::NoSync]);
+        assert!(
+            w.reasons[0]
+                .text
+                .ends_with("no acquire, so no synchronisation"),
+            "{:?}",
+            w.reasons
+        );
+    }
+
+    /// A chain through a third thread: the edge that fails is the third thread's
+    /// relaxed store, not one from the writer's thread.
+    #[test]
+    fn the_failing_edge_may_come_from_a_third_thread() {
+        let w = why(
+            "int data; atomic_int f1, f2; int v;\n\
+             void *t1(void *a) { data = 1; atomic_store_explicit(&f1, 1, memory_order_release); return 0; }\n\
+             void *t3(void *a) { if (atomic_load_explicit(&f1, memory_order_acquire)) \
+             atomic_store_explicit(&f2, 1, memory_order_relaxed); return 0; }\n\
+             void *t2(void *a) { if (atomic_load_explicit(&f2, memory_order_acquire)) v = data; return 0; }\n\
+             int main(void) { pthread_t a, b, c; pthread_create(&a, 0, t1, 0); \
+             pthread_create(&c, 0, t3, 0); pthread_create(&b, 0, t2, 0); return 0; }\n",
+        );
+        assert_eq!(kinds(&w), [ReasonKind::NoSync]);
+        let (x, y) = w.reasons[0].edge.unwrap();
+        assert_eq!((x.tid, y.tid), (2, 3), "{:?}", w.reasons);
+        assert!(
+            w.reasons[0]
+                .text
+                .contains("T2's relaxed store at 6: no release"),
+            "{:?}",
+            w.reasons
+        );
+    }
+
+    /// Writes on both sides of a critical section: the lock reads the unlock, but the
+    /// other thread's write comes after its unlock; main's write after the spawn.
+    #[test]
+    fn a_lock_reading_an_earlier_unlock_is_a_near_miss() {
+        let w = why(
+            "int x; pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;\n\
+             void *t(void *a) { pthread_mutex_lock(&m); pthread_mutex_unlock(&m); x = 2; return 0; }\n\
+             int main(void) { pthread_t a; pthread_create(&a, 0, t, 0);\n\
+             pthread_mutex_lock(&m); x = 1; pthread_mutex_unlock(&m); return 0; }\n",
+        );
+        assert_eq!(kinds(&w), [ReasonKind::TooEarly, ReasonKind::TooEarly]);
+        let texts: Vec<&str> = w.reasons.iter().map(|r| r.text.as_str()).collect();
+        assert!(
+            texts.contains(
+                &"T0 spawns T1 at 6, but T0's non-atomic write of `x` at 7 comes later in T0"
+            ),
+            "{texts:?}"
+        );
+        assert!(
+            texts.contains(
+                &"T0's lock of `m` at 7 reads T1's unlock at 5, but T1's non-atomic write of `x` at 5 comes later in T1"
+            ),
+            "{texts:?}"
+        );
+    }
+
+    /// Two threads that share nothing but the racy location.
+    #[test]
+    fn no_edge_either_way() {
+        let w = why(
+            "int x;\n\
+             void *t(void *a) { x = 2; return 0; }\n\
+             void *u(void *a) { x = 3; return 0; }\n\
+             int main(void) { pthread_t a, b; pthread_create(&a, 0, t, 0); pthread_create(&b, 0, u, 0); return 0; }\n",
+        );
+        let roles: Vec<&str> = w.parts.iter().map(|p| p.role.as_str()).collect();
+        assert_eq!(roles, ["first write", "second write"]);
+        assert_eq!(kinds(&w), [ReasonKind::NoPath]);
+    }
+
+    /// Reference counting with relaxed decrements: the access and the free named, the
+    /// fetch_subs both relaxed.
+    #[test]
+    fn a_relaxed_refcount_names_the_access_and_the_free() {
+        let w = why(
+            "struct obj { atomic_int refs; int a; }; struct obj *o;\n\
+             void *own(void *arg) { if (arg) o->a = 1; \
+             if (atomic_fetch_sub_explicit(&o->refs, 1, memory_order_relaxed) == 1) free(o); return 0; }\n\
+             int main(void) { pthread_t t1, t2; o = malloc(sizeof(struct obj)); atomic_init(&o->refs, 2);\n\
+             pthread_create(&t1, 0, own, 0); pthread_create(&t2, 0, own, (void *)1); return 0; }\n",
+        );
+        assert_eq!(w.question, "the access does not happen before the free");
+        assert_eq!(w.parts[1].role, "free");
+        assert_eq!(kinds(&w), [ReasonKind::NoSync]);
+        assert!(
+            w.reasons[0]
+                .text
+                .contains("relaxed fetch_sub of `obj#0.0.refs` at 5 reads T")
+                && w.reasons[0]
+                    .text
+                    .ends_with("both relaxed, so no synchronisation"),
+            "{:?}",
+            w.reasons
+        );
+    }
+
+    /// Two threads free one block: both frees named, in the order they were added.
+    #[test]
+    fn a_double_free_names_both_frees() {
+        let w = why("int *p;\n\
+             void *t(void *a) { free(p); return 0; }\n\
+             int main(void) { pthread_t a, b; p = malloc(4); pthread_create(&a, 0, t, 0); \
+             pthread_create(&b, 0, t, 0); return 0; }\n");
+        let roles: Vec<&str> = w.parts.iter().map(|p| p.role.as_str()).collect();
+        assert_eq!(roles, ["first free", "second free"]);
+        assert_eq!(kinds(&w), [ReasonKind::DoubleFree]);
+        assert_eq!(
+            w.reasons[0].text,
+            "`int#0.0` is freed twice: by T1 at 5, then by T2 at 5"
+        );
+    }
+
+    /// A block published with a relaxed store: its allocation does not happen before
+    /// the reader's access.
+    #[test]
+    fn a_non_allocated_access_names_the_allocation() {
+        let w = why(
+            "int *_Atomic p;\n\
+             void *t1(void *a) { int *q = malloc(sizeof(int)); \
+             atomic_store_explicit(&p, q, memory_order_relaxed); return 0; }\n\
+             void *t2(void *a) { int *q = atomic_load_explicit(&p, memory_order_relaxed); \
+             if (q) *q = 1; return 0; }\n\
+             int main(void) { pthread_t a, b; pthread_create(&a, 0, t1, 0); pthread_create(&b, 0, t2, 0); return 0; }\n",
+        );
+        let roles: Vec<&str> = w.parts.iter().map(|p| p.role.as_str()).collect();
+        assert_eq!(roles, ["allocation", "access"]);
+        assert_eq!(kinds(&w), [ReasonKind::NoSync]);
+        assert!(w.reasons[0]
+            .text
+            .ends_with("both relaxed, so no synchronisation"));
+    }
+
+    /// A local handed to another thread: named by its frame, its release is the
+    /// function's return, and the access after it is explained.
+    #[test]
+    fn a_stack_object_is_named_by_its_frame() {
+        let w = why(
+            "struct node { int val; struct node *next; }; struct node *_Atomic shared;\n\
+             void *reader(void *a) { struct node *n = atomic_load_explicit(&shared, memory_order_acquire); \
+             if (n) return (void *)(long)n->val; return 0; }\n\
+             void publish(void) { struct node node; node.val = 1; node.next = 0; \
+             atomic_store_explicit(&shared, &node, memory_order_release); }\n\
+             void *worker(void *a) { publish(); return 0; }\n\
+             int main(void) { pthread_t a, b; pthread_create(&a, 0, worker, 0); \
+             pthread_create(&b, 0, reader, 0); return 0; }\n",
+        );
+        assert_eq!(w.parts[0].role, "access");
+        assert_eq!(
+            w.parts[0].what,
+            "T2's non-atomic read of `T1 publish()'s frame: node.val`"
+        );
+        assert_eq!(w.parts[1].role, "frame release");
+        assert_eq!(w.parts[1].what, "T1's frame release as publish() returns");
+        assert_eq!(
+            w.question,
+            "the access does not happen before the frame release"
+        );
+    }
+
+    /// `--dot` marks the racing events, labels the rf edges between their threads
+    /// by whether they synchronise, and names the file once.
+    #[test]
+    fn dot_marks_the_error() {
+        let src = format!(
+            "int data; atomic_int flag; int v;\n\
+             void *t1(void *a) {{ data = 1; atomic_store_explicit(&flag, 1, memory_order_relaxed); return 0; }}\n\
+             void *t2(void *a) {{ if (atomic_load_explicit(&flag, memory_order_acquire)) v = data; return 0; }}\n\
+             {MP_MAIN}"
+        );
+        let (prog, err) = first_error(&src, "rc11");
+        let dot = super::super::dot::error_dot(&prog, &err);
+        assert!(dot.contains("[write] W data na = 1\\n5:"), "{dot}");
+        assert!(dot.contains("[read] R data na = 1\\n6:"), "{dot}");
+        assert!(dot.contains("label=\"rf, no sw\""), "{dot}");
+        assert!(!dot.contains("label=\"rf, sw\""), "{dot}");
+        assert_eq!(dot.matches("porf-why-").count(), 1, "{dot}");
+        assert!(dot.contains("no release, so no synchronisation"), "{dot}");
+        // A lock reading an unlock synchronises.
+        let (prog, err) = first_error(
+            "int x; pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;\n\
+             void *t(void *a) { pthread_mutex_lock(&m); pthread_mutex_unlock(&m); x = 2; return 0; }\n\
+             int main(void) { pthread_t a; pthread_create(&a, 0, t, 0);\n\
+             pthread_mutex_lock(&m); x = 1; pthread_mutex_unlock(&m); return 0; }\n",
+            "rc11",
+        );
+        let dot = super::super::dot::error_dot(&prog, &err);
+        assert!(dot.contains("label=\"rf, sw\""), "{dot}");
+        assert!(dot.contains("label=\"spawn\", constraint=false"), "{dot}");
+    }
+
+    /// Errors that are not about two events' order are not explained.
+    #[test]
+    fn an_assertion_is_not_explained() {
+        let (prog, err) = first_error(
+            "#include <assert.h>\nint main(void) { assert(0); return 0; }\n",
+            "rc11",
+        );
+        assert!(explain(&prog, &err).is_none());
+    }
+}
