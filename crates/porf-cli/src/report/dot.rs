@@ -116,8 +116,8 @@ fn render<P: Program>(prog: &P, g: &Graph, err: Option<&ErrorReport>) -> String 
     if err.is_some() {
         let _ = writeln!(
             s,
-            "  label=\"{}\";\n  labelloc=t;\n  labeljust=l;",
-            format!("{}\\l", escape(&m.title).replace('\n', "\\l"))
+            "  label=\"{}\\l\";\n  labelloc=t;\n  labeljust=l;",
+            escape(&m.title).replace('\n', "\\l")
         );
     }
     let mut uses_init = false;
