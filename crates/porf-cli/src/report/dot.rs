@@ -1,9 +1,11 @@
 //! A witness execution graph as Graphviz: one cluster per thread, po edges within a
 //! thread, rf edges (green), co edges between consecutive writes (red, dashed), and
-//! spawn/join edges.
+//! spawn/join edges; values by name where the trace shows them so (`&obj#0.0`).
 //!
 //! For an error ([`error_dot`]): the events it involves filled red and labelled with
-//! their role (`write`, `read`, `access`, `free`, the failing assertion's `error`);
+//! their role (`write`, `read`, `access`, `free`; the freed block's `allocation` in
+//! orange;
+//! for other errors their kind: the failing assertion's `assertion`);
 //! every rf edge between the threads involved drawn bold and labelled whether it
 //! synchronises (`rf, sw`, blue) or not (`rf, no sw`, orange), as do the edges
 //! [`super::why`] names; the graph's label names the error and the file, and events
@@ -34,6 +36,8 @@ pub fn error_dot<P: Program>(prog: &P, err: &ErrorReport) -> String {
 struct Marks {
     /// Role of each event the error involves.
     roles: HashMap<EventId, String>,
+    /// Events shown for context (the freed block's allocation), with their role.
+    context: HashMap<EventId, String>,
     /// The threads the error involves: rf edges between two of them are labelled.
     threads: HashSet<Tid>,
     /// Edges the explanation names that are not rf edges between those threads.
@@ -65,6 +69,16 @@ fn marks<P: Program>(prog: &P, err: &ErrorReport) -> Marks {
                 m.roles.insert(p.event, p.role.clone());
                 m.threads.insert(p.event.tid);
             }
+            // The freed block: its allocation marked too.
+            for p in &w.parts {
+                let freed = match g.label(p.event).kind {
+                    LabelKind::Free { base, .. } => g.block(base).and_then(|b| b.malloc),
+                    _ => None,
+                };
+                if let Some((a, _)) = freed.filter(|(a, _)| !m.roles.contains_key(a)) {
+                    m.context.insert(a, "allocation".into());
+                }
+            }
             for r in &w.reasons {
                 if let (Some((x, y)), Some(k)) = (r.edge, r.edge_kind) {
                     let between = m.threads.contains(&x.tid) && m.threads.contains(&y.tid);
@@ -80,7 +94,7 @@ fn marks<P: Program>(prog: &P, err: &ErrorReport) -> Marks {
         None => {
             for (e, _) in &err.events {
                 if e.tid < g.num_threads() && e.idx < g.thread_len(e.tid) {
-                    m.roles.insert(*e, "error".into());
+                    m.roles.insert(*e, err.class.verdict().into());
                 }
             }
         }
@@ -128,10 +142,23 @@ fn render<P: Program>(prog: &P, g: &Graph, err: Option<&ErrorReport>) -> String 
             let e = EventId::new(t, idx);
             let (what, val) = describe(&names, g, e);
             let mut label = what;
-            if let Some(v) = val {
-                let _ = write!(label, " = {v}");
+            let shown = match (&g.label(e).kind, val) {
+                (
+                    LabelKind::Read { loc, bytes, .. } | LabelKind::Write { loc, bytes, .. },
+                    Some(v),
+                ) => names.value(*loc, *bytes, v),
+                _ => None,
+            };
+            match (shown, val) {
+                (Some(n), _) => {
+                    let _ = write!(label, " = {n}");
+                }
+                (None, Some(v)) => {
+                    let _ = write!(label, " = {v}");
+                }
+                _ => {}
             }
-            if let Some(role) = m.roles.get(&e) {
+            if let Some(role) = m.roles.get(&e).or_else(|| m.context.get(&e)) {
                 label = format!("[{role}] {label}");
             }
             let mut label = escape(&label);
@@ -146,6 +173,8 @@ fn render<P: Program>(prog: &P, g: &Graph, err: Option<&ErrorReport>) -> String 
             }
             let mark = if m.roles.contains_key(&e) {
                 ", style=\"filled,bold\", fillcolor=\"#ffd0d0\", color=red, penwidth=2"
+            } else if m.context.contains_key(&e) {
+                ", style=filled, fillcolor=\"#fff0d0\", color=orange"
             } else {
                 ""
             };
