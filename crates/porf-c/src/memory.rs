@@ -318,7 +318,7 @@ pub fn block_name_in(m: &Module, base: Val, site: Option<SrcLoc>) -> String {
 /// reads in a witness, where its `Free` event is no `free` call: an activation's
 /// frame is released as its function returns (`worker() returns`), a local's own
 /// block when its declaration is reached again or its function returns
-/// (`end of x#B`). `None` outside frame-region blocks.
+/// (`x#B goes out of scope`). `None` outside frame-region blocks.
 pub fn block_end_in(m: &Module, base: Val, site: Option<SrcLoc>) -> Option<String> {
     match (
         classify(base, m.globals_end),
@@ -326,7 +326,7 @@ pub fn block_end_in(m: &Module, base: Val, site: Option<SrcLoc>) -> Option<Strin
     ) {
         (Region::Frame { .. }, FrameBlock::Activation(f)) => Some(format!("{}() returns", f.name)),
         (Region::Frame { block, .. }, FrameBlock::Local(_, v)) => {
-            Some(format!("end of {}#{block}", v.name))
+            Some(format!("{}#{block} goes out of scope", v.name))
         }
         _ => None,
     }

@@ -1824,7 +1824,7 @@ fn a_local_with_a_block_of_its_own_gets_a_new_block_per_declaration() {
     assert_eq!(p.loc_name_in(Loc(b(1)), &site), "T1 g()'s frame: v#1");
     assert_eq!(
         p.block_end_in(Loc(b(1)), &site).as_deref(),
-        Some("end of v#1")
+        Some("v#1 goes out of scope")
     );
     assert_eq!(
         p.uninit_read_message(Loc(b(1)), &site).as_deref(),
