@@ -874,7 +874,9 @@ impl Machine {
             needs_shared: f.shared_size > 0,
             va: self.varargs.len() as u32,
             nva: 0,
+            serial: self.calls,
         });
+        self.calls += 1;
         Ok(())
     }
 

@@ -237,6 +237,7 @@ impl Machine {
             formatted: self.formatted.clone(),
             section: self.section,
             abort_blocks: self.abort_blocks,
+            calls: self.calls,
             final_depth: self.final_depth,
         }
     }

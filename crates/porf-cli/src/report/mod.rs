@@ -4,6 +4,7 @@
 pub mod dot;
 pub mod json;
 pub mod liveness;
+pub mod ops;
 pub mod trace;
 
 use porf_explore::{ErrorClass, Limit, Stats};
@@ -295,7 +296,7 @@ pub fn error_block<P: Program>(err: &porf_explore::ErrorReport, prog: &P) -> Str
             (Some(s), _) => s.clone(),
             (None, v) => v.map_or(String::new(), |v| v.to_string()),
         };
-        let id = format!("({}, {})", st.thread, st.index);
+        let id = st.id();
         let from = st.reads_from.as_deref().unwrap_or("");
         let _ = writeln!(
             o,
