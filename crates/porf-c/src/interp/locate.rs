@@ -13,7 +13,7 @@
 
 use super::{Frame, Machine};
 use crate::ir::Module;
-use porf_graph::{Action, LibCall, SrcLoc};
+use porf_graph::{Action, LibCall, SrcLoc, Val};
 
 impl Machine {
     /// Moves `action`'s position out of the bundled headers, if it is in one (see the
@@ -45,20 +45,40 @@ impl Machine {
 }
 
 impl Machine {
-    /// The library call the running instruction belongs to: when the running function
-    /// is defined in a bundled header, the outermost activation of bundled code above
-    /// the innermost user frame (the function the user called), with its number and
-    /// first two arguments. `None` for user code (a user function a library function
-    /// calls back, e.g. `pthread_once`'s routine, is the user's) and for threads with
-    /// no user frame.
-    pub(super) fn operation(&self, code: &Module) -> Option<LibCall> {
+    /// The library call the running instruction, which produced `action`, belongs
+    /// to: when the running function is defined in a bundled header, the outermost
+    /// activation of bundled code above the innermost user frame (the function the
+    /// user called), with its number and first two arguments; in user code, the call
+    /// lowered inline that the instruction belongs to ([`crate::ir::Inst::lib`]), with
+    /// the action's location as its argument. `None` for other user code (a user
+    /// function a library function calls back, e.g. `pthread_once`'s routine, is the
+    /// user's) and for threads with no user frame.
+    pub(super) fn operation(&self, code: &Module, action: &Action) -> Option<LibCall> {
         let bundled = |f: &Frame| {
             let file = code.funcs[f.func as usize].src.file as usize;
             code.bundled.get(file).copied() == Some(true)
         };
         let mut j = self.frames.len().checked_sub(1)?;
         if !bundled(&self.frames[j]) {
-            return None;
+            let fr = &self.frames[j];
+            let block = &code.funcs[fr.func as usize].blocks[fr.block as usize];
+            let mark = block.insts.get(fr.inst as usize)?.lib?;
+            let loc = match *action {
+                Action::Load { loc, .. }
+                | Action::Store { loc, .. }
+                | Action::Rmw { loc, .. }
+                | Action::Lock { loc, .. }
+                | Action::TryLock { loc, .. }
+                | Action::Unlock { loc, .. }
+                | Action::MutexInit { loc, .. }
+                | Action::MutexDestroy { loc, .. } => loc.0 as Val,
+                _ => 0,
+            };
+            return Some(LibCall {
+                name: mark.name.to_string(),
+                call: self.inline_call,
+                args: [loc, 0],
+            });
         }
         while j > 0 && bundled(&self.frames[j - 1]) {
             j -= 1;

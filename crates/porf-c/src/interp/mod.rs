@@ -153,6 +153,9 @@ struct Machine {
     /// state comparison ignores it, as it ignores each frame's serial: it names calls
     /// for witnesses only.
     calls: u64,
+    /// The number (from `calls`) of the last library call lowered inline that began
+    /// ([`crate::ir::LibMark::begin`]), likewise for witnesses only.
+    inline_call: u64,
     /// How many `__porf_final_begin()` are open ([`crate::ir::Builtin::FinalBegin`]):
     /// while positive, each write is followed by a `Note::FinalWrite` event.
     final_depth: u32,
@@ -347,6 +350,7 @@ impl CThread {
             section: None,
             abort_blocks: run.abort_blocks,
             calls: 0,
+            inline_call: 0,
             final_depth: 0,
         };
         m.undef.resize(0, stack.len(), false);
@@ -488,7 +492,7 @@ impl ThreadMachine for CThread {
     }
 
     fn operation(&self) -> Option<porf_graph::LibCall> {
-        self.pending.as_ref()?;
-        self.m.operation(&self.code)
+        let p = self.pending.as_ref()?;
+        self.m.operation(&self.code, &p.action)
     }
 }

@@ -238,6 +238,7 @@ impl Machine {
             section: self.section,
             abort_blocks: self.abort_blocks,
             calls: self.calls,
+            inline_call: self.inline_call,
             final_depth: self.final_depth,
         }
     }

@@ -49,6 +49,36 @@ pub fn short_name(name: &str) -> Option<&'static str> {
         "sem_init" => "sem_init",
         "sem_destroy" => "sem_destroy",
         "sem_getvalue" => "sem_getvalue",
+        "pthread_mutex_lock" => "lock",
+        "pthread_mutex_trylock" => "trylock",
+        "pthread_mutex_unlock" => "unlock",
+        "pthread_mutex_init" => "mutex_init",
+        "pthread_create" => "pthread_create",
+        "pthread_attr_init" => "attr_init",
+        "pthread_attr_setdetachstate" => "attr_setdetachstate",
+        "pthread_attr_getdetachstate" => "attr_getdetachstate",
+        "pthread_attr_setstacksize" => "attr_setstacksize",
+        "pthread_attr_getstacksize" => "attr_getstacksize",
+        "pthread_attr_setguardsize" => "attr_setguardsize",
+        "pthread_attr_getguardsize" => "attr_getguardsize",
+        "pthread_attr_setscope" => "attr_setscope",
+        "pthread_attr_getscope" => "attr_getscope",
+        "pthread_attr_setinheritsched" => "attr_setinheritsched",
+        "pthread_attr_getinheritsched" => "attr_getinheritsched",
+        "pthread_attr_setschedpolicy" => "attr_setschedpolicy",
+        "pthread_attr_getschedpolicy" => "attr_getschedpolicy",
+        "pthread_mutexattr_init" => "mutexattr_init",
+        "pthread_mutexattr_settype" => "mutexattr_settype",
+        "pthread_mutexattr_gettype" => "mutexattr_gettype",
+        "pthread_mutexattr_setprotocol" => "mutexattr_setprotocol",
+        "pthread_mutexattr_getprotocol" => "mutexattr_getprotocol",
+        "pthread_mutexattr_setprioceiling" => "mutexattr_setprioceiling",
+        "pthread_mutexattr_getprioceiling" => "mutexattr_getprioceiling",
+        "pthread_mutexattr_setpshared" => "mutexattr_setpshared",
+        "pthread_mutexattr_getpshared" => "mutexattr_getpshared",
+        "pthread_rwlockattr_init" => "rwlockattr_init",
+        "pthread_rwlockattr_setpshared" => "rwlockattr_setpshared",
+        "pthread_rwlockattr_getpshared" => "rwlockattr_getpshared",
         _ => return None,
     })
 }
@@ -132,11 +162,13 @@ impl Calls {
                             ..
                         } => {
                             let bit = waiter_bit(g, &call.events).unwrap_or(0);
-                            if g.read_val(e) & bit != 0 {
-                                if let Some(w) = self.waker(g, call, bit) {
-                                    parts.push(format!("woken by T{w}"));
-                                }
-                            }
+                            let waker = (g.read_val(e) & bit != 0)
+                                .then(|| self.waker(g, call, bit))
+                                .flatten();
+                            parts.push(match waker {
+                                Some(w) => format!("woken by T{w}"),
+                                None => "not woken".into(),
+                            });
                         }
                         _ => {}
                     }
@@ -161,6 +193,63 @@ impl Calls {
                     || call.events.iter().any(|&e| trylock_got(g, e));
                 let how = if got { "acquired" } else { "busy" };
                 let text = format!("{short} {obj} ({how})");
+                return if first { text } else { cont(&text) };
+            }
+            "lock" | "trylock" | "unlock" if call.name.starts_with("pthread_mutex_") => {
+                let kind = seg.iter().find_map(|&e| match g.label(e).kind {
+                    LabelKind::Read {
+                        kind: ReadKind::Plain,
+                        ..
+                    } => Some(g.read_val(e)),
+                    _ => None,
+                });
+                let tried = seg.iter().find(|&&e| {
+                    matches!(
+                        g.label(e).kind,
+                        LabelKind::Read {
+                            kind: ReadKind::TryLock,
+                            ..
+                        }
+                    )
+                });
+                let note = match (short, kind) {
+                    (_, None) => None,
+                    ("unlock", Some(0)) => Some("not held by this thread"),
+                    ("unlock", Some(_)) => Some("not held by this thread: EPERM"),
+                    (_, Some(1)) => Some("recursive, held again"),
+                    ("lock", Some(2)) => Some("error-checking, already held: EDEADLK"),
+                    ("lock", Some(_)) => Some("already held by this thread"),
+                    (_, Some(_)) => Some("busy: held by this thread"),
+                };
+                let got = tried.map(|&e| if trylock_got(g, e) { "acquired" } else { "busy" });
+                let text = match note.or(got) {
+                    Some(n) => format!("{short} {obj} ({n})"),
+                    None => format!("{short} {obj}"),
+                };
+                return with_blocks(g, if first { text } else { cont(&text) }, seg);
+            }
+            "pthread_create" => {
+                let detached = seg.iter().find_map(|&e| match g.label(e).kind {
+                    LabelKind::Read { .. } => Some(g.read_val(e) == 1),
+                    _ => None,
+                });
+                let how = if detached == Some(true) { "detached" } else { "joinable" };
+                return format!("pthread_create: {obj} says {how}");
+            }
+            "mutex_init" => {
+                let kind = seg.iter().rev().find_map(|&e| match g.label(e).kind {
+                    LabelKind::Write {
+                        kind: WriteKind::Plain,
+                        val,
+                        ..
+                    } => Some(val),
+                    _ => None,
+                });
+                let text = match kind {
+                    Some(1) => format!("{short} {obj} (recursive)"),
+                    Some(2) => format!("{short} {obj} (error-checking)"),
+                    _ => format!("{short} {obj}"),
+                };
                 return if first { text } else { cont(&text) };
             }
             "pthread_once" => {
@@ -243,9 +332,10 @@ fn with_blocks(g: &Graph, text: String, seg: &[EventId]) -> String {
         }),
         _ => None,
     });
-    match why {
-        Some(w) => format!("{text} ({w})"),
-        None => text,
+    match (why, text.strip_suffix(')')) {
+        (Some(w), Some(open)) => format!("{open}; {w})"),
+        (Some(w), None) => format!("{text} ({w})"),
+        (None, _) => text,
     }
 }
 
