@@ -252,6 +252,40 @@ impl Calls {
                 };
                 return if first { text } else { cont(&text) };
             }
+            "barrier_wait" => {
+                // Its reads: the barrier's size (non-atomic), the arrival (a fetch-add
+                // of the arrivals), the wait for the round's last arrival (acquire).
+                let size = call.events.iter().find_map(|&e| match g.label(e).kind {
+                    LabelKind::Read {
+                        kind: ReadKind::Plain,
+                        ord: porf_graph::MemOrder::NonAtomic,
+                        ..
+                    } => Some(g.read_val(e)),
+                    _ => None,
+                });
+                let blocked = seg
+                    .iter()
+                    .any(|&e| matches!(g.label(e).kind, LabelKind::Block { .. }));
+                for &e in seg {
+                    match g.label(e).kind {
+                        LabelKind::Read {
+                            kind: ReadKind::Rmw(_),
+                            ..
+                        } => {
+                            let k = g.read_val(e) + 1;
+                            if size.is_some_and(|n| n > 0 && k % n == 0) {
+                                parts.push("last to arrive".into());
+                            }
+                        }
+                        LabelKind::Read {
+                            kind: ReadKind::Plain,
+                            ord,
+                            ..
+                        } if ord.is_acquire() && !blocked => parts.push("all arrived".into()),
+                        _ => {}
+                    }
+                }
+            }
             "pthread_once" => {
                 for &e in seg {
                     if let LabelKind::Read {
