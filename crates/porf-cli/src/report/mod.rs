@@ -284,11 +284,19 @@ pub fn error_block<P: Program>(err: &porf_explore::ErrorReport, prog: &P) -> Str
             let _ = writeln!(o, "  at {loc}");
         }
     }
+    o.push_str(&trace_lines(prog, &err.witness));
+    o
+}
+
+/// The lines of `g`'s witness interleaving, under their heading.
+fn trace_lines<P: Program>(prog: &P, g: &porf_graph::Graph) -> String {
+    use std::fmt::Write;
+    let mut o = String::new();
     let _ = writeln!(
         o,
         "Trace ((thread, event), what, value, reads from, location):"
     );
-    for st in trace::steps(prog, &err.witness) {
+    for st in trace::steps(prog, g) {
         for text in &st.printed {
             let _ = writeln!(o, "  T{:<7} printed {:?}", st.thread, text);
         }
@@ -304,6 +312,13 @@ pub fn error_block<P: Program>(err: &porf_explore::ErrorReport, prog: &P) -> Str
             id, st.event, val, from, st.location
         );
     }
+    o
+}
+
+/// The trace of a complete execution (`porf verify --print-execution`).
+pub fn execution_block<P: Program>(prog: &P, g: &porf_graph::Graph) -> String {
+    let mut o = String::from("A complete execution:\n");
+    o.push_str(&trace_lines(prog, g));
     o
 }
 

@@ -18,10 +18,27 @@ use porf_graph::{
 };
 use std::collections::HashMap;
 
+/// C11's `<threads.h>` functions as the pthread functions they call (the bundled
+/// `threads.h` wraps them), for reading their events; others unchanged.
+fn canonical(name: &str) -> &str {
+    match name {
+        "mtx_lock" => "pthread_mutex_lock",
+        "mtx_trylock" => "pthread_mutex_trylock",
+        "mtx_unlock" => "pthread_mutex_unlock",
+        "mtx_init" => "pthread_mutex_init",
+        "cnd_wait" => "pthread_cond_wait",
+        "cnd_signal" => "pthread_cond_signal",
+        "cnd_broadcast" => "pthread_cond_broadcast",
+        "cnd_init" => "pthread_cond_init",
+        "cnd_destroy" => "pthread_cond_destroy",
+        n => n,
+    }
+}
+
 /// The name a witness gives a folded library function, `None` for functions whose
 /// events are shown one by one.
 pub fn short_name(name: &str) -> Option<&'static str> {
-    Some(match name {
+    Some(match canonical(name) {
         "pthread_cond_wait" => "cond_wait",
         "pthread_cond_signal" => "signal",
         "pthread_cond_broadcast" => "broadcast",
@@ -92,7 +109,10 @@ pub struct Calls {
 }
 
 struct Call {
+    /// The function's pthread name ([`canonical`]).
     name: String,
+    /// The function the user called.
+    called: String,
     args: [Val; 2],
     events: Vec<EventId>,
 }
@@ -115,7 +135,8 @@ impl Calls {
             calls
                 .entry(key)
                 .or_insert_with(|| Call {
-                    name: op.name,
+                    name: canonical(&op.name).to_string(),
+                    called: op.name,
                     args: op.args,
                     events: Vec::new(),
                 })
@@ -127,7 +148,7 @@ impl Calls {
 
     /// The library function of call `key`.
     pub fn name(&self, key: (Tid, u64)) -> Option<&str> {
-        self.calls.get(&key).map(|c| c.name.as_str())
+        self.calls.get(&key).map(|c| c.called.as_str())
     }
 
     /// The line of `seg`, consecutive events of call `key` (in program order).
@@ -189,8 +210,7 @@ impl Calls {
                 return with_blocks(g, if first { text } else { cont(&text) }, seg);
             }
             "tryrdlock" | "trywrlock" | "sem_trywait" | "spin_trylock" => {
-                let got = has_write(&call.events)
-                    || call.events.iter().any(|&e| trylock_got(g, e));
+                let got = has_write(&call.events) || call.events.iter().any(|&e| trylock_got(g, e));
                 let how = if got { "acquired" } else { "busy" };
                 let text = format!("{short} {obj} ({how})");
                 return if first { text } else { cont(&text) };
@@ -221,7 +241,13 @@ impl Calls {
                     ("lock", Some(_)) => Some("already held by this thread"),
                     (_, Some(_)) => Some("busy: held by this thread"),
                 };
-                let got = tried.map(|&e| if trylock_got(g, e) { "acquired" } else { "busy" });
+                let got = tried.map(|&e| {
+                    if trylock_got(g, e) {
+                        "acquired"
+                    } else {
+                        "busy"
+                    }
+                });
                 let text = match note.or(got) {
                     Some(n) => format!("{short} {obj} ({n})"),
                     None => format!("{short} {obj}"),
@@ -233,7 +259,11 @@ impl Calls {
                     LabelKind::Read { .. } => Some(g.read_val(e) == 1),
                     _ => None,
                 });
-                let how = if detached == Some(true) { "detached" } else { "joinable" };
+                let how = if detached == Some(true) {
+                    "detached"
+                } else {
+                    "joinable"
+                };
                 return format!("pthread_create: {obj} says {how}");
             }
             "mutex_init" => {
@@ -325,8 +355,10 @@ impl Calls {
     /// The thread whose signal or broadcast set `bit`, the waiter bit of `wait`.
     fn waker(&self, g: &Graph, wait: &Call, bit: Val) -> Option<Tid> {
         self.calls.iter().find_map(|((t, _), c)| {
-            let wakes = matches!(c.name.as_str(), "pthread_cond_signal" | "pthread_cond_broadcast")
-                && c.args[0] == wait.args[0]
+            let wakes = matches!(
+                c.name.as_str(),
+                "pthread_cond_signal" | "pthread_cond_broadcast"
+            ) && c.args[0] == wait.args[0]
                 && c.events.iter().any(|&w| newly_set(g, w) & bit != 0);
             wakes.then_some(*t)
         })
@@ -335,7 +367,11 @@ impl Calls {
     /// The threads a signal or broadcast woke: the waits on the same condition variable
     /// whose bits its write set.
     fn woken(&self, g: &Graph, call: &Call) -> Vec<Tid> {
-        let bits: Val = call.events.iter().map(|&w| newly_set(g, w)).fold(0, |a, b| a | b);
+        let bits: Val = call
+            .events
+            .iter()
+            .map(|&w| newly_set(g, w))
+            .fold(0, |a, b| a | b);
         let mut out: Vec<Tid> = self
             .calls
             .iter()

@@ -140,20 +140,43 @@ impl<'a, P: Program> Names<'a, P> {
             .and_then(|b| self.sites.get(&b).copied())
     }
 
-    /// The name of location `l`.
+    /// The name of location `l` ([`public_name`]).
     pub fn loc(&self, l: Loc) -> String {
-        self.prog.loc_name_in(l, &|x| self.site(x))
+        public_name(self.prog.loc_name_in(l, &|x| self.site(x)))
     }
 
-    /// The name of the block allocated at `base`.
+    /// The name of the block allocated at `base` ([`public_name`]).
     pub fn block(&self, base: Loc) -> String {
-        self.prog.block_name_in(base, &|x| self.site(x))
+        public_name(self.prog.block_name_in(base, &|x| self.site(x)))
     }
 
-    /// Value `v` read from or written to `l` by name, when it is better shown so.
+    /// Value `v` read from or written to `l` by name, when it is better shown so
+    /// ([`public_name`]).
     pub fn value(&self, l: Loc, bytes: u8, v: Val) -> Option<String> {
-        self.prog.show_value_in(l, bytes, v, &|x| self.site(x))
+        self.prog
+            .show_value_in(l, bytes, v, &|x| self.site(x))
+            .map(public_name)
     }
+}
+
+/// A name as a witness shows it: without trailing members whose names begin with `__`
+/// (identifiers C reserves for the implementation: the internal cells of porf's
+/// bundled headers, e.g. a condition variable's `c.__w` is `c`, a `pthread_once_t`'s
+/// `o.__m.__lock` is `o`), and with the bundled `errno`'s variable named `errno`.
+pub fn public_name(name: String) -> String {
+    let mut name = match name.strip_prefix("__porf_errno") {
+        Some(rest) => format!("errno{rest}"),
+        None => name,
+    };
+    // Each trailing `.__member` (the component after the last dot).
+    while let Some(i) = name.rfind(".__") {
+        let tail = &name[i + 3..];
+        if tail.is_empty() || tail.contains(['.', '[']) {
+            break;
+        }
+        name.truncate(i);
+    }
+    name
 }
 
 /// Short description of an event and its value.
@@ -290,7 +313,8 @@ pub fn steps<P: Program>(prog: &P, g: &Graph) -> Vec<TraceStep> {
     let calls = super::ops::Calls::new(g, porf_explore::replay::operations(prog, g));
     let call_of = |e: EventId| calls.of.get(&e).copied();
     let together = |a: EventId, b: EventId| {
-        (is_lock_write(g, b) && b.prev() == Some(a)) || call_of(a).is_some_and(|k| call_of(b) == Some(k))
+        (is_lock_write(g, b) && b.prev() == Some(a))
+            || call_of(a).is_some_and(|k| call_of(b) == Some(k))
     };
     let order = linearize_with(g, together);
     let mut out: Vec<TraceStep> = Vec::new();
@@ -334,7 +358,13 @@ pub fn steps<P: Program>(prog: &P, g: &Graph) -> Vec<TraceStep> {
                 continue;
             }
         }
-        out.push(raw_step(prog, &names, g, e, printed.remove(&e).unwrap_or_default()));
+        out.push(raw_step(
+            prog,
+            &names,
+            g,
+            e,
+            printed.remove(&e).unwrap_or_default(),
+        ));
     }
     out
 }
