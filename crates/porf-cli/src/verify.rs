@@ -92,7 +92,8 @@ pub struct VerifyArgs {
     #[arg(long)]
     json: bool,
     /// When no error is found, also print the trace of the first complete execution
-    /// explored (in the error traces' format): what one run of the program does.
+    /// explored (in the error traces' format): what one run of the program does (not
+    /// with --json or --shard).
     #[arg(long)]
     print_execution: bool,
     /// Write the first error's witness execution graph to FILE (Graphviz).
