@@ -694,6 +694,20 @@ impl InstKind {
 pub struct Inst {
     pub kind: InstKind,
     pub src: SrcLoc,
+    /// The library call lowered inline whose code this is (`pthread_mutex_lock` and the
+    /// like, [`crate::lower`]'s `mutex.rs`), for witnesses: its actions are that call's
+    /// steps (`porf_graph::ThreadMachine::operation`). No effect on execution.
+    pub lib: Option<LibMark>,
+}
+
+/// An instruction of a library call lowered inline ([`Inst::lib`]).
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub struct LibMark {
+    /// The function the user called.
+    pub name: &'static str,
+    /// The call's first instruction (a local one, run once per call): a new call
+    /// begins there.
+    pub begin: bool,
 }
 
 #[derive(Clone, PartialEq, Debug)]

@@ -131,6 +131,7 @@ pub fn instrument(f: &mut Function) {
 
 fn check(name: &str, flag: Option<Reg>, src: porf_graph::SrcLoc) -> Inst {
     Inst {
+        lib: None,
         kind: InstKind::CheckInit {
             flag: flag.expect("a checked register has a flag"),
             name: name.to_string(),
@@ -141,6 +142,7 @@ fn check(name: &str, flag: Option<Reg>, src: porf_graph::SrcLoc) -> Inst {
 
 fn copy(dst: Reg, v: i64, src: porf_graph::SrcLoc) -> Inst {
     Inst {
+        lib: None,
         kind: InstKind::Copy {
             dst,
             src: Operand::Const(v),

@@ -37,6 +37,7 @@ fn func(
         .map(|(i, kind)| Inst {
             kind,
             src: SrcLoc::line(line0 + i as u32 + 1),
+            lib: None,
         })
         .collect();
     Function {

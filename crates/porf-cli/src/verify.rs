@@ -91,6 +91,11 @@ pub struct VerifyArgs {
     /// Print one JSON object instead of GenMC's lines.
     #[arg(long)]
     json: bool,
+    /// When no error is found, also print the trace of the first complete execution
+    /// explored (in the error traces' format): what one run of the program does (not
+    /// with --json or --shard).
+    #[arg(long)]
+    print_execution: bool,
     /// Write the first error's witness execution graph to FILE (Graphviz).
     #[arg(long, value_name = "FILE")]
     dot: Option<PathBuf>,
@@ -217,6 +222,7 @@ pub fn run(a: VerifyArgs) -> u8 {
     }
     cfg.disable_race_detection = a.disable_race_detection;
     cfg.explore_stale_blocks = a.explore_stale_blocks;
+    cfg.keep_sample = a.print_execution;
     let model = porf_models::by_name(&a.explore.model).expect("clap checked the model name");
     if let Err(msg) = porf_explore::supported(a.explore.strategy(), model.as_ref(), equiv) {
         eprintln!("error: {msg}");
@@ -414,7 +420,11 @@ fn explore_and_report<P: Program + Sync>(
         equiv: a.equiv_name(),
         bounds,
     };
-    print_result(&result, &out, &how, None)
+    let code = print_result(&result, &out, &how, None);
+    if let (Some(g), true, false) = (&result.sample, result.errors.is_empty(), a.json) {
+        report::emit(&report::execution_block(prog, g));
+    }
+    code
 }
 
 /// The line on stderr for an unsupported-construct error: `file:line:col: unsupported: ...`.

@@ -112,6 +112,9 @@ pub struct Config {
     /// Record every thread's outcome (values read, how it ended) in every maximal
     /// execution ([`Stats::thread_outcomes`]), to compare explorers.
     pub collect_thread_outcomes: bool,
+    /// Keep the graph of the first complete execution ([`Stats::sample`]), for a
+    /// witness of a run without errors (`porf verify --print-execution`).
+    pub keep_sample: bool,
     /// RVF explorer: record the class key of every maximal trace
     /// ([`Stats::rvf_class_keys`]).
     pub collect_rvf_classes: bool,

@@ -347,6 +347,9 @@ impl<'c> Recorder<'c> {
         match outcome {
             Outcome::Complete => {
                 self.stats.complete += 1;
+                if self.cfg.keep_sample && self.stats.sample.is_none() {
+                    self.stats.sample = Some(st.g.clone());
+                }
                 if self.cfg.collect_final_states || self.cfg.count_final_states {
                     let with_memory = self.cfg.equiv == Equiv::Co;
                     let fs = final_state(st, with_memory);

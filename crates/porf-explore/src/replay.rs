@@ -1,16 +1,18 @@
-//! Re-running the threads of a finished graph to recover what they printed.
+//! Re-running the threads of a finished graph to recover what they printed and which
+//! library call each event belongs to.
 //!
 //! Exploration keeps graphs, not thread states, for its witnesses. A thread is a
 //! deterministic machine, so feeding it, event by event, the answers the graph records
 //! (read values, spawned thread ids, joined threads' results) retraces its run; its
-//! [`ThreadMachine::printed`] text is then attributed to the event it preceded.
+//! [`ThreadMachine::printed`] text is then attributed to the event it preceded, and its
+//! [`ThreadMachine::operation`] to the event of the action it peeked.
 //!
 //! Invariant: one action per event, except the write part of an exclusive read (no
 //! action of its own) and the `Block`/`Error` event the engine adds after a lock read
 //! (no action either): exactly the correspondence of [`crate::step`].
 
 use porf_graph::{
-    Action, EventId, Graph, LabelKind, Program, ReadKind, ThreadMachine, Val, WriteKind,
+    Action, EventId, Graph, LabelKind, LibCall, Program, ReadKind, ThreadMachine, Val, WriteKind,
 };
 use std::collections::HashMap;
 
@@ -18,6 +20,44 @@ use std::collections::HashMap;
 /// thread's next event after the print), in thread order and then program order.
 pub fn printed<P: Program>(prog: &P, g: &Graph) -> Vec<(EventId, String)> {
     let mut out = Vec::new();
+    let mut seen: HashMap<u32, usize> = HashMap::new();
+    retrace(prog, g, |e, m| {
+        let seen = seen.entry(e.tid).or_default();
+        for s in m.printed().into_iter().skip(*seen) {
+            *seen += 1;
+            out.push((e, s));
+        }
+    });
+    out
+}
+
+/// The library call ([`ThreadMachine::operation`]) each event of `g` belongs to, for
+/// the events that belong to one. The engine's events without an action of their own
+/// (the write part of an exclusive read, what follows a lock read) belong to the call
+/// of the event before them.
+pub fn operations<P: Program>(prog: &P, g: &Graph) -> HashMap<EventId, LibCall> {
+    let mut out = HashMap::new();
+    retrace(prog, g, |e, m| {
+        if let Some(op) = m.operation() {
+            out.insert(e, op);
+        }
+    });
+    for t in 0..g.num_threads() {
+        for idx in 1..g.thread_len(t) {
+            let e = EventId::new(t, idx);
+            if engine_added(g, e) {
+                if let Some(op) = e.prev().and_then(|p| out.get(&p)).cloned() {
+                    out.insert(e, op);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Retraces every thread of `g`, calling `visit` with each event that has an action of
+/// its own and the machine that has just peeked that action.
+fn retrace<P: Program>(prog: &P, g: &Graph, mut visit: impl FnMut(EventId, &P::Thread)) {
     let mut spawned: HashMap<u32, (u32, Val)> = HashMap::new();
     for t in 0..g.num_threads() {
         if !g.thread_exists(t) {
@@ -31,7 +71,6 @@ pub fn printed<P: Program>(prog: &P, g: &Graph) -> Vec<(EventId, String)> {
                 None => continue,
             }
         };
-        let mut seen = 0;
         for idx in 1..g.thread_len(t) {
             let e = EventId::new(t, idx);
             let lab = g.label(e);
@@ -39,11 +78,7 @@ pub fn printed<P: Program>(prog: &P, g: &Graph) -> Vec<(EventId, String)> {
                 continue;
             }
             let action = m.peek();
-            let text = m.printed();
-            for s in text.into_iter().skip(seen) {
-                seen += 1;
-                out.push((e, s));
-            }
+            visit(e, &m);
             let ret = match &lab.kind {
                 LabelKind::Finish { .. } | LabelKind::Block { .. } | LabelKind::Error { .. } => {
                     break
@@ -66,7 +101,6 @@ pub fn printed<P: Program>(prog: &P, g: &Graph) -> Vec<(EventId, String)> {
             m.resume(ret);
         }
     }
-    out
 }
 
 /// Events the engine adds without an action of their own: the write part of an

@@ -119,6 +119,9 @@ pub struct Stats {
     pub hung: u64,
     /// Distinct errors found (the first one only, unless keep-going).
     pub errors: Vec<ErrorReport>,
+    /// With [`crate::Config::keep_sample`]: the first complete execution (in the
+    /// sequential exploration order).
+    pub sample: Option<Graph>,
     pub elapsed: Duration,
     /// rf mode, optimal explorer: the number of distinct states backward revisits
     /// produced (the size of the set that keeps the exploration optimal).
@@ -413,6 +416,9 @@ impl Stats {
         self.hung += o.hung;
         for e in o.errors {
             self.add_error(e);
+        }
+        if self.sample.is_none() {
+            self.sample = o.sample;
         }
         self.revisit_states += o.revisit_states;
         self.rf_classes.extend(o.rf_classes);

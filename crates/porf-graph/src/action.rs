@@ -522,6 +522,26 @@ pub trait ThreadMachine: Clone + Send + Sync {
     fn printed(&self) -> Vec<String> {
         Vec::new()
     }
+    /// The library call the action returned by the last `peek` belongs to, when the
+    /// program's library is written in the program's own language (porf-c's bundled
+    /// headers) and the action is one of its internal steps; witnesses fold the events
+    /// of one call into one line. Never affects the exploration.
+    fn operation(&self) -> Option<LibCall> {
+        None
+    }
+}
+
+/// One call of a library function, as [`ThreadMachine::operation`] reports it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LibCall {
+    /// The function the user called (e.g. `pthread_cond_wait`).
+    pub name: String,
+    /// The call's number within its thread: two actions belong to the same call
+    /// exactly when their `call`s are equal.
+    pub call: u64,
+    /// The call's first two arguments (0 where it has fewer), e.g. the condition
+    /// variable and the mutex of a `pthread_cond_wait`.
+    pub args: [Val; 2],
 }
 
 /// A program: a main thread, a way to start more threads, and initial memory.

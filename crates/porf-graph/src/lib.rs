@@ -32,8 +32,8 @@ pub mod release_acquire;
 pub mod view;
 
 pub use action::{
-    Action, BlockReason, ErrorKind, Loc, MemOrder, Program, RmwOp, SrcLoc, ThreadMachine, Tid, Val,
-    Wrap, MUTEX_DESTROYED,
+    Action, BlockReason, ErrorKind, LibCall, Loc, MemOrder, Program, RmwOp, SrcLoc, ThreadMachine,
+    Tid, Val, Wrap, MUTEX_DESTROYED,
 };
 pub use graph::{AccessClass, BlockInfo, Graph, LocInfo, Removed, RfUndo, SCAN_BELOW};
 pub use label::{EventId, Label, LabelKind, Note, ReadKind, WriteKind, WIDTHLESS};

@@ -94,6 +94,9 @@ impl<T: ThreadMachine> ThreadMachine for RaThread<T> {
     fn in_atomic_section(&self) -> bool {
         self.0.in_atomic_section()
     }
+    fn operation(&self) -> Option<crate::LibCall> {
+        self.0.operation()
+    }
 }
 
 impl<P: Program> Program for AllReleaseAcquire<P> {

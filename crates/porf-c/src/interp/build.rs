@@ -161,6 +161,7 @@ impl FnB {
         self.f.blocks[self.cur as usize].insts.push(Inst {
             kind,
             src: SrcLoc::line(self.line),
+            lib: None,
         });
         self.line
     }

@@ -23,7 +23,13 @@ impl Machine {
             }
             let block = &code.funcs[fr.func as usize].blocks[fr.block as usize];
             let (step, src) = match block.insts.get(fr.inst as usize) {
-                Some(inst) => (self.exec(code, fr, inst), inst.src),
+                Some(inst) => {
+                    if inst.lib.is_some_and(|l| l.begin) {
+                        self.inline_call = self.calls;
+                        self.calls += 1;
+                    }
+                    (self.exec(code, fr, inst), inst.src)
+                }
                 None => (self.terminate(code, fr, &block.term), block.term_src),
             };
             match step {
@@ -874,7 +880,9 @@ impl Machine {
             needs_shared: f.shared_size > 0,
             va: self.varargs.len() as u32,
             nva: 0,
+            serial: self.calls,
         });
+        self.calls += 1;
         Ok(())
     }
 

@@ -149,6 +149,13 @@ struct Machine {
     section: Option<Section>,
     /// [`crate::RunOptions::abort_blocks`].
     abort_blocks: bool,
+    /// Activations entered so far (the next one's [`Frame::serial`]). Spin-assume's
+    /// state comparison ignores it, as it ignores each frame's serial: it names calls
+    /// for witnesses only.
+    calls: u64,
+    /// The number (from `calls`) of the last library call lowered inline that began
+    /// ([`crate::ir::LibMark::begin`]), likewise for witnesses only.
+    inline_call: u64,
     /// How many `__porf_final_begin()` are open ([`crate::ir::Builtin::FinalBegin`]):
     /// while positive, each write is followed by a `Note::FinalWrite` event.
     final_depth: u32,
@@ -198,6 +205,10 @@ struct Frame {
     /// The activation's variadic arguments: `Machine::varargs[va .. va + nva]`.
     va: u32,
     nva: u32,
+    /// The activation's number in its thread ([`Machine::calls`] when it was entered):
+    /// names one call of a bundled library function for witnesses
+    /// ([`ThreadMachine::operation`]).
+    serial: u64,
 }
 
 /// An action waiting for the engine and what to do with its answer.
@@ -338,6 +349,8 @@ impl CThread {
             formatted: Vec::new(),
             section: None,
             abort_blocks: run.abort_blocks,
+            calls: 0,
+            inline_call: 0,
             final_depth: 0,
         };
         m.undef.resize(0, stack.len(), false);
@@ -476,5 +489,10 @@ impl ThreadMachine for CThread {
 
     fn in_atomic_section(&self) -> bool {
         self.m.section.is_some_and(|s| s.started)
+    }
+
+    fn operation(&self) -> Option<porf_graph::LibCall> {
+        let p = self.pending.as_ref()?;
+        self.m.operation(&self.code, &p.action)
     }
 }

@@ -237,6 +237,8 @@ impl Machine {
             formatted: self.formatted.clone(),
             section: self.section,
             abort_blocks: self.abort_blocks,
+            calls: self.calls,
+            inline_call: self.inline_call,
             final_depth: self.final_depth,
         }
     }

@@ -58,6 +58,8 @@ pub struct FnBuilder {
     heads: Vec<(BlockId, LoopHead)>,
     /// The named objects of the frames so far (`Function::locals`).
     pub locals: Vec<LocalVar>,
+    /// The inline library call being emitted ([`FnBuilder::begin_lib`]).
+    lib: Option<crate::ir::LibMark>,
 }
 
 impl FnBuilder {
@@ -78,6 +80,7 @@ impl FnBuilder {
             calls: Vec::new(),
             heads: Vec::new(),
             locals: Vec::new(),
+            lib: None,
         }
     }
 
@@ -132,9 +135,25 @@ impl FnBuilder {
     pub fn emit(&mut self, kind: InstKind) {
         self.emitted += 1;
         let src = self.loc;
+        let lib = self.lib;
+        if let Some(l) = &mut self.lib {
+            l.begin = false;
+        }
         self.blocks[self.cur as usize]
             .insts
-            .push(Inst { kind, src });
+            .push(Inst { kind, src, lib });
+    }
+
+    /// Marks the instructions emitted from now on, up to [`FnBuilder::end_lib`], as the
+    /// inline code of one call of library function `name` ([`crate::ir::Inst::lib`]);
+    /// the next instruction emitted must be a local one.
+    pub fn begin_lib(&mut self, name: &'static str) {
+        self.lib = Some(crate::ir::LibMark { name, begin: true });
+    }
+
+    /// Ends [`FnBuilder::begin_lib`].
+    pub fn end_lib(&mut self) {
+        self.lib = None;
     }
 
     /// Where the code emitted so far ends, for [`FnBuilder::rollback`].

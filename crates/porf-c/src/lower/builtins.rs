@@ -982,7 +982,15 @@ impl Cx<'_> {
         let (check, detached, join) = (self.b.new_block(), self.b.new_block(), self.b.new_block());
         self.b.branch(attr, check, join);
         self.b.set_block(check);
+        // The read of the detach state is pthread_create's step for witnesses.
+        self.b.begin_lib("pthread_create");
+        let begin = self.b.reg();
+        self.b.emit(InstKind::Copy {
+            dst: begin,
+            src: Operand::Const(0),
+        });
         let state = self.b.load(attr, Scalar::INT, MemOrder::NonAtomic);
+        self.b.end_lib();
         let is = self.b.bin(BinOp::Eq, state, Operand::Const(1), Scalar::INT);
         self.b.branch(is, detached, join);
         self.b.set_block(detached);

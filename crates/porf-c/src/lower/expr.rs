@@ -140,8 +140,12 @@ impl Cx<'_> {
                 Kind::Array(e, _) => Ok((a, CType::ptr((**e).clone()))),
                 Kind::Func(_) => Ok((a, CType::ptr(t.clone()))),
                 Kind::Int(_) | Kind::Float(_) | Kind::Ptr(_) => {
+                    // At the lvalue read, not at the expression using its value.
+                    let saved = self.b.loc;
+                    self.at(off);
                     let s = t.scalar().expect("scalar");
                     let v = self.b.load(a, s, super::ops::ord_of(t.atomic));
+                    self.b.loc = saved;
                     Ok((v, t.unqual()))
                 }
                 Kind::Record(_) => self.err(

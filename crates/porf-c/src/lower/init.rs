@@ -769,7 +769,7 @@ impl Cx<'_> {
                 }
                 InitVal::Expr(e) if item.ty.is_record() => {
                     let src = self.record_address(e, &item.ty)?;
-                    self.copy_object(a, src, &item.ty, e.span.start)?;
+                    self.copy_object_from(a, src, &item.ty, e.span.start, Some(e.span.start))?;
                 }
                 InitVal::Expr(e) => {
                     let (v, t) = self.rvalue(e)?;

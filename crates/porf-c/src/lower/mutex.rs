@@ -97,6 +97,11 @@ impl Cx<'_> {
     /// `pthread_mutex_lock`, `_trylock` or `_unlock` of the mutex at `m` (the source
     /// position is set); the `int` result.
     pub(super) fn mutex_op(&mut self, name: &str, m: Operand) -> Val {
+        self.b.begin_lib(match name {
+            "pthread_mutex_lock" => "pthread_mutex_lock",
+            "pthread_mutex_trylock" => "pthread_mutex_trylock",
+            _ => "pthread_mutex_unlock",
+        });
         let res = self.b.reg();
         self.set_result(res, Operand::Const(0));
         let end = self.b.new_block();
@@ -159,6 +164,7 @@ impl Cx<'_> {
             }
         }
         self.b.set_block(end);
+        self.b.end_lib();
         Val::R(Operand::Reg(res), CType::int(IntTy::Int))
     }
 
@@ -170,9 +176,10 @@ impl Cx<'_> {
         let (m, _) = self.pointer_arg(&args[0], name)?;
         let (a, _) = self.rvalue(&args[1])?;
         self.at(off);
-        self.b.emit(InstKind::MutexInit { addr: m });
         let kind = self.b.reg();
+        self.b.begin_lib("pthread_mutex_init");
         self.set_result(kind, Operand::Const(0));
+        self.b.emit(InstKind::MutexInit { addr: m });
         let (null, given) = self.branch_eq(a, 0);
         self.b.set_block(given);
         let k = self.b.load(a, Scalar::INT, MemOrder::NonAtomic);
@@ -185,6 +192,7 @@ impl Cx<'_> {
         self.b
             .store(ka, Operand::Reg(kind), Scalar::INT, MemOrder::NonAtomic);
         self.set_held(m, Operand::Const(0));
+        self.b.end_lib();
         Ok(Val::R(Operand::Const(0), CType::int(IntTy::Int)))
     }
 }

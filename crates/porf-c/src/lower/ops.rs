@@ -358,7 +358,7 @@ impl Cx<'_> {
             let Val::Mem(dst, _) = lv else { unreachable!() };
             let src = self.record_address(r, &lt)?;
             self.at(off);
-            self.copy_object(dst, src, &lt, off)?;
+            self.copy_object_from(dst, src, &lt, off, Some(r.span.start))?;
             return Ok(Val::Mem(dst, lt));
         }
         let (v, t) = self.rvalue(r)?;
@@ -503,7 +503,8 @@ impl Cx<'_> {
             let v = if post { Operand::Reg(old) } else { new };
             return Ok(Val::R(v, lt.unqual()));
         }
-        let (cur, ct) = self.load(lv.clone(), x.span.start)?;
+        // The read and the write at the increment or decrement itself.
+        let (cur, ct) = self.load(lv.clone(), off)?;
         self.at(off);
         let new = if lt.int_ty() == Some(IntTy::Bool) {
             if inc {
@@ -538,6 +539,19 @@ impl Cx<'_> {
         ty: &CType,
         off: usize,
     ) -> R<()> {
+        self.copy_object_from(dst, src, ty, off, None)
+    }
+
+    /// [`Self::copy_object`], its reads at `read_at` (the source expression) when given,
+    /// its writes at the current position.
+    pub fn copy_object_from(
+        &mut self,
+        dst: crate::ir::Operand,
+        src: Operand,
+        ty: &CType,
+        off: usize,
+        read_at: Option<usize>,
+    ) -> R<()> {
         if !self.types.uniform_layout(ty) {
             return self.unsup(
                 off,
@@ -564,7 +578,12 @@ impl Cx<'_> {
         for l in leaves {
             let s = self.offset_addr(src, l.offset);
             let d = self.offset_addr(dst, l.offset);
+            let saved = self.b.loc;
+            if let Some(r) = read_at {
+                self.at(r);
+            }
             let v = self.b.copy_load(s, l.scalar, ord_of(l.atomic));
+            self.b.loc = saved;
             self.b.copy_store(d, v, l.scalar, ord_of(l.atomic));
         }
         Ok(())

@@ -80,6 +80,10 @@ impl<T: ThreadMachine> ThreadMachine for GuidedThread<T> {
     fn printed(&self) -> Vec<String> {
         self.inner.printed()
     }
+
+    fn operation(&self) -> Option<porf_graph::LibCall> {
+        self.inner.operation()
+    }
 }
 
 impl<P: Program> Program for Guided<P> {

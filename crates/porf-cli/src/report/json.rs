@@ -2,11 +2,11 @@
 //!
 //! `{"verdict", "complete", "blocked", "bound_cut", "recursion_cut", "partial",
 //! "stopped_by", "errors": [{"kind", "message", "location", "events": [{"thread",
-//! "index", "location"}], "trace": [{"thread", "index", "event", "value",
-//! "reads_from", "location"}], "why": {"events": [{"role", "thread", "index", "event",
-//! "location"}], "question", "reasons": [{"kind", "text", "from", "to", "edge"}]}}],
-//! "warnings", "time_s", "model", "equiv"}` (`why` for races and memory errors between
-//! events, [`super::why`]), and with
+//! "index", "location"}], "trace": [{"thread", "index", "last_index", "event",
+//! "value", "reads_from", "location", "operation", "events"?}], "why": {"events":
+//! [{"role", "thread", "index", "event", "location"}], "question", "reasons": [{"kind",
+//! "text", "from", "to", "edge"}]}}], "warnings", "time_s", "model", "equiv"}` (`why` for
+//! races and memory errors between events, [`super::why`]), and with
 //! `--equiv rvf` `"rvf": {"traces", "classes", "witness_calls", "witness_failed",
 //! "closure_refuted", "error_searches", "error_searches_found"}` (the explorer's
 //! counters).
@@ -44,13 +44,8 @@ pub fn error_json<P: Program>(e: &ErrorReport, prog: &P) -> Value {
         .first()
         .map_or(String::new(), |(_, src)| trace::location(prog, *src));
     let steps: Vec<Value> = trace::steps(prog, &e.witness)
-        .into_iter()
-        .map(|st| {
-            json!({"thread": st.thread, "index": st.index, "event": st.event,
-                   "value": st.value, "reads_from": st.reads_from,
-                   "location": st.location, "printed": st.printed,
-                   "value_shown": st.shown})
-        })
+        .iter()
+        .map(step_json)
         .collect();
     // Every event the error involves (both events of a race).
     let events: Vec<Value> = e
@@ -90,6 +85,20 @@ fn why_json(w: &super::why::Why) -> Value {
         })
         .collect();
     json!({"events": parts, "question": w.question, "reasons": reasons})
+}
+
+/// One element of `trace`; a step folding several events ([`trace::TraceStep::last`])
+/// names its `operation` (the library function, or null) and lists its `events`.
+fn step_json(st: &trace::TraceStep) -> Value {
+    let mut v = json!({"thread": st.thread, "index": st.index, "event": st.event,
+           "value": st.value, "reads_from": st.reads_from,
+           "location": st.location, "printed": st.printed,
+           "value_shown": st.shown, "last_index": st.last,
+           "operation": st.operation});
+    if !st.raw.is_empty() {
+        v["events"] = st.raw.iter().map(step_json).collect();
+    }
+    v
 }
 
 /// [`to_json`] with the `errors` elements given ([`error_json`] of each of `s.errors`,

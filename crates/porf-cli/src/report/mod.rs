@@ -4,6 +4,7 @@
 pub mod dot;
 pub mod json;
 pub mod liveness;
+pub mod ops;
 pub mod trace;
 pub mod why;
 
@@ -289,11 +290,19 @@ pub fn error_block<P: Program>(err: &porf_explore::ErrorReport, prog: &P) -> Str
             let _ = writeln!(o, "{line}");
         }
     }
+    o.push_str(&trace_lines(prog, &err.witness));
+    o
+}
+
+/// The lines of `g`'s witness interleaving, under their heading.
+fn trace_lines<P: Program>(prog: &P, g: &porf_graph::Graph) -> String {
+    use std::fmt::Write;
+    let mut o = String::new();
     let _ = writeln!(
         o,
         "Trace ((thread, event), what, value, reads from, location):"
     );
-    for st in trace::steps(prog, &err.witness) {
+    for st in trace::steps(prog, g) {
         for text in &st.printed {
             let _ = writeln!(o, "  T{:<7} printed {:?}", st.thread, text);
         }
@@ -301,7 +310,7 @@ pub fn error_block<P: Program>(err: &porf_explore::ErrorReport, prog: &P) -> Str
             (Some(s), _) => s.clone(),
             (None, v) => v.map_or(String::new(), |v| v.to_string()),
         };
-        let id = format!("({}, {})", st.thread, st.index);
+        let id = st.id();
         let from = st.reads_from.as_deref().unwrap_or("");
         let _ = writeln!(
             o,
@@ -309,6 +318,13 @@ pub fn error_block<P: Program>(err: &porf_explore::ErrorReport, prog: &P) -> Str
             id, st.event, val, from, st.location
         );
     }
+    o
+}
+
+/// The trace of a complete execution (`porf verify --print-execution`).
+pub fn execution_block<P: Program>(prog: &P, g: &porf_graph::Graph) -> String {
+    let mut o = String::from("A complete execution:\n");
+    o.push_str(&trace_lines(prog, g));
     o
 }
 

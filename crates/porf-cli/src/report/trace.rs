@@ -25,6 +25,24 @@ pub struct TraceStep {
     pub location: String,
     /// Text the thread printed (`printf`) between its previous event and this one.
     pub printed: Vec<String>,
+    /// The step stands for the thread's events `index..=last` (a lock's acquire and its
+    /// write part; the events of one library operation), else `last == index`.
+    pub last: u32,
+    /// The library function whose events the step folds ([`super::ops`]).
+    pub operation: Option<String>,
+    /// A folded step's events, one step each.
+    pub raw: Vec<TraceStep>,
+}
+
+impl TraceStep {
+    /// `(thread, number)`, or `(thread, first-last)` for a step of several events.
+    pub fn id(&self) -> String {
+        if self.last > self.index {
+            format!("({}, {}-{})", self.thread, self.index, self.last)
+        } else {
+            format!("({}, {})", self.thread, self.index)
+        }
+    }
 }
 
 /// `file:line:col` of `src` in `prog`'s sources (empty for unknown positions).
@@ -40,7 +58,9 @@ pub fn location<P: Program>(prog: &P, src: SrcLoc) -> String {
 /// The events of `g` (without thread starts) in an order where every event comes after
 /// its po-predecessor, the write it reads from, the spawn that started its thread and
 /// the last event of a thread it joins. Among ready events the earliest-added goes first.
-pub fn linearize(g: &Graph) -> Vec<EventId> {
+/// An event `b` that is ready right after `a` with `together(a, b)` comes next (the
+/// events of one library operation stay together where they can).
+pub fn linearize_with(g: &Graph, together: impl Fn(EventId, EventId) -> bool) -> Vec<EventId> {
     let n = g.num_threads();
     let mut next = vec![0u32; n as usize];
     let mut done = std::collections::HashSet::new();
@@ -54,6 +74,20 @@ pub fn linearize(g: &Graph) -> Vec<EventId> {
         }
     };
     while out.len() < g.len() {
+        let after = out.last().copied().filter(|&a: &EventId| {
+            let t = a.tid as usize;
+            next[t] < g.thread_len(a.tid) && {
+                let b = EventId::new(a.tid, next[t]);
+                ready(b, &done) && together(a, b)
+            }
+        });
+        if let Some(a) = after {
+            let b = EventId::new(a.tid, next[a.tid as usize]);
+            next[a.tid as usize] += 1;
+            done.insert(b);
+            out.push(b);
+            continue;
+        }
         let mut best: Option<EventId> = None;
         let mut fallback: Option<EventId> = None;
         for t in 0..n {
@@ -106,14 +140,14 @@ impl<'a, P: Program> Names<'a, P> {
             .and_then(|b| self.sites.get(&b).copied())
     }
 
-    /// The name of location `l`.
+    /// The name of location `l` ([`public_name`]).
     pub fn loc(&self, l: Loc) -> String {
-        self.prog.loc_name_in(l, &|x| self.site(x))
+        public_name(self.prog.loc_name_in(l, &|x| self.site(x)))
     }
 
-    /// The name of the block allocated at `base`.
+    /// The name of the block allocated at `base` ([`public_name`]).
     pub fn block(&self, base: Loc) -> String {
-        self.prog.block_name_in(base, &|x| self.site(x))
+        public_name(self.prog.block_name_in(base, &|x| self.site(x)))
     }
 
     /// How the end of the life of the block at `base` reads when it is no `free`
@@ -122,10 +156,33 @@ impl<'a, P: Program> Names<'a, P> {
         self.prog.block_end_in(base, &|x| self.site(x))
     }
 
-    /// Value `v` read from or written to `l` by name, when it is better shown so.
+    /// Value `v` read from or written to `l` by name, when it is better shown so
+    /// ([`public_name`]).
     pub fn value(&self, l: Loc, bytes: u8, v: Val) -> Option<String> {
-        self.prog.show_value_in(l, bytes, v, &|x| self.site(x))
+        self.prog
+            .show_value_in(l, bytes, v, &|x| self.site(x))
+            .map(public_name)
     }
+}
+
+/// A name as a witness shows it: without trailing members whose names begin with `__`
+/// (identifiers C reserves for the implementation: the internal cells of porf's
+/// bundled headers, e.g. a condition variable's `c.__w` is `c`, a `pthread_once_t`'s
+/// `o.__m.__lock` is `o`), and with the bundled `errno`'s variable named `errno`.
+pub fn public_name(name: String) -> String {
+    let mut name = match name.strip_prefix("__porf_errno") {
+        Some(rest) => format!("errno{rest}"),
+        None => name,
+    };
+    // Each trailing `.__member` (the component after the last dot).
+    while let Some(i) = name.rfind(".__") {
+        let tail = &name[i + 3..];
+        if tail.is_empty() || tail.contains(['.', '[']) {
+            break;
+        }
+        name.truncate(i);
+    }
+    name
 }
 
 /// Short description of an event and its value.
@@ -233,7 +290,7 @@ fn mutex_name<P: Program>(names: &Names<P>, loc: Loc) -> String {
 }
 
 /// Whether `e` is the write part of a lock acquire or a successful trylock: the
-/// acquire's line already says it, so the trace leaves the internal write out.
+/// acquire's line already says it, so the trace shows both in one step.
 fn is_lock_write(g: &Graph, e: EventId) -> bool {
     matches!(
         g.label(e).kind,
@@ -257,45 +314,110 @@ pub fn event_name(e: EventId) -> String {
     format!("({}, {})", e.tid, e.idx)
 }
 
-/// The witness interleaving of `g` as steps.
+/// The witness interleaving of `g` as steps: one per event, but a lock's write part
+/// joins its acquire's step and the events of one library operation ([`super::ops`])
+/// one step (per run of them no other thread's event interrupts).
 pub fn steps<P: Program>(prog: &P, g: &Graph) -> Vec<TraceStep> {
     let mut printed: std::collections::HashMap<EventId, Vec<String>> = Default::default();
     for (e, text) in porf_explore::replay::printed(prog, g) {
         printed.entry(e).or_default().push(text);
     }
     let names = Names::new(prog, g);
-    linearize(g)
-        .into_iter()
-        .filter(|&e| !is_lock_write(g, e))
-        .map(|e| {
-            let (event, value) = describe(&names, g, e);
-            let reads_from = match g.label(e).kind {
-                LabelKind::Read {
-                    kind: ReadKind::Plain | ReadKind::Copy | ReadKind::Rmw(_),
-                    rf,
-                    ..
-                } => Some(rf.map_or("INIT".to_string(), event_name)),
-                _ => None,
-            };
-            let shown = match (&g.label(e).kind, value) {
-                (
-                    LabelKind::Read { loc, bytes, .. } | LabelKind::Write { loc, bytes, .. },
-                    Some(v),
-                ) => names.value(*loc, *bytes, v),
-                _ => None,
-            };
-            TraceStep {
-                shown,
+    let calls = super::ops::Calls::new(g, porf_explore::replay::operations(prog, g));
+    let call_of = |e: EventId| calls.of.get(&e).copied();
+    let together = |a: EventId, b: EventId| {
+        (is_lock_write(g, b) && b.prev() == Some(a))
+            || call_of(a).is_some_and(|k| call_of(b) == Some(k))
+    };
+    let order = linearize_with(g, together);
+    let mut out: Vec<TraceStep> = Vec::new();
+    let mut i = 0;
+    while i < order.len() {
+        let e = order[i];
+        if let Some(key) = call_of(e) {
+            let mut j = i + 1;
+            while j < order.len() && call_of(order[j]) == Some(key) {
+                j += 1;
+            }
+            let seg = &order[i..j];
+            let raw: Vec<TraceStep> = seg
+                .iter()
+                .map(|&e| raw_step(prog, &names, g, e, printed.remove(&e).unwrap_or_default()))
+                .collect();
+            let last = seg[seg.len() - 1].idx;
+            out.push(TraceStep {
                 thread: e.tid,
                 index: e.idx,
-                reads_from,
-                event,
-                value,
-                location: location(prog, g.label(e).src),
-                printed: printed.remove(&e).unwrap_or_default(),
+                reads_from: None,
+                event: calls.describe(&names, g, key, seg),
+                value: None,
+                shown: None,
+                location: raw[0].location.clone(),
+                printed: raw.iter().flat_map(|r| r.printed.clone()).collect(),
+                last,
+                operation: calls.name(key).map(str::to_string),
+                raw,
+            });
+            i = j;
+            continue;
+        }
+        i += 1;
+        if is_lock_write(g, e) {
+            if let Some(prev) = out
+                .last_mut()
+                .filter(|p| p.thread == e.tid && p.last + 1 == e.idx)
+            {
+                prev.last = e.idx;
+                continue;
             }
-        })
-        .collect()
+        }
+        out.push(raw_step(
+            prog,
+            &names,
+            g,
+            e,
+            printed.remove(&e).unwrap_or_default(),
+        ));
+    }
+    out
+}
+
+/// The step of event `e` alone.
+fn raw_step<P: Program>(
+    prog: &P,
+    names: &Names<P>,
+    g: &Graph,
+    e: EventId,
+    printed: Vec<String>,
+) -> TraceStep {
+    let (event, value) = describe(names, g, e);
+    let reads_from = match g.label(e).kind {
+        LabelKind::Read {
+            kind: ReadKind::Plain | ReadKind::Copy | ReadKind::Rmw(_),
+            rf,
+            ..
+        } => Some(rf.map_or("INIT".to_string(), event_name)),
+        _ => None,
+    };
+    let shown = match (&g.label(e).kind, value) {
+        (LabelKind::Read { loc, bytes, .. } | LabelKind::Write { loc, bytes, .. }, Some(v)) => {
+            names.value(*loc, *bytes, v)
+        }
+        _ => None,
+    };
+    TraceStep {
+        shown,
+        thread: e.tid,
+        index: e.idx,
+        reads_from,
+        event,
+        value,
+        location: location(prog, g.label(e).src),
+        printed,
+        last: e.idx,
+        operation: None,
+        raw: Vec::new(),
+    }
 }
 
 #[cfg(test)]
@@ -309,7 +431,7 @@ mod tests {
         let model = porf_models::by_name("rc11").unwrap();
         let s = explore(Strategy::Optimal, &prog, model.as_ref(), &Config::default());
         let g = &s.errors[0].witness;
-        let order = linearize(g);
+        let order = linearize_with(g, |_, _| false);
         let pos = |e: EventId| order.iter().position(|x| *x == e);
         for &e in &order {
             if let LabelKind::Read { rf: Some(w), .. } = g.label(e).kind {
