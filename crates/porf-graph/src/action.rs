@@ -488,6 +488,10 @@ pub enum BlockReason {
     /// lock acquire of a lock nobody releases (a deadlock when every unfinished thread
     /// waits so).
     Wait,
+    /// A thread held to a given run went beyond it (read another value, or made more
+    /// accesses): `porf reach`'s replay of a witness (`porf-cli`'s `reach::replay`).
+    /// Like a failed assume, the execution is not one of those asked about.
+    Confined,
 }
 
 /// The value a destroyed mutex holds (a lock that reads it is an error).
