@@ -143,10 +143,7 @@ fn previous_token_end(text: &str, offset: usize) -> Option<usize> {
 
 /// The last whitespace-free word of `text`, at most 16 characters of it.
 fn last_token(text: &str) -> String {
-    let word = text
-        .rsplit(char::is_whitespace)
-        .next()
-        .unwrap_or_default();
+    let word = text.rsplit(char::is_whitespace).next().unwrap_or_default();
     let n = word.chars().count();
     word.chars().skip(n.saturating_sub(16)).collect()
 }

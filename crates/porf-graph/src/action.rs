@@ -391,6 +391,9 @@ pub enum Action {
         lo: Val,
         hi: Val,
         src: SrcLoc,
+        /// What the choice decides, named for a user in the refusal of explorers that
+        /// do not branch (e.g. "a nondeterministic value (`__VERIFIER_nondet_*`)").
+        what: &'static str,
     },
     /// The thread blocks forever and the execution is not counted as complete: a failed
     /// assumption, or a loop bound reached.
