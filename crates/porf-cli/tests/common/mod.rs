@@ -19,10 +19,19 @@ pub fn porf(args: &[&str]) -> (i32, String, String) {
     )
 }
 
-/// The shared data directory (`../shared` beside the repository), checked to hold
-/// `tool` (e.g. `tools/conformance.py`).
+/// The shared data directory: `PORF_SHARED` if set, else `../shared` beside the
+/// repository (CI has it; a fresh clone need not).
+pub fn shared_dir() -> PathBuf {
+    match std::env::var_os("PORF_SHARED") {
+        Some(d) => PathBuf::from(d),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared"),
+    }
+}
+
+/// The shared data directory, checked to hold `tool` (e.g. `tools/conformance.py`).
+/// A test calls [`shared_absent`] first, so that it skips when the data is absent.
 pub fn shared(tool: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared");
+    let dir = shared_dir();
     assert!(
         dir.join(tool).is_file(),
         "the shared data is missing: expected {}",
@@ -31,13 +40,46 @@ pub fn shared(tool: &str) -> PathBuf {
     dir
 }
 
-/// The shared conformance program `name` (`../shared/conformance/`).
+/// Whether the shared data lacks `tool`; if so, prints the one line
+/// `skipped: ../shared/TOOL is absent (TEST)` that `scripts/test.sh` collects, and the
+/// test returns. With `PORF_REQUIRE_SHARED` set (CI, `.ci/run`) absence is a failure.
+pub fn shared_absent(tool: &str) -> bool {
+    let dir = shared_dir();
+    if dir.join(tool).is_file() {
+        return false;
+    }
+    let test = std::thread::current()
+        .name()
+        .unwrap_or("a test")
+        .to_string();
+    let bin = std::env::args()
+        .next()
+        .and_then(|a| {
+            let stem = PathBuf::from(a).file_stem()?.to_string_lossy().into_owned();
+            Some(
+                stem.rsplit_once('-')
+                    .map_or(stem.clone(), |(s, _)| s.to_string()),
+            )
+        })
+        .unwrap_or_default();
+    assert!(
+        std::env::var_os("PORF_REQUIRE_SHARED").is_none(),
+        "PORF_REQUIRE_SHARED is set but {} is absent ({bin}::{test})",
+        dir.join(tool).display()
+    );
+    println!("skipped: ../shared/{tool} is absent ({bin}::{test})");
+    true
+}
+
+/// The conformance program `name`: the repository's copy
+/// (`crates/porf-cli/tests/core/conformance/`, kept equal to `../shared/conformance/`
+/// by `tests/core.rs`), so tests that use one as a workload run in a fresh clone.
 pub fn conformance(name: &str) -> String {
-    shared("conformance/expected.tsv")
-        .join("conformance")
-        .join(name)
-        .display()
-        .to_string()
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/core/conformance")
+        .join(name);
+    assert!(p.is_file(), "no repository copy of {name}: {}", p.display());
+    p.display().to_string()
 }
 
 /// Runs `porf verify --json ARGS`: (exit code, the JSON object, stderr).
