@@ -6,6 +6,100 @@ pub mod expect;
 use std::path::PathBuf;
 use std::process::Command;
 
+/// Replaces what varies from run to run or machine to machine (times, memory, rates)
+/// with fixed placeholders: the golden outputs (`tests/golden.rs`) and the README's
+/// sample outputs (`tests/readme.rs`) are compared after it.
+pub fn normalise(text: &str) -> String {
+    text.lines()
+        .map(|line| {
+            for prefix in [
+                "Total wall-clock time: ",
+                "Peak resident memory: ",
+                "Explored on ",
+            ] {
+                if let Some(i) = line.find(prefix) {
+                    return format!("{}{prefix}<varies>", &line[..i]);
+                }
+            }
+            // herd's `Time NAME SECONDS` line of `porf litmus`.
+            if let Some(rest) = line.strip_prefix("Time ") {
+                if let Some((name, _)) = rest.rsplit_once(' ') {
+                    return format!("Time {name} <varies>");
+                }
+            }
+            seconds_varied(line)
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// `line` with every duration `D.DD s` / `D.DDs` (a decimal number followed by `s` and
+/// no other letter) replaced by `<varies> s`.
+fn seconds_varied(line: &str) -> String {
+    let b = line.as_bytes();
+    let mut out = String::new();
+    let mut i = 0;
+    while i < b.len() {
+        let starts = b[i].is_ascii_digit() && (i == 0 || !b[i - 1].is_ascii_alphanumeric());
+        if starts {
+            let mut j = i;
+            while j < b.len() && b[j].is_ascii_digit() {
+                j += 1;
+            }
+            if j + 1 < b.len() && b[j] == b'.' && b[j + 1].is_ascii_digit() {
+                let mut k = j + 1;
+                while k < b.len() && b[k].is_ascii_digit() {
+                    k += 1;
+                }
+                let s = if b.get(k) == Some(&b' ') { k + 1 } else { k };
+                let unit_ends = s + 1 >= b.len() || !b[s + 1].is_ascii_alphanumeric();
+                if b.get(s) == Some(&b's') && unit_ends {
+                    out.push_str("<varies> s");
+                    i = s + 1;
+                    continue;
+                }
+            }
+            out.push_str(&line[i..j]);
+            i = j;
+            continue;
+        }
+        let c = line[i..].chars().next().unwrap();
+        out.push(c);
+        i += c.len_utf8();
+    }
+    out
+}
+
+/// Splits a command line into words: whitespace-separated, `'...'` quoting one.
+pub fn shell_words(line: &str) -> Vec<String> {
+    let mut args = Vec::new();
+    let mut cur = String::new();
+    let mut quoted = false;
+    let mut any = false;
+    for c in line.chars() {
+        match c {
+            '\'' => {
+                quoted = !quoted;
+                any = true;
+            }
+            c if c.is_whitespace() && !quoted => {
+                if any {
+                    args.push(std::mem::take(&mut cur));
+                    any = false;
+                }
+            }
+            c => {
+                cur.push(c);
+                any = true;
+            }
+        }
+    }
+    if any {
+        args.push(cur);
+    }
+    args
+}
+
 /// Runs the `porf` binary with `args`: (exit code, stdout, stderr).
 pub fn porf(args: &[&str]) -> (i32, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_porf"))
