@@ -214,3 +214,30 @@ fn normalising_hides_times_only() {
         "2 executions, <varies> s, ~<varies> s left; 3.5 MiB x1.2s2"
     );
 }
+
+/// The README's list of bundled headers ("porf brings its own ...") names every file of
+/// `crates/porf-c/headers`.
+#[test]
+fn every_bundled_header_is_listed() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let start = readme.find("porf brings its own").expect("the header list");
+    let list = &readme[start..start + readme[start..].find("compile unchanged").unwrap()];
+    let dir = root().join("crates/porf-c/headers");
+    let mut missing = Vec::new();
+    let mut stack = vec![(dir, String::new())];
+    while let Some((d, prefix)) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let e = e.unwrap();
+            let name = format!("{prefix}{}", e.file_name().to_string_lossy());
+            if e.path().is_dir() {
+                stack.push((e.path(), format!("{name}/")));
+            } else if !list.contains(&format!("`{name}`")) {
+                missing.push(name);
+            }
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "headers missing from README.md: {missing:?}"
+    );
+}
