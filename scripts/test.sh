@@ -8,13 +8,13 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 log=$(mktemp "${TMPDIR:-/tmp}/porf-test.XXXXXX")
 trap 'rm -f "$log"' EXIT
-cargo test --workspace --profile ci -- --show-output "$@" 2>&1 | tee "$log"
+cargo test --workspace --profile ci --no-fail-fast -- --show-output "$@" 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 skipped=$(grep -E '^skipped: ' "$log" | sort -u)
 echo
 if [ -n "$skipped" ]; then
     echo "Skipped for want of the shared data ($(printf '%s\n' "$skipped" | wc -l) tests; CI runs them):"
-    printf '  %s\n' "$skipped"
+    printf '%s\n' "$skipped" | sed 's/^skipped: /  /'
 else
     echo "No test skipped: the shared data was present."
 fi
