@@ -100,18 +100,52 @@ fn parse(map: &SrcMap, text: String) -> Result<lang_c::ast::TranslationUnit, Dia
                 .collect();
             let mut expected: Vec<&str> = e.expected.iter().copied().collect();
             expected.sort_unstable();
-            let mut msg = if tok.is_empty() {
-                "syntax error: unexpected end of input".to_string()
-            } else {
-                format!("syntax error at `{tok}`")
+            let after = previous_token_end(map.text(), e.offset.min(map.text().len()));
+            let mut msg = match (tok.is_empty(), after) {
+                (true, _) => "syntax error: unexpected end of input".to_string(),
+                (false, Some(end)) => {
+                    let prev = last_token(&map.text()[..end]);
+                    format!(
+                        "syntax error at the end of this line, after `{prev}` (the next line starts with `{tok}`)"
+                    )
+                }
+                (false, None) => format!("syntax error at `{tok}`"),
             };
             if !expected.is_empty() && expected.len() <= 6 {
                 msg.push_str(&format!(", expected {}", expected.join(" or ")));
             }
-            Err(map.diag(DiagKind::Malformed, e.offset, msg))
+            Err(map.diag(DiagKind::Malformed, after.unwrap_or(e.offset), msg))
         }
         Err(_) => Err(map.diag(DiagKind::Malformed, 0, "the C parser failed on this input")),
     }
+}
+
+/// When the token at `offset` is the first on its line, the offset just after the
+/// previous token (preprocessor line markers skipped), where a missing `;` or `)` belongs;
+/// `None` when the token shares its line with an earlier one or starts the text.
+fn previous_token_end(text: &str, offset: usize) -> Option<usize> {
+    let line_start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
+    if !text[line_start..offset].trim().is_empty() {
+        return None;
+    }
+    let mut end = line_start;
+    while end > 0 {
+        let start = text[..end - 1].rfind('\n').map_or(0, |i| i + 1);
+        let line = &text[start..end - 1];
+        let trimmed = line.trim_end();
+        if !trimmed.is_empty() && !trimmed.trim_start().starts_with('#') {
+            return Some(start + trimmed.len());
+        }
+        end = start;
+    }
+    None
+}
+
+/// The last whitespace-free word of `text`, at most 16 characters of it.
+fn last_token(text: &str) -> String {
+    let word = text.rsplit(char::is_whitespace).next().unwrap_or_default();
+    let n = word.chars().count();
+    word.chars().skip(n.saturating_sub(16)).collect()
 }
 
 /// A diagnostic for a panic inside the front end.
@@ -133,6 +167,16 @@ pub(crate) fn internal(path: &Path, panic: Box<dyn std::any::Any + Send>) -> Dia
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_token_starting_a_line_is_reported_after_the_previous_one() {
+        let text = "int x = 1\n# 3 \"t.c\"\n\n  return x;";
+        let at = text.find("return").unwrap();
+        assert_eq!(previous_token_end(text, at), Some(9));
+        assert_eq!(last_token(&text[..9]), "1");
+        assert_eq!(previous_token_end(text, text.find("x;").unwrap()), None);
+        assert_eq!(previous_token_end("  int", 2), None);
+    }
 
     #[test]
     fn brackets_in_literals_do_not_nest() {

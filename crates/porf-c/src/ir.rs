@@ -304,7 +304,8 @@ pub enum Builtin {
     FormattedByte,
     /// `__porf_choose(n)`: a value in `0..n` chosen by the engine
     /// ([`porf_graph::Action::Choose`]), for library code that must explore every
-    /// choice (which waiter a condition-variable signal wakes). `n == 1` is 0 without an
+    /// choice: which waiter a condition-variable signal wakes, its only use (the refusal
+    /// of explorers that do not branch names that construct). `n == 1` is 0 without an
     /// event; `n < 1` is a fault (porf's own library never asks for it).
     Choose,
     /// `__VERIFIER_loop_bound(n)` (Dat3M's per-loop bound hint): one argument `n`; the

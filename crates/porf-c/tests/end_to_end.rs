@@ -1,7 +1,8 @@
 //! C programs run end to end: compiled by the front end, interpreted by `CProgram`,
 //! explored by porf-explore.
 //!
-//! - The small conformance rows of `shared/conformance/expected.tsv` (co equivalence)
+//! - The small conformance rows of `expected.tsv` (co equivalence; the repository's copy of
+//!   `../shared/conformance`, in `porf-cli/tests/core/conformance`)
 //!   must give the reference's verdict and, for safe programs, its number of complete
 //!   executions. The counts are read from the table, never written here.
 //! - The programs of `tests/semantics/` check C semantics with assertions; porf must
@@ -43,7 +44,7 @@ fn verdict(s: &Stats) -> &'static str {
 
 #[test]
 fn small_conformance_rows_match_the_reference() {
-    let dir = manifest().join("../../../shared/conformance");
+    let dir = manifest().join("../porf-cli/tests/core/conformance");
     let table = std::fs::read_to_string(dir.join("expected.tsv")).expect("expected.tsv");
     let mut lines = table.lines();
     let header: Vec<&str> = lines.next().unwrap().split('\t').collect();

@@ -15,7 +15,7 @@ fn manifest() -> PathBuf {
 }
 
 fn conformance_dir() -> PathBuf {
-    manifest().join("../../../shared/conformance")
+    manifest().join("../porf-cli/tests/core/conformance")
 }
 
 fn c_files(dir: &Path) -> Vec<PathBuf> {

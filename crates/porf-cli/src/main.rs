@@ -116,9 +116,11 @@ impl ExploreArgs {
         }
         if matches!(self.explorer, Explorer::RfSmc | Explorer::RfPartSmc) {
             if equiv != Equiv::Rf {
-                return Err(
-                    "--explorer rf-smc explores reads-from classes: it needs --equiv rf".into(),
-                );
+                let name = self.explorer.to_possible_value().expect("a named explorer");
+                return Err(format!(
+                    "--explorer {} explores reads-from classes: it needs --equiv rf",
+                    name.get_name()
+                ));
             }
             if !porf_explore::rf_smc::MODELS.contains(&self.model.as_str()) {
                 return Err(format!(

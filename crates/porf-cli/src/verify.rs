@@ -119,11 +119,19 @@ pub struct VerifyArgs {
 }
 
 impl VerifyArgs {
-    /// The `--equiv` asked for, or the explorer's default (`rf` for rf-smc).
+    /// The `--equiv` asked for, or the explorer's default (`rf` for rf-smc and
+    /// rf-part-smc).
     fn equiv_name(&self) -> &str {
+        use porf_explore::Strategy;
         match &self.equiv {
             Some(e) => e,
-            None if self.explore.strategy() == porf_explore::Strategy::RfSmc => "rf",
+            None if matches!(
+                self.explore.strategy(),
+                Strategy::RfSmc | Strategy::RfPartSmc
+            ) =>
+            {
+                "rf"
+            }
             None => "co",
         }
     }

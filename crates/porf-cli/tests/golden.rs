@@ -12,31 +12,12 @@
 
 mod common;
 
+use common::normalise;
 use std::fs;
 use std::path::{Path, PathBuf};
 
 fn golden_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden")
-}
-
-/// Replaces what varies from run to run or machine to machine (times, memory, rates)
-/// with fixed placeholders.
-fn normalise(text: &str) -> String {
-    text.lines()
-        .map(|line| {
-            for prefix in [
-                "Total wall-clock time: ",
-                "Peak resident memory: ",
-                "Explored on ",
-            ] {
-                if let Some(i) = line.find(prefix) {
-                    return format!("{}{prefix}<varies>", &line[..i]);
-                }
-            }
-            line.to_string()
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
 }
 
 struct Case {
@@ -51,32 +32,7 @@ fn args_of(command: &str) -> Vec<String> {
     let rest = command
         .strip_prefix("$ porf ")
         .unwrap_or_else(|| panic!("a golden case starts with `$ porf `: {command}"));
-    let mut args = Vec::new();
-    let mut cur = String::new();
-    let mut quoted = false;
-    let mut any = false;
-    for c in rest.chars() {
-        match c {
-            '\'' => {
-                quoted = !quoted;
-                any = true;
-            }
-            c if c.is_whitespace() && !quoted => {
-                if any {
-                    args.push(std::mem::take(&mut cur));
-                    any = false;
-                }
-            }
-            c => {
-                cur.push(c);
-                any = true;
-            }
-        }
-    }
-    if any {
-        args.push(cur);
-    }
-    args
+    common::shell_words(rest)
 }
 
 fn run(command: &str) -> Case {

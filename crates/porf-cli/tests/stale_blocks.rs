@@ -9,7 +9,7 @@
 
 mod common;
 
-use common::{porf, shared};
+use common::porf;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
@@ -75,7 +75,10 @@ fn skipping_stale_blocks_changes_only_the_blocked_count() {
         &PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/c"),
         &mut files,
     );
-    let conf = shared("conformance/expected.tsv").join("conformance");
+    let conf = PathBuf::from(common::conformance("mutex_counter.c"))
+        .parent()
+        .unwrap()
+        .to_path_buf();
     let mut cases: Vec<(PathBuf, Vec<&str>)> = files.into_iter().map(|f| (f, vec![])).collect();
     for (f, d) in [
         ("mutex_counter.c", "-DN=4"),

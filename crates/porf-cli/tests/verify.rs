@@ -313,7 +313,7 @@ fn every_rejected_input_exits_3_with_its_position() {
 #[test]
 fn nw1r_has_n_plus_one_rf_classes() {
     let nw1r = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/conformance/nw1r.c")
+        .join("tests/core/conformance/nw1r.c")
         .display()
         .to_string();
     for model in ["sc", "tso", "pso", "ra", "rc11"] {

@@ -112,6 +112,7 @@ fn encode(k: &mut Vec<i64>, kind: &LabelKind, read: i64) {
             BlockReason::Lock => [8, 2, 0],
             BlockReason::Uninit => [8, 3, 0],
             BlockReason::Wait => [8, 6, 0],
+            BlockReason::Confined => [8, 8, 0],
             BlockReason::RecursionLimit => [8, 7, 0],
             BlockReason::SpinLoop { reads, repeats } => [8, 4 + *repeats as i64, *reads as i64],
         }),

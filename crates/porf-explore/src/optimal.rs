@@ -255,7 +255,7 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
                 }
                 return;
             };
-            if let Action::Choose { lo, hi, src } = action {
+            if let Action::Choose { lo, hi, src, .. } = action {
                 return self.choose(st, t, (lo, hi), src);
             }
             match step::perform(st, self.prog, self.model, &mut self.tids, t, action) {

@@ -399,7 +399,7 @@ impl<P: Program> Reference<'_, '_, P> {
             };
             let stamp = st.g.len();
 
-            if let Action::Choose { lo, hi, src } = action {
+            if let Action::Choose { lo, hi, src, .. } = action {
                 // A choice touches no memory: one child per value.
                 for val in lo..=hi {
                     if self.rec.stopped() {

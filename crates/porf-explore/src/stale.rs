@@ -60,7 +60,10 @@ pub fn stale_block(g: &Graph, e: EventId) -> bool {
     };
     if !matches!(
         reason,
-        BlockReason::SpinLoop { .. } | BlockReason::Assume | BlockReason::Wait
+        BlockReason::SpinLoop { .. }
+            | BlockReason::Assume
+            | BlockReason::Wait
+            | BlockReason::Confined
     ) {
         return false;
     }

@@ -344,14 +344,15 @@ pub fn perform<P: Program>(
             st.push_same(t);
             Step::Done(e)
         }
-        Action::Choose { src, .. } => {
+        Action::Choose { src, what, .. } => {
             // The graph and reference explorers branch over choices before calling
             // `perform`; the trace explorers do not.
             let kind = LabelKind::Error {
                 kind: ErrorKind::Unsupported,
-                msg: "nondeterministic choices are explored by the graph and reference explorers \
-                      with --equiv co or rf, not by rf-smc or --equiv rvf"
-                    .into(),
+                msg: format!(
+                    "{what} is explored by the graph and reference explorers with --equiv co \
+                     or rf, not by rf-smc or --equiv rvf"
+                ),
             };
             let e = add_event(st, model, t, kind, src);
             st.push_same(t);

@@ -391,6 +391,9 @@ pub enum Action {
         lo: Val,
         hi: Val,
         src: SrcLoc,
+        /// What the choice decides, named for a user in the refusal of explorers that
+        /// do not branch (e.g. "a nondeterministic value (`__VERIFIER_nondet_*`)").
+        what: &'static str,
     },
     /// The thread blocks forever and the execution is not counted as complete: a failed
     /// assumption, or a loop bound reached.
@@ -488,6 +491,10 @@ pub enum BlockReason {
     /// lock acquire of a lock nobody releases (a deadlock when every unfinished thread
     /// waits so).
     Wait,
+    /// A thread held to a given run went beyond it (read another value, or made more
+    /// accesses): `porf reach`'s replay of a witness (`porf-cli`'s `reach::replay`).
+    /// Like a failed assume, the execution is not one of those asked about.
+    Confined,
 }
 
 /// The value a destroyed mutex holds (a lock that reads it is an error).

@@ -461,7 +461,12 @@ impl Machine {
                     }
                     Builtin::Nondet { ty, boolean } => {
                         let (lo, hi) = self.nondet_domain(*ty, *boolean)?;
-                        let action = Action::Choose { lo, hi, src };
+                        let action = Action::Choose {
+                            lo,
+                            hi,
+                            src,
+                            what: "a nondeterministic value (`__VERIFIER_nondet_*`)",
+                        };
                         let cont = Cont::Value {
                             dst: *dst,
                             ty: Some(*ty),
@@ -481,10 +486,13 @@ impl Machine {
                             self.advance();
                             return Ok(None);
                         }
+                        // `__porf_choose` serves pthread.h's signal alone (see ir.rs).
                         let action = Action::Choose {
                             lo: 0,
                             hi: arg - 1,
                             src,
+                            what: "the choice of which waiter a condition-variable signal \
+                                   (pthread_cond_signal, cnd_signal) wakes",
                         };
                         let cont = Cont::Value {
                             dst: *dst,

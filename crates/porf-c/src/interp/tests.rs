@@ -1422,6 +1422,7 @@ fn nondet_domains() {
         lo,
         hi,
         src: SrcLoc::UNKNOWN,
+        what: "a nondeterministic value (`__VERIFIER_nondet_*`)",
     };
     let strip = |a: Action| match a {
         Action::Choose { lo, hi, .. } => choose(lo, hi),

@@ -40,7 +40,7 @@ impl<T: ThreadMachine> ThreadMachine for GuidedThread<T> {
         self.last_was_access = access;
         if self.off || (access && self.pos >= guide[*k].len()) {
             return Action::Block {
-                reason: BlockReason::Assume,
+                reason: BlockReason::Confined,
                 src: a.src(),
             };
         }

@@ -240,6 +240,7 @@ pub fn describe<P: Program>(names: &Names<P>, g: &Graph, e: EventId) -> (String,
                 BlockReason::SpinLoop { .. } => "blocked (spin loop iteration without effect)",
                 BlockReason::Uninit => "blocked (read of an uninitialised location)",
                 BlockReason::Wait => "blocked (waiting: condition variable or read-write lock)",
+                BlockReason::Confined => "blocked (confined to the witness run)",
             }
             .into(),
             None,

@@ -6,6 +6,100 @@ pub mod expect;
 use std::path::PathBuf;
 use std::process::Command;
 
+/// Replaces what varies from run to run or machine to machine (times, memory, rates)
+/// with fixed placeholders: the golden outputs (`tests/golden.rs`) and the README's
+/// sample outputs (`tests/readme.rs`) are compared after it.
+pub fn normalise(text: &str) -> String {
+    text.lines()
+        .map(|line| {
+            for prefix in [
+                "Total wall-clock time: ",
+                "Peak resident memory: ",
+                "Explored on ",
+            ] {
+                if let Some(i) = line.find(prefix) {
+                    return format!("{}{prefix}<varies>", &line[..i]);
+                }
+            }
+            // herd's `Time NAME SECONDS` line of `porf litmus`.
+            if let Some(rest) = line.strip_prefix("Time ") {
+                if let Some((name, _)) = rest.rsplit_once(' ') {
+                    return format!("Time {name} <varies>");
+                }
+            }
+            seconds_varied(line)
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// `line` with every duration `D.DD s` / `D.DDs` (a decimal number followed by `s` and
+/// no other letter) replaced by `<varies> s`.
+fn seconds_varied(line: &str) -> String {
+    let b = line.as_bytes();
+    let mut out = String::new();
+    let mut i = 0;
+    while i < b.len() {
+        let starts = b[i].is_ascii_digit() && (i == 0 || !b[i - 1].is_ascii_alphanumeric());
+        if starts {
+            let mut j = i;
+            while j < b.len() && b[j].is_ascii_digit() {
+                j += 1;
+            }
+            if j + 1 < b.len() && b[j] == b'.' && b[j + 1].is_ascii_digit() {
+                let mut k = j + 1;
+                while k < b.len() && b[k].is_ascii_digit() {
+                    k += 1;
+                }
+                let s = if b.get(k) == Some(&b' ') { k + 1 } else { k };
+                let unit_ends = s + 1 >= b.len() || !b[s + 1].is_ascii_alphanumeric();
+                if b.get(s) == Some(&b's') && unit_ends {
+                    out.push_str("<varies> s");
+                    i = s + 1;
+                    continue;
+                }
+            }
+            out.push_str(&line[i..j]);
+            i = j;
+            continue;
+        }
+        let c = line[i..].chars().next().unwrap();
+        out.push(c);
+        i += c.len_utf8();
+    }
+    out
+}
+
+/// Splits a command line into words: whitespace-separated, `'...'` quoting one.
+pub fn shell_words(line: &str) -> Vec<String> {
+    let mut args = Vec::new();
+    let mut cur = String::new();
+    let mut quoted = false;
+    let mut any = false;
+    for c in line.chars() {
+        match c {
+            '\'' => {
+                quoted = !quoted;
+                any = true;
+            }
+            c if c.is_whitespace() && !quoted => {
+                if any {
+                    args.push(std::mem::take(&mut cur));
+                    any = false;
+                }
+            }
+            c => {
+                cur.push(c);
+                any = true;
+            }
+        }
+    }
+    if any {
+        args.push(cur);
+    }
+    args
+}
+
 /// Runs the `porf` binary with `args`: (exit code, stdout, stderr).
 pub fn porf(args: &[&str]) -> (i32, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_porf"))
@@ -19,10 +113,19 @@ pub fn porf(args: &[&str]) -> (i32, String, String) {
     )
 }
 
-/// The shared data directory (`../shared` beside the repository), checked to hold
-/// `tool` (e.g. `tools/conformance.py`).
+/// The shared data directory: `PORF_SHARED` if set, else `../shared` beside the
+/// repository (CI has it; a fresh clone need not).
+pub fn shared_dir() -> PathBuf {
+    match std::env::var_os("PORF_SHARED") {
+        Some(d) => PathBuf::from(d),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared"),
+    }
+}
+
+/// The shared data directory, checked to hold `tool` (e.g. `tools/conformance.py`).
+/// A test calls [`shared_absent`] first, so that it skips when the data is absent.
 pub fn shared(tool: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared");
+    let dir = shared_dir();
     assert!(
         dir.join(tool).is_file(),
         "the shared data is missing: expected {}",
@@ -31,13 +134,46 @@ pub fn shared(tool: &str) -> PathBuf {
     dir
 }
 
-/// The shared conformance program `name` (`../shared/conformance/`).
+/// Whether the shared data lacks `tool`; if so, prints the one line
+/// `skipped: ../shared/TOOL is absent (TEST)` that `scripts/test.sh` collects, and the
+/// test returns. With `PORF_REQUIRE_SHARED` set (CI, `.ci/run`) absence is a failure.
+pub fn shared_absent(tool: &str) -> bool {
+    let dir = shared_dir();
+    if dir.join(tool).is_file() {
+        return false;
+    }
+    let test = std::thread::current()
+        .name()
+        .unwrap_or("a test")
+        .to_string();
+    let bin = std::env::args()
+        .next()
+        .and_then(|a| {
+            let stem = PathBuf::from(a).file_stem()?.to_string_lossy().into_owned();
+            Some(
+                stem.rsplit_once('-')
+                    .map_or(stem.clone(), |(s, _)| s.to_string()),
+            )
+        })
+        .unwrap_or_default();
+    assert!(
+        std::env::var_os("PORF_REQUIRE_SHARED").is_none(),
+        "PORF_REQUIRE_SHARED is set but {} is absent ({bin}::{test})",
+        dir.join(tool).display()
+    );
+    println!("skipped: ../shared/{tool} is absent ({bin}::{test})");
+    true
+}
+
+/// The conformance program `name`: the repository's copy
+/// (`crates/porf-cli/tests/core/conformance/`, kept equal to `../shared/conformance/`
+/// by `tests/core.rs`), so tests that use one as a workload run in a fresh clone.
 pub fn conformance(name: &str) -> String {
-    shared("conformance/expected.tsv")
-        .join("conformance")
-        .join(name)
-        .display()
-        .to_string()
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/core/conformance")
+        .join(name);
+    assert!(p.is_file(), "no repository copy of {name}: {}", p.display());
+    p.display().to_string()
 }
 
 /// Runs `porf verify --json ARGS`: (exit code, the JSON object, stderr).

@@ -1,0 +1,7 @@
+#include <assert.h>
+
+int main(void)
+{
+	int x = 1
+	return x;
+}
