@@ -399,6 +399,7 @@ fn with_blocks(g: &Graph, text: String, seg: &[EventId]) -> String {
             BlockReason::RecursionLimit => "blocked: recursion limit reached",
             BlockReason::SpinLoop { .. } => "blocked: spin loop iteration without effect",
             BlockReason::Uninit => "blocked: read of an uninitialised location",
+            BlockReason::Confined => "blocked: confined to the witness run",
         }),
         _ => None,
     });
