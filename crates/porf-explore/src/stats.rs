@@ -19,6 +19,10 @@ pub enum ErrorClass {
     /// A thread spins forever in a loop nothing can end (`--check-liveness`, see
     /// [`crate::liveness`]).
     Liveness,
+    /// A thread's local computation never reaches its next action
+    /// (`ErrorKind::NonTermination`: a loop whose state repeats, or one that ran out of
+    /// the front end's step budget, as its message says).
+    NonTermination,
 }
 
 impl ErrorClass {
@@ -33,6 +37,7 @@ impl ErrorClass {
             ErrorClass::Lock => "lock",
             ErrorClass::Unsupported => "unsupported",
             ErrorClass::Liveness => "liveness",
+            ErrorClass::NonTermination => "non-termination",
         }
     }
 }

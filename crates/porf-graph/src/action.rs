@@ -250,6 +250,10 @@ pub enum ErrorKind {
     /// The program did something porf does not model (reported to the user as
     /// unsupported input rather than as a bug in the program).
     Unsupported,
+    /// The thread's local computation never reaches its next action: its state
+    /// repeated (certain), or it ran out of the front end's step budget (the message
+    /// says which).
+    NonTermination,
 }
 
 /// What a thread asks the explorer to do next.
