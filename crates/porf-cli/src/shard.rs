@@ -77,6 +77,7 @@ pub fn run<P: Program + Sync>(
                 eprintln!("{l}");
             }
             json!({"key": format!("{:?}", e.key()), "kind": e.class.verdict(),
+                   "tally_key": shard::tally_key(&e.owned_key()),
                    "message": e.message, "text": report::error_block(e, prog),
                    "json": report::json::error_json(e, prog), "unsupported": unsupported})
         })
@@ -103,6 +104,8 @@ pub fn run<P: Program + Sync>(
                    "bound_cut": c.bound_cut, "recursion_cut": c.recursion_cut,
                    "erroneous": c.erroneous,
                    "spin_blocked": spin, "spin_forever": forever, "hung": c.hung,
+                   "error_counts": c.error_counts.iter()
+                       .map(|(k, n)| json!({"key": k, "executions": n})).collect::<Vec<_>>(),
                    "errors": s.errors})
         })
         .collect();
@@ -230,7 +233,7 @@ fn triple(v: &Value) -> Option<SrcLoc> {
     })
 }
 
-const CLASSES: [ErrorClass; 8] = [
+const CLASSES: [ErrorClass; 9] = [
     ErrorClass::Assertion,
     ErrorClass::Abort,
     ErrorClass::Memory,
@@ -239,6 +242,7 @@ const CLASSES: [ErrorClass; 8] = [
     ErrorClass::Lock,
     ErrorClass::Unsupported,
     ErrorClass::Liveness,
+    ErrorClass::NonTermination,
 ];
 
 /// `porf merge`: returns the exit code (that of `porf verify` on the whole run, or 2
@@ -357,6 +361,13 @@ fn merge_reports(a: &MergeArgs) -> Result<u8, String> {
                 };
                 forever.push((key, e["executions"].as_u64().unwrap_or(0)));
             }
+            let mut counts = Vec::new();
+            for e in s["error_counts"].as_array().into_iter().flatten() {
+                let k = e["key"]
+                    .as_str()
+                    .ok_or_else(|| format!("{}: malformed error_counts entry", r.path.display()))?;
+                counts.push((k.to_string(), e["executions"].as_u64().unwrap_or(0)));
+            }
             let mut errs = Vec::new();
             for i in s["errors"].as_array().into_iter().flatten() {
                 let i = i.as_u64().unwrap_or(u64::MAX) as usize;
@@ -377,6 +388,7 @@ fn merge_reports(a: &MergeArgs) -> Result<u8, String> {
                     spin_blocked: spin,
                     spin_forever: forever,
                     hung: n("hung"),
+                    error_counts: counts,
                 },
                 errors: errs,
             });
@@ -470,6 +482,16 @@ fn merge_reports(a: &MergeArgs) -> Result<u8, String> {
             .map(|&e| error(e)["text"].as_str().unwrap_or("").to_string())
             .collect(),
         json: m.errors.iter().map(|&e| error(e)["json"].clone()).collect(),
+        counts: m
+            .errors
+            .iter()
+            .map(|&e| {
+                keep_going.then(|| {
+                    m.counters
+                        .executions_with(error(e)["tally_key"].as_str().unwrap_or(""))
+                })
+            })
+            .collect(),
         rows: verify::spin_rows(&result, &loops, |s| {
             names.get(&s).cloned().unwrap_or_default()
         }),

@@ -403,6 +403,11 @@ fn explore_and_report<P: Program + Sync>(
             .iter()
             .map(|e| report::json::error_json(e, prog))
             .collect(),
+        counts: result
+            .errors
+            .iter()
+            .map(|e| cfg.keep_going.then(|| result.executions_with(e)))
+            .collect(),
         rows: spin_rows(&result, loops, |s| report::trace::location(prog, s)),
         growth: crate::limits::growth_line(&result, |s| report::trace::location(prog, s)),
         hangs: report::liveness::hangs(&result, loops, |s| report::trace::location(prog, s)),
@@ -433,6 +438,9 @@ pub(crate) struct Rendered {
     pub blocks: Vec<String>,
     /// [`report::json::error_json`] of each error.
     pub json: Vec<serde_json::Value>,
+    /// With `--keep-going`: for each error, the executions explored that contain it
+    /// ([`porf_explore::Stats::error_counts`]); `None` without.
+    pub counts: Vec<Option<u64>>,
     /// [`spin_rows`].
     pub rows: Vec<(String, String, u64)>,
     /// When a size limit stopped the run: what grew ([`crate::limits::growth_line`]),
@@ -465,9 +473,20 @@ pub(crate) fn print_result(
     for w in &warnings {
         eprintln!("warning: {w}");
     }
+    let mut json = out.json.clone();
+    let mut blocks = out.blocks.clone();
+    for (i, n) in out.counts.iter().enumerate() {
+        if let Some(n) = *n {
+            if let Some(j) = json.get_mut(i) {
+                j["executions"] = n.into();
+            }
+            if let Some(b) = blocks.get_mut(i) {
+                b.push_str(&report::found_in(n));
+            }
+        }
+    }
     if how.json {
-        let mut v =
-            report::json::to_json_with(result, out.json.clone(), how.model, how.equiv, &warnings);
+        let mut v = report::json::to_json_with(result, json, how.model, how.equiv, &warnings);
         if how.stats {
             // porf's own peak (not that of the preprocessor it runs), for benchmarks.
             v["peak_rss_kib"] = report::peak_rss_kib().into();
@@ -497,7 +516,7 @@ pub(crate) fn print_result(
     } else {
         report::emit(&report::human_with(
             result,
-            &out.blocks,
+            &blocks,
             how.stats && extra.is_none(),
             how.bounds.hints,
         ));

@@ -25,6 +25,7 @@
 //! * [`stats`]: counts, errors and their witnesses, and which limit cut the
 //!   exploration ([`StopReason`]).
 //! * [`record`]: the bookkeeping every explorer shares (counting, limits);
+//!   [`tally`]: per-error execution counts (`--keep-going`);
 //!   [`deadline`]: the time limit as a flag set by a watchdog thread;
 //!   [`memory`]: the memory limit (likewise) and the explorers' stack;
 //!   [`progress`]: live counters for a progress display, and the estimate of the
@@ -63,6 +64,7 @@ pub mod stale;
 pub mod state;
 pub mod stats;
 pub mod step;
+pub mod tally;
 
 pub use coherence::Equiv;
 pub use outcome::Outcome;

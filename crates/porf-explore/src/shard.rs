@@ -159,6 +159,14 @@ pub struct Counters {
     pub spin_forever: Vec<(SpinForever, u64)>,
     /// [`Stats::hung`].
     pub hung: u64,
+    /// [`Stats::error_counts`], each key as [`tally_key`] writes it, in no order.
+    pub error_counts: Vec<(String, u64)>,
+}
+
+/// An error key ([`crate::ErrorReport::owned_key`]) as text: what shard reports
+/// record per-error execution counts under.
+pub fn tally_key(k: &crate::stats::ErrorKey) -> String {
+    format!("{k:?}")
 }
 
 impl Counters {
@@ -172,6 +180,11 @@ impl Counters {
             spin_blocked: s.spin_blocked.iter().map(|(l, n)| (*l, *n)).collect(),
             spin_forever: s.spin_forever.iter().map(|(k, n)| (*k, *n)).collect(),
             hung: s.hung,
+            error_counts: s
+                .error_counts
+                .iter()
+                .map(|(k, n)| (tally_key(k), *n))
+                .collect(),
         }
     }
 
@@ -179,6 +192,11 @@ impl Counters {
     fn since(&self, before: &Counters) -> Counters {
         let old: HashMap<SrcLoc, u64> = before.spin_blocked.iter().copied().collect();
         let old_forever: HashMap<SpinForever, u64> = before.spin_forever.iter().copied().collect();
+        let old_counts: HashMap<&str, u64> = before
+            .error_counts
+            .iter()
+            .map(|(k, n)| (k.as_str(), *n))
+            .collect();
         Counters {
             complete: self.complete - before.complete,
             blocked: self.blocked - before.blocked,
@@ -198,6 +216,17 @@ impl Counters {
                 .filter(|(_, n)| *n > 0)
                 .collect(),
             hung: self.hung - before.hung,
+            error_counts: self
+                .error_counts
+                .iter()
+                .map(|(k, n)| {
+                    (
+                        k.clone(),
+                        n - old_counts.get(k.as_str()).copied().unwrap_or(0),
+                    )
+                })
+                .filter(|(_, n)| *n > 0)
+                .collect(),
         }
     }
 
@@ -210,6 +239,7 @@ impl Counters {
             && self.spin_blocked.is_empty()
             && self.spin_forever.is_empty()
             && self.hung == 0
+            && self.error_counts.is_empty()
     }
 
     /// Maximal executions counted (complete, blocked, erroneous): the work measure.
@@ -237,6 +267,20 @@ impl Counters {
             }
         }
         self.hung += o.hung;
+        for (k, n) in &o.error_counts {
+            match self.error_counts.iter_mut().find(|(m, _)| m == k) {
+                Some((_, c)) => *c += n,
+                None => self.error_counts.push((k.clone(), *n)),
+            }
+        }
+    }
+
+    /// The executions containing the error with [`tally_key`] `key`.
+    pub fn executions_with(&self, key: &str) -> u64 {
+        self.error_counts
+            .iter()
+            .find(|(k, _)| k == key)
+            .map_or(0, |(_, n)| *n)
     }
 }
 

@@ -1,7 +1,7 @@
 //! What an exploration returns.
 
 use porf_graph::{EventId, Graph, SrcLoc, Val};
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
 
 /// The kinds of errors porf reports.
@@ -68,6 +68,29 @@ impl ErrorReport {
         };
         (self.class, locs, msg)
     }
+
+    /// [`ErrorReport::key`] as an owned [`ErrorKey`] (for maps and reports).
+    pub fn owned_key(&self) -> ErrorKey {
+        let (c, l, m) = self.key();
+        (
+            c,
+            l.iter().map(|s| (s.file, s.line, s.col)).collect(),
+            m.to_string(),
+        )
+    }
+}
+
+/// The [`ErrorKey`] of an error of class `class` with events at `srcs` and message
+/// `msg`: [`ErrorReport::owned_key`] of such a report, without building it.
+pub fn error_key(class: ErrorClass, srcs: impl IntoIterator<Item = SrcLoc>, msg: &str) -> ErrorKey {
+    let mut l: Vec<(u32, u32, u32)> = srcs.into_iter().map(|s| (s.file, s.line, s.col)).collect();
+    l.sort();
+    l.dedup();
+    let msg = match class {
+        ErrorClass::Race | ErrorClass::Deadlock => "",
+        _ => msg,
+    };
+    (class, l, msg.to_string())
 }
 
 /// A thread spinning forever in a loop ([`Stats::spin_forever`]).
@@ -112,8 +135,9 @@ pub struct Stats {
     /// Maximal consistent executions containing an error event (only with keep-going).
     pub erroneous: u64,
     /// Spin-assume: for each loop position (the source location of the back edge), the
-    /// number of blocked executions in which a thread stopped there
-    /// (`BlockReason::SpinLoop`); a thread counts once per execution.
+    /// number of blocked executions in which some thread stopped there
+    /// (`BlockReason::SpinLoop`): an execution counts once per loop, however many of
+    /// its threads stopped there.
     pub spin_blocked: std::collections::HashMap<porf_graph::SrcLoc, u64>,
     /// Without [`crate::Config::check_liveness`]: for each thread and loop, the number of blocked executions in which that thread spins forever there
     /// ([`crate::liveness::spinning_forever`]: the liveness violations the check would
@@ -124,6 +148,10 @@ pub struct Stats {
     pub hung: u64,
     /// Distinct errors found (the first one only, unless keep-going).
     pub errors: Vec<ErrorReport>,
+    /// With keep-going: for each error key ([`ErrorReport::owned_key`]), the number of
+    /// maximal executions explored that contain the error ([`crate::tally`]; an
+    /// execution with the error twice counts once). Empty without keep-going.
+    pub error_counts: BTreeMap<ErrorKey, u64>,
     pub elapsed: Duration,
     /// rf mode, optimal explorer: the number of distinct states backward revisits
     /// produced (the size of the set that keeps the exploration optimal).
@@ -419,6 +447,9 @@ impl Stats {
         for e in o.errors {
             self.add_error(e);
         }
+        for (k, n) in o.error_counts {
+            *self.error_counts.entry(k).or_default() += n;
+        }
         self.revisit_states += o.revisit_states;
         self.rf_classes.extend(o.rf_classes);
         self.repeated_classes += o.repeated_classes;
@@ -438,14 +469,13 @@ impl Stats {
 
     /// The set of error keys, for comparisons.
     pub fn error_keys(&self) -> BTreeSet<ErrorKey> {
-        self.errors
-            .iter()
-            .map(|e| {
-                let (c, l, m) = e.key();
-                let l = l.iter().map(|s| (s.file, s.line, s.col)).collect();
-                (c, l, m.to_string())
-            })
-            .collect()
+        self.errors.iter().map(ErrorReport::owned_key).collect()
+    }
+
+    /// With keep-going: the number of maximal executions explored that contain `e`
+    /// ([`Stats::error_counts`]).
+    pub fn executions_with(&self, e: &ErrorReport) -> u64 {
+        self.error_counts.get(&e.owned_key()).copied().unwrap_or(0)
     }
 }
 

@@ -272,6 +272,15 @@ fn plural(n: u64, one: &'static str, many: &'static str) -> &'static str {
     }
 }
 
+/// The line after an error's trace with `--keep-going`: how many of the executions
+/// explored contain it (`porf_explore::Stats::error_counts`).
+pub fn found_in(n: u64) -> String {
+    format!(
+        "Found in {n} {} explored.\n",
+        plural(n, "execution", "executions")
+    )
+}
+
 /// Writes `text` to stdout; a closed pipe (`porf ... | head`) is not an error.
 pub fn emit(text: &str) {
     use std::io::Write;
