@@ -104,6 +104,9 @@ pub fn run<P: Program + Sync>(
                    "bound_cut": c.bound_cut, "recursion_cut": c.recursion_cut,
                    "erroneous": c.erroneous,
                    "spin_blocked": spin, "spin_forever": forever, "hung": c.hung,
+                   "leaks": c.leaks.iter().map(|(l, n)| json!({"src": src(*l),
+                       "location": loc(*l), "function": prog.function_at(*l),
+                       "executions": n})).collect::<Vec<_>>(),
                    "error_counts": c.error_counts.iter()
                        .map(|(k, n)| json!({"key": k, "executions": n})).collect::<Vec<_>>(),
                    "errors": s.errors})
@@ -332,6 +335,7 @@ fn merge_reports(a: &MergeArgs) -> Result<u8, String> {
     // Every error of every report, addressed by (report, index).
     let mut parts = Vec::new();
     let mut names: HashMap<SrcLoc, String> = HashMap::new();
+    let mut funcs: HashMap<SrcLoc, String> = HashMap::new();
     let mut largest = None;
     for (ri, r) in reports.iter().enumerate() {
         let errors = r.arr("/errors")?;
@@ -361,6 +365,16 @@ fn merge_reports(a: &MergeArgs) -> Result<u8, String> {
                 };
                 forever.push((key, e["executions"].as_u64().unwrap_or(0)));
             }
+            let mut leaks = Vec::new();
+            for e in s["leaks"].as_array().into_iter().flatten() {
+                let l = triple(&e["src"])
+                    .ok_or_else(|| format!("{}: malformed leaks entry", r.path.display()))?;
+                names.insert(l, e["location"].as_str().unwrap_or("").to_string());
+                if let Some(f) = e["function"].as_str() {
+                    funcs.insert(l, f.to_string());
+                }
+                leaks.push((l, e["executions"].as_u64().unwrap_or(0)));
+            }
             let mut counts = Vec::new();
             for e in s["error_counts"].as_array().into_iter().flatten() {
                 let k = e["key"]
@@ -389,6 +403,7 @@ fn merge_reports(a: &MergeArgs) -> Result<u8, String> {
                     spin_forever: forever,
                     hung: n("hung"),
                     error_counts: counts,
+                    leaks,
                 },
                 errors: errs,
             });
@@ -456,6 +471,7 @@ fn merge_reports(a: &MergeArgs) -> Result<u8, String> {
         recursion_cut: c.recursion_cut,
         erroneous: c.erroneous,
         spin_blocked: c.spin_blocked.iter().copied().collect(),
+        leaks: c.leaks.iter().copied().collect(),
         spin_forever: c.spin_forever.iter().copied().collect(),
         hung: c.hung,
         errors,
@@ -492,6 +508,11 @@ fn merge_reports(a: &MergeArgs) -> Result<u8, String> {
                 })
             })
             .collect(),
+        leaks: verify::leak_rows(
+            &result,
+            |s| names.get(&s).cloned().unwrap_or_default(),
+            |s| funcs.get(&s).cloned(),
+        ),
         rows: verify::spin_rows(&result, &loops, |s| {
             names.get(&s).cloned().unwrap_or_default()
         }),

@@ -146,7 +146,16 @@ impl<'c> Recorder<'c> {
     pub fn tick(&mut self, g: &Graph) {
         if g.len() > self.stats.peak_graph_size {
             self.stats.peak_graph_size = g.len();
-            self.stats.largest = Some(growth(g));
+            let grown = growth(g);
+            self.stats.largest = Some(grown);
+            if let Some(p) = &self.progress {
+                p.note_size(g.len() as u64);
+            }
+            if let Some(w) = self.cfg.growth.as_deref() {
+                if g.len() as u64 >= w.threshold {
+                    w.record(grown);
+                }
+            }
             if self
                 .cfg
                 .max_events_per_execution
@@ -356,6 +365,20 @@ impl<'c> Recorder<'c> {
         match outcome {
             Outcome::Complete => {
                 self.stats.complete += 1;
+                for (src, m) in crate::leaks::leaked(prog, &st.g) {
+                    if self.cfg.check_leaks {
+                        let msg = "unfreed memory: a block allocated here is never freed \
+                                   (--check-leaks)";
+                        found.insert(self.error(
+                            ErrorClass::Memory,
+                            msg.to_string(),
+                            vec![(m, src)],
+                            &st.g,
+                        ));
+                    } else {
+                        *self.stats.leaks.entry(src).or_default() += 1;
+                    }
+                }
                 if self.cfg.collect_final_states || self.cfg.count_final_states {
                     let with_memory = self.cfg.equiv == Equiv::Co;
                     let fs = final_state(st, with_memory);

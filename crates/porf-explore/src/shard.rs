@@ -161,6 +161,8 @@ pub struct Counters {
     pub hung: u64,
     /// [`Stats::error_counts`], each key as [`tally_key`] writes it, in no order.
     pub error_counts: Vec<(String, u64)>,
+    /// [`Stats::leaks`], in no order.
+    pub leaks: Vec<(SrcLoc, u64)>,
 }
 
 /// An error key ([`crate::ErrorReport::owned_key`]) as text: what shard reports
@@ -185,12 +187,14 @@ impl Counters {
                 .iter()
                 .map(|(k, n)| (tally_key(k), *n))
                 .collect(),
+            leaks: s.leaks.iter().map(|(l, n)| (*l, *n)).collect(),
         }
     }
 
     /// `self - before` (counters only grow).
     fn since(&self, before: &Counters) -> Counters {
         let old: HashMap<SrcLoc, u64> = before.spin_blocked.iter().copied().collect();
+        let old_leaks: HashMap<SrcLoc, u64> = before.leaks.iter().copied().collect();
         let old_forever: HashMap<SpinForever, u64> = before.spin_forever.iter().copied().collect();
         let old_counts: HashMap<&str, u64> = before
             .error_counts
@@ -227,6 +231,12 @@ impl Counters {
                 })
                 .filter(|(_, n)| *n > 0)
                 .collect(),
+            leaks: self
+                .leaks
+                .iter()
+                .map(|(l, n)| (*l, n - old_leaks.get(l).copied().unwrap_or(0)))
+                .filter(|(_, n)| *n > 0)
+                .collect(),
         }
     }
 
@@ -240,6 +250,7 @@ impl Counters {
             && self.spin_forever.is_empty()
             && self.hung == 0
             && self.error_counts.is_empty()
+            && self.leaks.is_empty()
     }
 
     /// Maximal executions counted (complete, blocked, erroneous): the work measure.
@@ -271,6 +282,12 @@ impl Counters {
             match self.error_counts.iter_mut().find(|(m, _)| m == k) {
                 Some((_, c)) => *c += n,
                 None => self.error_counts.push((k.clone(), *n)),
+            }
+        }
+        for (l, n) in &o.leaks {
+            match self.leaks.iter_mut().find(|(m, _)| m == l) {
+                Some((_, k)) => *k += n,
+                None => self.leaks.push((*l, *n)),
             }
         }
     }

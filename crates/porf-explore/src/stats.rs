@@ -143,6 +143,10 @@ pub struct Stats {
     /// ([`crate::liveness::spinning_forever`]: the liveness violations the check would
     /// report as errors, kept for a warning). Empty with the check on.
     pub spin_forever: std::collections::HashMap<SpinForever, u64>,
+    /// Without [`crate::Config::check_leaks`]: for each allocation site (the source
+    /// location of a `Malloc`), the number of complete executions in which some heap
+    /// block allocated there is never freed ([`crate::leaks`]), for a warning.
+    pub leaks: std::collections::HashMap<porf_graph::SrcLoc, u64>,
     /// The blocked executions [`Stats::spin_forever`] counts (one per execution, however
     /// many threads spin forever in it).
     pub hung: u64,
@@ -444,6 +448,9 @@ impl Stats {
             *self.spin_forever.entry(k).or_default() += n;
         }
         self.hung += o.hung;
+        for (k, n) in o.leaks {
+            *self.leaks.entry(k).or_default() += n;
+        }
         for e in o.errors {
             self.add_error(e);
         }

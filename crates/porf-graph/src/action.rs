@@ -552,6 +552,18 @@ pub trait Program {
     fn block_of(&self, _loc: Loc) -> Option<Loc> {
         None
     }
+    /// Whether the block allocated at `base` is one the program allocated on request
+    /// (C's `malloc`), which a complete execution is expected to free: the blocks a
+    /// leak warning is about. `false` for blocks the program manages itself (C's
+    /// shared frames of locals). Default: every block.
+    fn is_heap_block(&self, _base: Loc) -> bool {
+        true
+    }
+    /// The name of the function whose code is at source position `src`, if the
+    /// program knows (for messages naming a loop or a growing thread).
+    fn function_at(&self, _src: SrcLoc) -> Option<String> {
+        None
+    }
     /// A human name for `loc` (a variable name), for witnesses.
     fn loc_name(&self, loc: Loc) -> String {
         loc.to_string()

@@ -94,7 +94,7 @@ impl Cycle {
             && m.same_local_state(code, &self.saved, self.skip_counters)
         {
             self.confirming = Some((self.lam, self.lam));
-            self.saved = Box::new(m.clone());
+            *self.saved = m.clone();
             return None;
         }
         if self.lam == self.power {
@@ -105,7 +105,7 @@ impl Cycle {
     }
 
     fn restart(&mut self, m: &Machine) {
-        self.saved = Box::new(m.clone());
+        *self.saved = m.clone();
         self.lam = 0;
     }
 }
