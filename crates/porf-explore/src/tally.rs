@@ -34,15 +34,20 @@ pub fn errors_in<P: Program>(prog: &P, g: &Graph, races: bool) -> BTreeSet<Error
             }
         }
     }
-    if races {
-        for (e, lab) in g.events() {
-            if !lab.is_access() {
-                continue;
-            }
-            for o in race::races_with(g, e) {
-                out.insert(error_key(ErrorClass::Race, [lab.src, g.label(o).src], ""));
-            }
+    // Every racy pair has a non-atomic access, and `races_with` checks both
+    // directions; lifetime errors need a block or a final-write note.
+    let mut notes = false;
+    for (e, lab) in g.events() {
+        notes |= matches!(lab.kind, LabelKind::Note { .. });
+        if !races || !lab.is_access() || lab.ord().is_none_or(|o| o.is_atomic()) {
+            continue;
         }
+        for o in race::races_with(g, e) {
+            out.insert(error_key(ErrorClass::Race, [lab.src, g.label(o).src], ""));
+        }
+    }
+    if !notes && g.blocks().next().is_none() {
+        return out;
     }
     for (_, err) in lifetime::all_errors(g) {
         let srcs = err.events.iter().map(|&e| g.label(e).src);
