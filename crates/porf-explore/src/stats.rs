@@ -530,6 +530,32 @@ mod tests {
         assert_eq!(msgs, ["first", "second"]);
     }
 
+    /// Per-error execution counts and leak counts add up across merged parts (so
+    /// they do not depend on how the tree was split), keyed as the reports are.
+    #[test]
+    fn merge_sums_error_and_leak_counts() {
+        let e = error(1, "first");
+        let k = e.owned_key();
+        assert_eq!(
+            k,
+            error_key(ErrorClass::Assertion, [e.events[0].1], "first")
+        );
+        let site = SrcLoc {
+            line: 9,
+            ..SrcLoc::default()
+        };
+        let part = |n: u64| Stats {
+            error_counts: [(k.clone(), n)].into_iter().collect(),
+            leaks: [(site, n)].into_iter().collect(),
+            ..Stats::default()
+        };
+        let mut a = part(2);
+        a.errors.push(e.clone());
+        a.merge(part(3));
+        assert_eq!(a.executions_with(&e), 5);
+        assert_eq!(a.leaks[&site], 5);
+    }
+
     /// Complete only without a stop and without cuts; a stop is named before a cut,
     /// and the recursion limit only when it cut every cut execution.
     #[test]
