@@ -123,6 +123,31 @@ impl Program for CProgram {
         self.module.has_atomic_sections()
     }
 
+    fn is_heap_block(&self, base: Loc) -> bool {
+        matches!(
+            crate::memory::classify(base.0 as i64, 0),
+            crate::memory::Region::Heap { .. }
+        )
+    }
+
+    fn function_at(&self, src: SrcLoc) -> Option<String> {
+        if src == SrcLoc::UNKNOWN {
+            return None;
+        }
+        let live = reachable(&self.module);
+        self.module
+            .funcs
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| live[*i])
+            .find(|(_, f)| {
+                f.blocks
+                    .iter()
+                    .any(|b| b.term_src == src || b.insts.iter().any(|i| i.src == src))
+            })
+            .map(|(_, f)| f.name.clone())
+    }
+
     fn block_of(&self, loc: Loc) -> Option<Loc> {
         block_base(loc.0 as i64).map(|b| Loc(b as u64))
     }

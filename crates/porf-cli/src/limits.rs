@@ -1,6 +1,8 @@
 //! The size limits of a run: `--memory-limit SIZE` (parsed here, with its default, a
 //! share of the machine's memory) and `--max-events-per-execution N`'s default; and
-//! the line that says what grew when one of them stopped a run.
+//! the line that says what grew when one of them stopped a run, and the early note
+//! when an execution grows past a tenth of `--max-events-per-execution`
+//! ([`explore_watching`]).
 
 use porf_explore::Stats;
 use porf_graph::SrcLoc;
@@ -147,6 +149,74 @@ pub fn growth_line(s: &Stats, loc: impl Fn(SrcLoc) -> String) -> Option<String> 
         ". If a loop there never ends, bound it with --unroll N (the result then holds up to the bound)",
     );
     Some(line)
+}
+
+/// The note printed (once per run, on stderr) when an execution first reaches
+/// `porf_explore::growth::threshold` events: what grew and where, with `--unroll`.
+/// `loc` names a source position, `func` the function there.
+pub fn growth_note(
+    g: &porf_explore::Growth,
+    max: u64,
+    loc: impl Fn(SrcLoc) -> String,
+    func: Option<String>,
+) -> String {
+    let place = loc(g.last);
+    let within = func.map_or(String::new(), |f| format!(" in {f}()"));
+    let at = if place.is_empty() {
+        String::new()
+    } else {
+        format!(", the newest at {place}{within}")
+    };
+    format!(
+        "note: an execution has reached {} events (thread {} has {} of them{at}): if a \
+         loop there never ends, bound it with --unroll N; the exploration goes on up to \
+         --max-events-per-execution {max}",
+        g.events, g.thread, g.thread_events
+    )
+}
+
+/// [`crate::progress::explore`], printing `note` of the first execution that reaches
+/// `cfg.growth`'s threshold on stderr as soon as one does (a watcher thread polls it
+/// every 100 ms; the exploration never waits for it), or at the end.
+pub fn explore_watching<P: porf_graph::Program + Sync>(
+    strategy: porf_explore::Strategy,
+    prog: &P,
+    model: &dyn porf_models::MemoryModel,
+    cfg: &porf_explore::Config,
+    note: &(dyn Fn(&porf_explore::Growth) -> String + Sync),
+) -> Stats {
+    let Some(watch) = cfg.growth.as_deref() else {
+        return crate::progress::explore(strategy, prog, model, cfg);
+    };
+    let done = std::sync::atomic::AtomicBool::new(false);
+    let printed = std::sync::atomic::AtomicBool::new(false);
+    let print_once = || {
+        if let Some(g) = watch.seen() {
+            if !printed.swap(true, std::sync::atomic::Ordering::Relaxed) {
+                eprintln!("{}", note(&g));
+            }
+        }
+    };
+    std::thread::scope(|s| {
+        let watcher = std::thread::Builder::new()
+            .name("porf-growth".into())
+            .stack_size(256 * 1024)
+            .spawn_scoped(s, || {
+                while !done.load(std::sync::atomic::Ordering::Relaxed) {
+                    print_once();
+                    std::thread::park_timeout(std::time::Duration::from_millis(100));
+                }
+            })
+            .ok();
+        let r = crate::progress::explore(strategy, prog, model, cfg);
+        done.store(true, std::sync::atomic::Ordering::Relaxed);
+        if let Some(w) = watcher {
+            w.thread().unpark();
+            let _ = w.join();
+        }
+        print_once();
+        r
+    })
 }
 
 #[cfg(test)]

@@ -77,6 +77,7 @@ pub fn run<P: Program + Sync>(
                 eprintln!("{l}");
             }
             json!({"key": format!("{:?}", e.key()), "kind": e.class.verdict(),
+                   "tally_key": shard::tally_key(&e.owned_key()),
                    "message": e.message, "text": report::error_block(e, prog),
                    "json": report::json::error_json(e, prog), "unsupported": unsupported})
         })
@@ -103,6 +104,11 @@ pub fn run<P: Program + Sync>(
                    "bound_cut": c.bound_cut, "recursion_cut": c.recursion_cut,
                    "erroneous": c.erroneous,
                    "spin_blocked": spin, "spin_forever": forever, "hung": c.hung,
+                   "leaks": c.leaks.iter().map(|(l, n)| json!({"src": src(*l),
+                       "location": loc(*l), "function": prog.function_at(*l),
+                       "executions": n})).collect::<Vec<_>>(),
+                   "error_counts": c.error_counts.iter()
+                       .map(|(k, n)| json!({"key": k, "executions": n})).collect::<Vec<_>>(),
                    "errors": s.errors})
         })
         .collect();
@@ -230,7 +236,7 @@ fn triple(v: &Value) -> Option<SrcLoc> {
     })
 }
 
-const CLASSES: [ErrorClass; 8] = [
+const CLASSES: [ErrorClass; 9] = [
     ErrorClass::Assertion,
     ErrorClass::Abort,
     ErrorClass::Memory,
@@ -239,6 +245,7 @@ const CLASSES: [ErrorClass; 8] = [
     ErrorClass::Lock,
     ErrorClass::Unsupported,
     ErrorClass::Liveness,
+    ErrorClass::NonTermination,
 ];
 
 /// `porf merge`: returns the exit code (that of `porf verify` on the whole run, or 2
@@ -328,6 +335,7 @@ fn merge_reports(a: &MergeArgs) -> Result<u8, String> {
     // Every error of every report, addressed by (report, index).
     let mut parts = Vec::new();
     let mut names: HashMap<SrcLoc, String> = HashMap::new();
+    let mut funcs: HashMap<SrcLoc, String> = HashMap::new();
     let mut largest = None;
     for (ri, r) in reports.iter().enumerate() {
         let errors = r.arr("/errors")?;
@@ -357,6 +365,23 @@ fn merge_reports(a: &MergeArgs) -> Result<u8, String> {
                 };
                 forever.push((key, e["executions"].as_u64().unwrap_or(0)));
             }
+            let mut leaks = Vec::new();
+            for e in s["leaks"].as_array().into_iter().flatten() {
+                let l = triple(&e["src"])
+                    .ok_or_else(|| format!("{}: malformed leaks entry", r.path.display()))?;
+                names.insert(l, e["location"].as_str().unwrap_or("").to_string());
+                if let Some(f) = e["function"].as_str() {
+                    funcs.insert(l, f.to_string());
+                }
+                leaks.push((l, e["executions"].as_u64().unwrap_or(0)));
+            }
+            let mut counts = Vec::new();
+            for e in s["error_counts"].as_array().into_iter().flatten() {
+                let k = e["key"]
+                    .as_str()
+                    .ok_or_else(|| format!("{}: malformed error_counts entry", r.path.display()))?;
+                counts.push((k.to_string(), e["executions"].as_u64().unwrap_or(0)));
+            }
             let mut errs = Vec::new();
             for i in s["errors"].as_array().into_iter().flatten() {
                 let i = i.as_u64().unwrap_or(u64::MAX) as usize;
@@ -377,6 +402,8 @@ fn merge_reports(a: &MergeArgs) -> Result<u8, String> {
                     spin_blocked: spin,
                     spin_forever: forever,
                     hung: n("hung"),
+                    error_counts: counts,
+                    leaks,
                 },
                 errors: errs,
             });
@@ -444,6 +471,7 @@ fn merge_reports(a: &MergeArgs) -> Result<u8, String> {
         recursion_cut: c.recursion_cut,
         erroneous: c.erroneous,
         spin_blocked: c.spin_blocked.iter().copied().collect(),
+        leaks: c.leaks.iter().copied().collect(),
         spin_forever: c.spin_forever.iter().copied().collect(),
         hung: c.hung,
         errors,
@@ -470,6 +498,21 @@ fn merge_reports(a: &MergeArgs) -> Result<u8, String> {
             .map(|&e| error(e)["text"].as_str().unwrap_or("").to_string())
             .collect(),
         json: m.errors.iter().map(|&e| error(e)["json"].clone()).collect(),
+        counts: m
+            .errors
+            .iter()
+            .map(|&e| {
+                keep_going.then(|| {
+                    m.counters
+                        .executions_with(error(e)["tally_key"].as_str().unwrap_or(""))
+                })
+            })
+            .collect(),
+        leaks: verify::leak_rows(
+            &result,
+            |s| names.get(&s).cloned().unwrap_or_default(),
+            |s| funcs.get(&s).cloned(),
+        ),
         rows: verify::spin_rows(&result, &loops, |s| {
             names.get(&s).cloned().unwrap_or_default()
         }),

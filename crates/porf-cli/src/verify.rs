@@ -83,6 +83,12 @@ pub struct VerifyArgs {
     /// racy execution goes on and is counted like any other.
     #[arg(long)]
     disable_race_detection: bool,
+    /// Report heap blocks never freed in a complete execution (malloc'd, never
+    /// free'd, whether or not a global still points to them) as errors (exit 42, with a
+    /// trace), one per allocation site; without it each site is a warning (as GenMC's
+    /// "Unfreed memory").
+    #[arg(long)]
+    check_leaks: bool,
     /// The values `__VERIFIER_nondet_<type>()` returns, `LO..HI` inclusive (those the
     /// type can hold): each call branches over them, each value its own executions.
     /// Without it only `__VERIFIER_nondet_bool()` ({0, 1}) may be called (C programs).
@@ -166,6 +172,7 @@ impl VerifyArgs {
             "disable_zne_spin_assume": self.disable_zne_spin_assume,
             "check_liveness": self.check_liveness,
             "disable_race_detection": self.disable_race_detection,
+            "check_leaks": self.check_leaks,
             "abort_blocks": self.abort_blocks,
             "explore_stale_blocks": self.explore_stale_blocks,
             "shard_probe": self.shard_probe,
@@ -229,6 +236,13 @@ pub fn run(a: VerifyArgs) -> u8 {
         cfg.progress = Some(Default::default());
     }
     cfg.disable_race_detection = a.disable_race_detection;
+    cfg.check_leaks = a.check_leaks;
+    if let Some(max) = cfg.max_events_per_execution {
+        let t = porf_explore::growth::threshold(max);
+        cfg.growth = Some(std::sync::Arc::new(porf_explore::growth::GrowthWatch::new(
+            t,
+        )));
+    }
     cfg.explore_stale_blocks = a.explore_stale_blocks;
     cfg.keep_sample = a.print_execution;
     let model = porf_models::by_name(&a.explore.model).expect("clap checked the model name");
@@ -363,6 +377,33 @@ pub(crate) fn spin_rows(
         .collect()
 }
 
+/// The allocation sites of blocks never freed in complete executions
+/// ([`porf_explore::Stats::leaks`]): location, function, executions; by location.
+pub(crate) fn leak_rows(
+    s: &porf_explore::Stats,
+    name: impl Fn(SrcLoc) -> String,
+    func: impl Fn(SrcLoc) -> Option<String>,
+) -> Vec<(String, Option<String>, u64)> {
+    let mut sites: Vec<(&SrcLoc, &u64)> = s.leaks.iter().collect();
+    sites.sort_by_key(|(l, _)| (l.file, l.line, l.col));
+    sites
+        .into_iter()
+        .map(|(l, n)| (name(*l), func(*l), *n))
+        .collect()
+}
+
+/// The warning about one allocation site of [`leak_rows`].
+fn leak_warning((loc, func, n): &(String, Option<String>, u64)) -> String {
+    let within = func
+        .as_ref()
+        .map_or(String::new(), |f| format!(" in {f}()"));
+    let execs = if *n == 1 { "execution" } else { "executions" };
+    format!(
+        "unfreed memory: a block allocated at {loc}{within} is never freed, in {n} \
+         complete {execs} (--check-leaks makes it an error)"
+    )
+}
+
 /// Explores `prog` and prints the result; returns the exit code.
 fn explore_and_report<P: Program + Sync>(
     a: &VerifyArgs,
@@ -384,7 +425,16 @@ fn explore_and_report<P: Program + Sync>(
             .unwrap_or_else(|| porf_explore::shard::budget(split.count));
         return crate::shard::run(&id, prog, model, cfg, loops, split, budget);
     }
-    let result = crate::progress::explore(strategy, prog, model, cfg);
+    let max = cfg.max_events_per_execution.unwrap_or(0);
+    let note = |g: &porf_explore::Growth| {
+        crate::limits::growth_note(
+            g,
+            max,
+            |s| report::trace::location(prog, s),
+            prog.function_at(g.last),
+        )
+    };
+    let result = crate::limits::explore_watching(strategy, prog, model, cfg, &note);
     for e in result
         .errors
         .iter()
@@ -417,7 +467,17 @@ fn explore_and_report<P: Program + Sync>(
             .iter()
             .map(|e| report::json::error_json(e, prog))
             .collect(),
+        counts: result
+            .errors
+            .iter()
+            .map(|e| cfg.keep_going.then(|| result.executions_with(e)))
+            .collect(),
         rows: spin_rows(&result, loops, |s| report::trace::location(prog, s)),
+        leaks: leak_rows(
+            &result,
+            |s| report::trace::location(prog, s),
+            |s| prog.function_at(s),
+        ),
         growth: crate::limits::growth_line(&result, |s| report::trace::location(prog, s)),
         hangs: report::liveness::hangs(&result, loops, |s| report::trace::location(prog, s)),
     };
@@ -451,8 +511,13 @@ pub(crate) struct Rendered {
     pub blocks: Vec<String>,
     /// [`report::json::error_json`] of each error.
     pub json: Vec<serde_json::Value>,
+    /// With `--keep-going`: for each error, the executions explored that contain it
+    /// ([`porf_explore::Stats::error_counts`]); `None` without.
+    pub counts: Vec<Option<u64>>,
     /// [`spin_rows`].
     pub rows: Vec<(String, String, u64)>,
+    /// [`leak_rows`].
+    pub leaks: Vec<(String, Option<String>, u64)>,
     /// When a size limit stopped the run: what grew ([`crate::limits::growth_line`]),
     /// a warning.
     pub growth: Option<String>,
@@ -479,13 +544,25 @@ pub(crate) fn print_result(
 ) -> u8 {
     let mut warnings = report::warnings(result, how.bounds);
     warnings.extend(out.growth.clone());
+    warnings.extend(out.leaks.iter().map(leak_warning));
     warnings.extend(report::liveness::warnings(&out.hangs, result));
     for w in &warnings {
         eprintln!("warning: {w}");
     }
+    let mut json = out.json.clone();
+    let mut blocks = out.blocks.clone();
+    for (i, n) in out.counts.iter().enumerate() {
+        if let Some(n) = *n {
+            if let Some(j) = json.get_mut(i) {
+                j["executions"] = n.into();
+            }
+            if let Some(b) = blocks.get_mut(i) {
+                b.push_str(&report::found_in(n));
+            }
+        }
+    }
     if how.json {
-        let mut v =
-            report::json::to_json_with(result, out.json.clone(), how.model, how.equiv, &warnings);
+        let mut v = report::json::to_json_with(result, json, how.model, how.equiv, &warnings);
         if how.stats {
             // porf's own peak (not that of the preprocessor it runs), for benchmarks.
             v["peak_rss_kib"] = report::peak_rss_kib().into();
@@ -515,7 +592,7 @@ pub(crate) fn print_result(
     } else {
         report::emit(&report::human_with(
             result,
-            &out.blocks,
+            &blocks,
             how.stats && extra.is_none(),
             how.bounds.hints,
         ));

@@ -25,10 +25,13 @@
 //! * [`stats`]: counts, errors and their witnesses, and which limit cut the
 //!   exploration ([`StopReason`]).
 //! * [`record`]: the bookkeeping every explorer shares (counting, limits);
+//!   [`tally`]: per-error execution counts (`--keep-going`); [`leaks`]: heap blocks
+//!   a complete execution never frees;
 //!   [`deadline`]: the time limit as a flag set by a watchdog thread;
 //!   [`memory`]: the memory limit (likewise) and the explorers' stack;
 //!   [`progress`]: live counters for a progress display, and the estimate of the
-//!   total from the share of the tree done.
+//!   total from the share of the tree done; [`growth`]: the first execution to grow
+//!   past a threshold, for an early diagnostic.
 //! * [`mutex`]: which thread holds a mutex (invalid unlocks, self-deadlocks).
 //! * [`mixed_size`]: accesses whose byte ranges overlap with different (location,
 //!   width) pairs end the execution as unsupported, so no explored graph has one.
@@ -44,7 +47,9 @@
 
 pub mod coherence;
 pub mod deadline;
+pub mod growth;
 pub mod key;
+pub mod leaks;
 pub mod liveness;
 pub mod memory;
 pub mod mixed_size;
@@ -63,6 +68,7 @@ pub mod stale;
 pub mod state;
 pub mod stats;
 pub mod step;
+pub mod tally;
 
 pub use coherence::Equiv;
 pub use outcome::Outcome;
@@ -124,6 +130,10 @@ pub struct Config {
     /// Do not report data races (GenMC's `-disable-race-detection`): a racy execution
     /// goes on as any other; every other error is still reported.
     pub disable_race_detection: bool,
+    /// Report heap blocks never freed in a complete execution as memory errors, one
+    /// per allocation site ([`crate::leaks`]); without it they are counted in
+    /// [`Stats::leaks`] for a warning.
+    pub check_leaks: bool,
     /// Optimal explorer, co mode under TruSt's maximality rule: also explore the
     /// subtrees that hold blocked executions only ([`stale`]: a lock acquire's
     /// non-maximal choices that read a taken lock, spin-assume blocks, failed assumes
@@ -144,6 +154,10 @@ pub struct Config {
     /// Live counters for a progress display ([`progress`]): every recorder of the
     /// exploration adds to them as it goes.
     pub progress: Option<Arc<progress::Progress>>,
+    /// The first execution to reach a size well below
+    /// [`Config::max_events_per_execution`] is recorded here ([`growth`]), for an
+    /// early diagnostic.
+    pub growth: Option<Arc<growth::GrowthWatch>>,
 }
 
 /// Which explorer to run.

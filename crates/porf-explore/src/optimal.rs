@@ -251,7 +251,7 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
                     st.g
                 );
                 if self.shard.counts_leaf() {
-                    self.rec.maximal(st, &self.co);
+                    self.rec.maximal(self.prog, st, &self.co);
                 }
                 return;
             };

@@ -42,6 +42,8 @@ pub struct Progress {
     done: AtomicU64,
     /// The share done is not tracked ([`Progress::disable_estimate`]).
     no_estimate: AtomicBool,
+    /// The most events any execution explored so far had.
+    peak_events: AtomicU64,
 }
 
 impl Progress {
@@ -79,6 +81,17 @@ impl Progress {
     /// filtered tree), where the weights would be counted wrongly.
     pub fn disable_estimate(&self) {
         self.no_estimate.store(true, Ordering::Relaxed);
+    }
+
+    /// The most events any execution explored so far had (it grows while an
+    /// execution keeps growing).
+    pub fn peak_events(&self) -> u64 {
+        self.peak_events.load(Ordering::Relaxed)
+    }
+
+    /// An execution of `n` events was seen.
+    pub(crate) fn note_size(&self, n: u64) {
+        self.peak_events.fetch_max(n, Ordering::Relaxed);
     }
 
     pub(crate) fn add_complete(&self) {

@@ -9,8 +9,8 @@ use crate::outcome::{classify, Outcome};
 use crate::progress::{Branch, Progress, Tree};
 use crate::state::State;
 use crate::stats::{
-    ErrorClass, ErrorReport, FinalState, Growth, SpinForever, Stats, StopReason, ThreadEnd,
-    ThreadOutcome,
+    ErrorClass, ErrorKey, ErrorReport, FinalState, Growth, SpinForever, Stats, StopReason,
+    ThreadEnd, ThreadOutcome,
 };
 use crate::step::error_class;
 use crate::Config;
@@ -146,7 +146,16 @@ impl<'c> Recorder<'c> {
     pub fn tick(&mut self, g: &Graph) {
         if g.len() > self.stats.peak_graph_size {
             self.stats.peak_graph_size = g.len();
-            self.stats.largest = Some(growth(g));
+            let grown = growth(g);
+            self.stats.largest = Some(grown);
+            if let Some(p) = &self.progress {
+                p.note_size(g.len() as u64);
+            }
+            if let Some(w) = self.cfg.growth.as_deref() {
+                if g.len() as u64 >= w.threshold {
+                    w.record(grown);
+                }
+            }
             if self
                 .cfg
                 .max_events_per_execution
@@ -217,30 +226,33 @@ impl<'c> Recorder<'c> {
             || self.memory.as_ref().is_some_and(MemoryWatch::exceeded)
     }
 
-    /// Records an error; stops the exploration unless keep-going.
+    /// Records an error; stops the exploration unless keep-going. Returns its key.
     pub fn error(
         &mut self,
         class: ErrorClass,
         message: String,
         events: Vec<(EventId, SrcLoc)>,
         g: &Graph,
-    ) {
-        self.stats.add_error(ErrorReport {
+    ) -> ErrorKey {
+        let report = ErrorReport {
             class,
             message,
             events,
             witness: g.clone(),
-        });
+        };
+        let key = report.owned_key();
+        self.stats.add_error(report);
         if !self.cfg.keep_going {
             self.error_stop = true;
         }
+        key
     }
 
     /// Records the error raised by error event `e`.
     pub fn error_event(&mut self, g: &Graph, e: EventId) {
         let lab = g.label(e);
         if let LabelKind::Error { kind, msg } = &lab.kind {
-            self.error(error_class(*kind), msg.clone(), vec![(e, lab.src)], g);
+            let _ = self.error(error_class(*kind), msg.clone(), vec![(e, lab.src)], g);
         }
     }
 
@@ -251,7 +263,7 @@ impl<'c> Recorder<'c> {
             return;
         }
         let (la, lb) = (g.label(a), g.label(b));
-        self.error(
+        let _ = self.error(
             ErrorClass::Race,
             format!("Non-atomic race between events {a} and {b}"),
             vec![(a, la.src), (b, lb.src)],
@@ -269,7 +281,7 @@ impl<'c> Recorder<'c> {
     /// [`lifetime_message`]).
     pub fn lifetime<P: Program>(&mut self, prog: &P, g: &Graph, err: &LifetimeError) {
         let events = err.events.iter().map(|&e| (e, g.label(e).src)).collect();
-        self.error(
+        let _ = self.error(
             lifetime_class(err.violation),
             lifetime_message(prog, g, err),
             events,
@@ -317,8 +329,9 @@ impl<'c> Recorder<'c> {
         false
     }
 
-    /// Counts a maximal consistent execution.
-    pub fn maximal<P: Program>(&mut self, st: &mut State<P>, co: &Coherence) {
+    /// Counts a maximal consistent execution of `prog` (with keep-going, also in the
+    /// count of each error it contains, [`crate::tally`]).
+    pub fn maximal<P: Program>(&mut self, prog: &P, st: &mut State<P>, co: &Coherence) {
         self.tick(&st.g);
         if let Some(seen) = &mut self.seen_executions {
             if !seen.insert(compact_execution_key(&st.g, self.cfg.equiv)) {
@@ -336,6 +349,11 @@ impl<'c> Recorder<'c> {
             self.stats.thread_outcomes.extend(thread_outcomes(&st.g));
         }
         let outcome = classify(st, co);
+        let mut found = if self.cfg.keep_going {
+            crate::tally::errors_in(prog, &st.g, self.races)
+        } else {
+            Default::default()
+        };
         if let Some(p) = &self.progress {
             match outcome {
                 Outcome::Complete => p.add_complete(),
@@ -349,6 +367,20 @@ impl<'c> Recorder<'c> {
                 self.stats.complete += 1;
                 if self.cfg.keep_sample && self.stats.sample.is_none() {
                     self.stats.sample = Some(st.g.clone());
+                }
+                for (src, m) in crate::leaks::leaked(prog, &st.g) {
+                    if self.cfg.check_leaks {
+                        let msg = "unfreed memory: a block allocated here is never freed \
+                                   (--check-leaks)";
+                        found.insert(self.error(
+                            ErrorClass::Memory,
+                            msg.to_string(),
+                            vec![(m, src)],
+                            &st.g,
+                        ));
+                    } else {
+                        *self.stats.leaks.entry(src).or_default() += 1;
+                    }
                 }
                 if self.cfg.collect_final_states || self.cfg.count_final_states {
                     let with_memory = self.cfg.equiv == Equiv::Co;
@@ -381,7 +413,8 @@ impl<'c> Recorder<'c> {
                 if on_recursion {
                     self.stats.recursion_cut += 1;
                 }
-                let mut spins = false;
+                // Each loop once per execution, however many threads block in it.
+                let mut loops: Vec<SrcLoc> = Vec::new();
                 for t in 0..st.g.num_threads() {
                     if let Some(e) = st.g.last_of(t) {
                         let l = st.g.label(e);
@@ -390,19 +423,29 @@ impl<'c> Recorder<'c> {
                             LabelKind::Block {
                                 reason: BlockReason::SpinLoop { .. }
                             }
-                        ) {
-                            *self.stats.spin_blocked.entry(l.src).or_default() += 1;
-                            spins = true;
+                        ) && !loops.contains(&l.src)
+                        {
+                            loops.push(l.src);
                         }
                     }
                 }
+                let spins = !loops.is_empty();
+                for src in loops {
+                    *self.stats.spin_blocked.entry(src).or_default() += 1;
+                }
                 if spins {
-                    self.spin_forever(&st.g, co.model.maximal_extensions_consistent());
+                    let coherent = co.model.maximal_extensions_consistent();
+                    found.extend(self.spin_forever(&st.g, coherent));
                 }
             }
             Outcome::Erroneous => self.stats.erroneous += 1,
             Outcome::Deadlock(d) => {
-                self.error(ErrorClass::Deadlock, d.message(), d.waiting, &st.g);
+                found.insert(self.error(ErrorClass::Deadlock, d.message(), d.waiting, &st.g));
+            }
+        }
+        if self.cfg.keep_going {
+            for k in found {
+                *self.stats.error_counts.entry(k).or_default() += 1;
             }
         }
     }
@@ -411,12 +454,10 @@ impl<'c> Recorder<'c> {
     /// ([`crate::liveness`]), if it has one, is an error with
     /// [`Config::check_liveness`], else counted per spinning thread and loop
     /// ([`Stats::spin_forever`]). `coherent`: whether the model is coherent with
-    /// respect to its hb.
-    fn spin_forever(&mut self, g: &Graph, coherent: bool) {
+    /// respect to its hb. Returns the error's key, if one was reported.
+    fn spin_forever(&mut self, g: &Graph, coherent: bool) -> Option<ErrorKey> {
         let forever = crate::liveness::spinning_forever(g, coherent);
-        let Some(&e) = forever.first() else {
-            return;
-        };
+        let &e = forever.first()?;
         if self.cfg.check_liveness {
             let msg = format!(
                 "Non-terminating spin loop: thread {} (every thread is finished, \
@@ -424,7 +465,7 @@ impl<'c> Recorder<'c> {
                 e.tid
             );
             let src = g.label(e).src;
-            self.error(ErrorClass::Liveness, msg, vec![(e, src)], g);
+            Some(self.error(ErrorClass::Liveness, msg, vec![(e, src)], g))
         } else {
             self.stats.hung += 1;
             let main_finished = g
@@ -438,6 +479,7 @@ impl<'c> Recorder<'c> {
                 };
                 *self.stats.spin_forever.entry(key).or_default() += 1;
             }
+            None
         }
     }
 

@@ -541,6 +541,6 @@ impl<P: Program> Reference<'_, '_, P> {
                 Found::Lifetime(err) => self.rec.lifetime(self.prog, &st.g, &err),
             }
         }
-        self.rec.maximal(st, &self.co);
+        self.rec.maximal(self.prog, st, &self.co);
     }
 }

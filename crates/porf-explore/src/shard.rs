@@ -159,6 +159,16 @@ pub struct Counters {
     pub spin_forever: Vec<(SpinForever, u64)>,
     /// [`Stats::hung`].
     pub hung: u64,
+    /// [`Stats::error_counts`], each key as [`tally_key`] writes it, in no order.
+    pub error_counts: Vec<(String, u64)>,
+    /// [`Stats::leaks`], in no order.
+    pub leaks: Vec<(SrcLoc, u64)>,
+}
+
+/// An error key ([`crate::ErrorReport::owned_key`]) as text: what shard reports
+/// record per-error execution counts under.
+pub fn tally_key(k: &crate::stats::ErrorKey) -> String {
+    format!("{k:?}")
 }
 
 impl Counters {
@@ -172,13 +182,25 @@ impl Counters {
             spin_blocked: s.spin_blocked.iter().map(|(l, n)| (*l, *n)).collect(),
             spin_forever: s.spin_forever.iter().map(|(k, n)| (*k, *n)).collect(),
             hung: s.hung,
+            error_counts: s
+                .error_counts
+                .iter()
+                .map(|(k, n)| (tally_key(k), *n))
+                .collect(),
+            leaks: s.leaks.iter().map(|(l, n)| (*l, *n)).collect(),
         }
     }
 
     /// `self - before` (counters only grow).
     fn since(&self, before: &Counters) -> Counters {
         let old: HashMap<SrcLoc, u64> = before.spin_blocked.iter().copied().collect();
+        let old_leaks: HashMap<SrcLoc, u64> = before.leaks.iter().copied().collect();
         let old_forever: HashMap<SpinForever, u64> = before.spin_forever.iter().copied().collect();
+        let old_counts: HashMap<&str, u64> = before
+            .error_counts
+            .iter()
+            .map(|(k, n)| (k.as_str(), *n))
+            .collect();
         Counters {
             complete: self.complete - before.complete,
             blocked: self.blocked - before.blocked,
@@ -198,6 +220,23 @@ impl Counters {
                 .filter(|(_, n)| *n > 0)
                 .collect(),
             hung: self.hung - before.hung,
+            error_counts: self
+                .error_counts
+                .iter()
+                .map(|(k, n)| {
+                    (
+                        k.clone(),
+                        n - old_counts.get(k.as_str()).copied().unwrap_or(0),
+                    )
+                })
+                .filter(|(_, n)| *n > 0)
+                .collect(),
+            leaks: self
+                .leaks
+                .iter()
+                .map(|(l, n)| (*l, n - old_leaks.get(l).copied().unwrap_or(0)))
+                .filter(|(_, n)| *n > 0)
+                .collect(),
         }
     }
 
@@ -210,6 +249,8 @@ impl Counters {
             && self.spin_blocked.is_empty()
             && self.spin_forever.is_empty()
             && self.hung == 0
+            && self.error_counts.is_empty()
+            && self.leaks.is_empty()
     }
 
     /// Maximal executions counted (complete, blocked, erroneous): the work measure.
@@ -237,6 +278,26 @@ impl Counters {
             }
         }
         self.hung += o.hung;
+        for (k, n) in &o.error_counts {
+            match self.error_counts.iter_mut().find(|(m, _)| m == k) {
+                Some((_, c)) => *c += n,
+                None => self.error_counts.push((k.clone(), *n)),
+            }
+        }
+        for (l, n) in &o.leaks {
+            match self.leaks.iter_mut().find(|(m, _)| m == l) {
+                Some((_, k)) => *k += n,
+                None => self.leaks.push((*l, *n)),
+            }
+        }
+    }
+
+    /// The executions containing the error with [`tally_key`] `key`.
+    pub fn executions_with(&self, key: &str) -> u64 {
+        self.error_counts
+            .iter()
+            .find(|(k, _)| k == key)
+            .map_or(0, |(_, n)| *n)
     }
 }
 

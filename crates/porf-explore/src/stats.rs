@@ -1,7 +1,7 @@
 //! What an exploration returns.
 
 use porf_graph::{EventId, Graph, SrcLoc, Val};
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
 
 /// The kinds of errors porf reports.
@@ -19,6 +19,10 @@ pub enum ErrorClass {
     /// A thread spins forever in a loop nothing can end (`--check-liveness`, see
     /// [`crate::liveness`]).
     Liveness,
+    /// A thread's local computation never reaches its next action
+    /// (`ErrorKind::NonTermination`: a loop whose state repeats, or one that ran out of
+    /// the front end's step budget, as its message says).
+    NonTermination,
 }
 
 impl ErrorClass {
@@ -33,6 +37,7 @@ impl ErrorClass {
             ErrorClass::Lock => "lock",
             ErrorClass::Unsupported => "unsupported",
             ErrorClass::Liveness => "liveness",
+            ErrorClass::NonTermination => "non-termination",
         }
     }
 }
@@ -63,6 +68,29 @@ impl ErrorReport {
         };
         (self.class, locs, msg)
     }
+
+    /// [`ErrorReport::key`] as an owned [`ErrorKey`] (for maps and reports).
+    pub fn owned_key(&self) -> ErrorKey {
+        let (c, l, m) = self.key();
+        (
+            c,
+            l.iter().map(|s| (s.file, s.line, s.col)).collect(),
+            m.to_string(),
+        )
+    }
+}
+
+/// The [`ErrorKey`] of an error of class `class` with events at `srcs` and message
+/// `msg`: [`ErrorReport::owned_key`] of such a report, without building it.
+pub fn error_key(class: ErrorClass, srcs: impl IntoIterator<Item = SrcLoc>, msg: &str) -> ErrorKey {
+    let mut l: Vec<(u32, u32, u32)> = srcs.into_iter().map(|s| (s.file, s.line, s.col)).collect();
+    l.sort();
+    l.dedup();
+    let msg = match class {
+        ErrorClass::Race | ErrorClass::Deadlock => "",
+        _ => msg,
+    };
+    (class, l, msg.to_string())
 }
 
 /// A thread spinning forever in a loop ([`Stats::spin_forever`]).
@@ -107,13 +135,18 @@ pub struct Stats {
     /// Maximal consistent executions containing an error event (only with keep-going).
     pub erroneous: u64,
     /// Spin-assume: for each loop position (the source location of the back edge), the
-    /// number of blocked executions in which a thread stopped there
-    /// (`BlockReason::SpinLoop`); a thread counts once per execution.
+    /// number of blocked executions in which some thread stopped there
+    /// (`BlockReason::SpinLoop`): an execution counts once per loop, however many of
+    /// its threads stopped there.
     pub spin_blocked: std::collections::HashMap<porf_graph::SrcLoc, u64>,
     /// Without [`crate::Config::check_liveness`]: for each thread and loop, the number of blocked executions in which that thread spins forever there
     /// ([`crate::liveness::spinning_forever`]: the liveness violations the check would
     /// report as errors, kept for a warning). Empty with the check on.
     pub spin_forever: std::collections::HashMap<SpinForever, u64>,
+    /// Without [`crate::Config::check_leaks`]: for each allocation site (the source
+    /// location of a `Malloc`), the number of complete executions in which some heap
+    /// block allocated there is never freed ([`crate::leaks`]), for a warning.
+    pub leaks: std::collections::HashMap<porf_graph::SrcLoc, u64>,
     /// The blocked executions [`Stats::spin_forever`] counts (one per execution, however
     /// many threads spin forever in it).
     pub hung: u64,
@@ -122,6 +155,10 @@ pub struct Stats {
     /// With [`crate::Config::keep_sample`]: the first complete execution (in the
     /// sequential exploration order).
     pub sample: Option<Graph>,
+    /// With keep-going: for each error key ([`ErrorReport::owned_key`]), the number of
+    /// maximal executions explored that contain the error ([`crate::tally`]; an
+    /// execution with the error twice counts once). Empty without keep-going.
+    pub error_counts: BTreeMap<ErrorKey, u64>,
     pub elapsed: Duration,
     /// rf mode, optimal explorer: the number of distinct states backward revisits
     /// produced (the size of the set that keeps the exploration optimal).
@@ -414,11 +451,17 @@ impl Stats {
             *self.spin_forever.entry(k).or_default() += n;
         }
         self.hung += o.hung;
+        for (k, n) in o.leaks {
+            *self.leaks.entry(k).or_default() += n;
+        }
         for e in o.errors {
             self.add_error(e);
         }
         if self.sample.is_none() {
             self.sample = o.sample;
+        }
+        for (k, n) in o.error_counts {
+            *self.error_counts.entry(k).or_default() += n;
         }
         self.revisit_states += o.revisit_states;
         self.rf_classes.extend(o.rf_classes);
@@ -439,14 +482,13 @@ impl Stats {
 
     /// The set of error keys, for comparisons.
     pub fn error_keys(&self) -> BTreeSet<ErrorKey> {
-        self.errors
-            .iter()
-            .map(|e| {
-                let (c, l, m) = e.key();
-                let l = l.iter().map(|s| (s.file, s.line, s.col)).collect();
-                (c, l, m.to_string())
-            })
-            .collect()
+        self.errors.iter().map(ErrorReport::owned_key).collect()
+    }
+
+    /// With keep-going: the number of maximal executions explored that contain `e`
+    /// ([`Stats::error_counts`]).
+    pub fn executions_with(&self, e: &ErrorReport) -> u64 {
+        self.error_counts.get(&e.owned_key()).copied().unwrap_or(0)
     }
 }
 
@@ -492,6 +534,32 @@ mod tests {
         assert_eq!(a.peak_graph_size, 10);
         let msgs: Vec<&str> = a.errors.iter().map(|e| e.message.as_str()).collect();
         assert_eq!(msgs, ["first", "second"]);
+    }
+
+    /// Per-error execution counts and leak counts add up across merged parts (so
+    /// they do not depend on how the tree was split), keyed as the reports are.
+    #[test]
+    fn merge_sums_error_and_leak_counts() {
+        let e = error(1, "first");
+        let k = e.owned_key();
+        assert_eq!(
+            k,
+            error_key(ErrorClass::Assertion, [e.events[0].1], "first")
+        );
+        let site = SrcLoc {
+            line: 9,
+            ..SrcLoc::default()
+        };
+        let part = |n: u64| Stats {
+            error_counts: [(k.clone(), n)].into_iter().collect(),
+            leaks: [(site, n)].into_iter().collect(),
+            ..Stats::default()
+        };
+        let mut a = part(2);
+        a.errors.push(e.clone());
+        a.merge(part(3));
+        assert_eq!(a.executions_with(&e), 5);
+        assert_eq!(a.leaks[&site], 5);
     }
 
     /// Complete only without a stop and without cuts; a stop is named before a cut,

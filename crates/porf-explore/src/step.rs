@@ -533,5 +533,6 @@ pub fn error_class(kind: ErrorKind) -> crate::ErrorClass {
         ErrorKind::Memory => crate::ErrorClass::Memory,
         ErrorKind::Lock => crate::ErrorClass::Lock,
         ErrorKind::Unsupported => crate::ErrorClass::Unsupported,
+        ErrorKind::NonTermination => crate::ErrorClass::NonTermination,
     }
 }

@@ -202,6 +202,7 @@ fn error_kind(e: &ErrorReport) -> &'static str {
         ErrorClass::Deadlock => "deadlock",
         ErrorClass::Unsupported => "unsupported",
         ErrorClass::Liveness => "liveness",
+        ErrorClass::NonTermination => "non-termination",
     }
 }
 

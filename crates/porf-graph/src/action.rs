@@ -250,6 +250,10 @@ pub enum ErrorKind {
     /// The program did something porf does not model (reported to the user as
     /// unsupported input rather than as a bug in the program).
     Unsupported,
+    /// The thread's local computation never reaches its next action: its state
+    /// repeated (certain), or it ran out of the front end's step budget (the message
+    /// says which).
+    NonTermination,
 }
 
 /// What a thread asks the explorer to do next.
@@ -573,6 +577,18 @@ pub trait Program {
     /// [`Action::Free`] (a pure function of the address). `None` for memory that
     /// always exists (globals).
     fn block_of(&self, _loc: Loc) -> Option<Loc> {
+        None
+    }
+    /// Whether the block allocated at `base` is one the program allocated on request
+    /// (C's `malloc`), which a complete execution is expected to free: the blocks a
+    /// leak warning is about. `false` for blocks the program manages itself (C's
+    /// shared frames of locals). Default: every block.
+    fn is_heap_block(&self, _base: Loc) -> bool {
+        true
+    }
+    /// The name of the function whose code is at source position `src`, if the
+    /// program knows (for messages naming a loop or a growing thread).
+    fn function_at(&self, _src: SrcLoc) -> Option<String> {
         None
     }
     /// A human name for `loc` (a variable name), for witnesses.

@@ -358,6 +358,11 @@ impl Graph {
     pub fn block(&self, base: Loc) -> Option<&BlockInfo> {
         self.blocks.get(&base)
     }
+    /// Every dynamically allocated block the graph knows, with its base (in no
+    /// particular order).
+    pub fn blocks(&self) -> impl Iterator<Item = (Loc, &BlockInfo)> + '_ {
+        self.blocks.iter().map(|(b, i)| (*b, i))
+    }
     /// Every read and write of a location inside the block at `base`.
     pub fn block_accesses(&self, base: Loc) -> impl Iterator<Item = EventId> + '_ {
         self.blocks

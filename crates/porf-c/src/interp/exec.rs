@@ -1,7 +1,9 @@
 //! Running a thread's local instructions up to its next action, and applying the
 //! engine's answer to it.
 
-use super::{arith, Cont, Frame, Machine, Pending, EBUSY, LOCAL_STEP_LIMIT, MAX_CALL_DEPTH};
+use super::{
+    arith, nonterm, Cont, Frame, Machine, Pending, EBUSY, LOCAL_STEP_LIMIT, MAX_CALL_DEPTH,
+};
 use crate::ir::{Builtin, FuncId, Inst, InstKind, Module, Operand, Reg, Scalar, Terminator};
 use crate::memory::{
     classify, frame_addr, func_addr, heap_addr, stack_addr, Fault, Region, HEAP_DATA,
@@ -13,38 +15,62 @@ use porf_graph::{Action, BlockReason, ErrorKind, Loc, MemOrder, Note, RmwOp, Src
 type Step = Result<Option<Pending>, Fault>;
 
 impl Machine {
-    /// Runs local instructions until the next action (at most [`LOCAL_STEP_LIMIT`]).
-    /// Requires a frame.
+    /// Runs local instructions until the next action (at most [`LOCAL_STEP_LIMIT`]; a
+    /// run whose state repeats ends earlier, [`super::nonterm`]). Requires a frame.
     pub(super) fn run(&mut self, code: &Module) -> Pending {
-        for _ in 0..LOCAL_STEP_LIMIT {
-            let fr = *self.top();
-            if fr.needs_shared {
-                return self.alloc_shared(code, fr);
-            }
-            let block = &code.funcs[fr.func as usize].blocks[fr.block as usize];
-            let (step, src) = match block.insts.get(fr.inst as usize) {
-                Some(inst) => {
-                    if inst.lib.is_some_and(|l| l.begin) {
-                        self.inline_call = self.calls;
-                        self.calls += 1;
-                    }
-                    (self.exec(code, fr, inst), inst.src)
-                }
-                None => (self.terminate(code, fr, &block.term), block.term_src),
-            };
-            match step {
-                Ok(None) => {}
-                Ok(Some(p)) => return p,
-                Err(f) => return Pending::fault(f, src),
+        for _ in 0..nonterm::DETECT_FROM {
+            if let Some(p) = self.step(code) {
+                return p;
             }
         }
+        let mut cycle = nonterm::Cycle::new(self, code);
+        for _ in nonterm::DETECT_FROM..LOCAL_STEP_LIMIT {
+            if let Some(p) = self.step(code) {
+                return p;
+            }
+            if let Some(v) = cycle.step(code, self, self.cur_src(code)) {
+                return self.nonterminating(code, v);
+            }
+        }
+        let at = self.cur_src(code);
+        self.nonterminating(code, nonterm::Verdict::Budget { at })
+    }
+
+    /// The non-termination error of verdict `v`.
+    fn nonterminating(&self, code: &Module, v: nonterm::Verdict) -> Pending {
+        let (msg, src) = self.nonterm_message(code, &v);
         Pending::fault(
-            Fault::unsupported(format!(
-                "no progress: local loop runs forever? ({LOCAL_STEP_LIMIT} instructions \
-                 without a shared-memory access)"
-            )),
-            self.cur_src(code),
+            Fault {
+                kind: ErrorKind::NonTermination,
+                msg,
+            },
+            src,
         )
+    }
+
+    /// Runs one local instruction: the pending action it reached, if any.
+    #[inline]
+    fn step(&mut self, code: &Module) -> Option<Pending> {
+        let fr = *self.top();
+        if fr.needs_shared {
+            return Some(self.alloc_shared(code, fr));
+        }
+        let block = &code.funcs[fr.func as usize].blocks[fr.block as usize];
+        let (step, src) = match block.insts.get(fr.inst as usize) {
+            Some(inst) => {
+                if inst.lib.is_some_and(|l| l.begin) {
+                    self.inline_call = self.calls;
+                    self.calls += 1;
+                }
+                (self.exec(code, fr, inst), inst.src)
+            }
+            None => (self.terminate(code, fr, &block.term), block.term_src),
+        };
+        match step {
+            Ok(None) => None,
+            Ok(Some(p)) => Some(p),
+            Err(f) => Some(Pending::fault(f, src)),
+        }
     }
 
     /// [`Machine::run`], with the action's position moved out of porf's bundled

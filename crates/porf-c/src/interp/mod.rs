@@ -54,8 +54,11 @@
 //! Unsupported input (`ErrorKind::Unsupported`): mixed-size or misaligned global
 //! accesses, misaligned heap accesses, another thread's private memory, mutexes in
 //! private memory, `malloc` beyond `MAX_MALLOC` or `MAX_HEAP_BLOCKS` blocks per thread,
-//! more than `MAX_THREADS` threads, call depth beyond [`MAX_CALL_DEPTH`], and
-//! [`LOCAL_STEP_LIMIT`] local instructions without an action ("no progress").
+//! more than `MAX_THREADS` threads, call depth beyond [`MAX_CALL_DEPTH`].
+//!
+//! Non-termination (`ErrorKind::NonTermination`, [`nonterm`]): a run of local
+//! instructions whose state repeats (a loop that never ends), or that reaches
+//! [`LOCAL_STEP_LIMIT`] instructions without an action (said to be the budget).
 //!
 //! Engine RMWs wrap to the location's type (`arith::engine_rmw` passes the width as a
 //! `porf_graph::Wrap`), so memory always holds normalised values.
@@ -66,6 +69,7 @@ mod exec;
 pub(crate) mod float;
 mod heap;
 mod locate;
+mod nonterm;
 mod print;
 mod print_float;
 mod shadow;
@@ -83,8 +87,8 @@ use porf_graph::{Action, SrcLoc, ThreadMachine, Tid, Val};
 use std::sync::Arc;
 
 /// Local instructions a thread may run between two actions before porf gives up on it
-/// with an "unsupported: no progress" error (a loop that touches no shared memory,
-/// e.g. `while (1);`, would otherwise hang the explorer).
+/// with a non-termination error that names the budget (a loop that touches no shared
+/// memory and whose state never repeats would otherwise hang the explorer).
 pub const LOCAL_STEP_LIMIT: u64 = 10_000_000;
 /// The deepest call stack a thread may build (deeper means unbounded recursion).
 pub const MAX_CALL_DEPTH: usize = 10_000;
@@ -184,7 +188,7 @@ struct OwnBlock {
 }
 
 /// One activation of a function.
-#[derive(Copy, Clone, Debug)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
 struct Frame {
     func: FuncId,
     block: BlockId,

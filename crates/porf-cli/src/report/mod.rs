@@ -15,6 +15,9 @@ use porf_graph::Program;
 /// (stopped by a limit, or with executions cut by a bound): not a proof, so not 0.
 pub const EXIT_INCOMPLETE: u8 = 4;
 
+/// Exit code of a run whose only errors are non-termination (`ErrorClass::NonTermination`).
+pub const EXIT_NONTERMINATION: u8 = 5;
+
 /// The exit codes, as `--help` shows them (keep in sync with [`judge`] and the
 /// README).
 pub const EXIT_CODES_HELP: &str = "Exit codes:
@@ -26,6 +29,8 @@ pub const EXIT_CODES_HELP: &str = "Exit codes:
       bound\"; JSON verdict \"incomplete\", stopped_by names the limit): not a proof
   42  an error was found (as GenMC), also when a limit stopped or cut the
       exploration
+  5   the only errors found are non-termination: a thread's local loop never
+      ends (its state repeats) or did not end within porf's step budget
   2   usage error
   3   unsupported or malformed input";
 
@@ -41,15 +46,29 @@ pub struct Verdict {
 }
 
 /// The one rule for every limit. An error found is the verdict (exit 42, or 3 when
-/// porf met something it does not model: no verdict is possible), limit or not:
+/// porf met something it does not model: no verdict is possible, or
+/// [`EXIT_NONTERMINATION`] when every error is non-termination), limit or not:
 /// errors are definitive. Without one, `safe` and exit 0 only when the exploration
 /// was complete; when a limit stopped it or a bound cut an execution
 /// ([`Stats::limit`]), `incomplete` and [`EXIT_INCOMPLETE`].
 pub fn judge(s: &Stats) -> Verdict {
     let limit = s.limit();
     let unsupported = s.errors.iter().any(|e| e.class == ErrorClass::Unsupported);
+    let only_nonterm = s
+        .errors
+        .iter()
+        .all(|e| e.class == ErrorClass::NonTermination);
     let (word, exit) = match s.errors.first() {
-        Some(e) => (e.class.verdict(), if unsupported { 3 } else { 42 }),
+        Some(e) => (
+            e.class.verdict(),
+            if unsupported {
+                3
+            } else if only_nonterm {
+                EXIT_NONTERMINATION
+            } else {
+                42
+            },
+        ),
         None if limit.is_some() => ("incomplete", EXIT_INCOMPLETE),
         None => ("safe", 0),
     };
@@ -253,6 +272,15 @@ fn plural(n: u64, one: &'static str, many: &'static str) -> &'static str {
     } else {
         many
     }
+}
+
+/// The line after an error's trace with `--keep-going`: how many of the executions
+/// explored contain it (`porf_explore::Stats::error_counts`).
+pub fn found_in(n: u64) -> String {
+    format!(
+        "Found in {n} {} explored.\n",
+        plural(n, "execution", "executions")
+    )
 }
 
 /// Writes `text` to stdout; a closed pipe (`porf ... | head`) is not an error.
@@ -466,6 +494,7 @@ pub(crate) fn describe(c: ErrorClass) -> &'static str {
         Lock => "Invalid unlock() operation",
         Unsupported => "Unsupported construct",
         Liveness => "Liveness violation",
+        NonTermination => "Non-termination",
     }
 }
 

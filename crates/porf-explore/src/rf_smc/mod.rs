@@ -165,7 +165,7 @@ impl<'a, 'c, P: Program> RfSmc<'a, 'c, P> {
         if self.extender().run_to_maximal(&mut st) == Extended::Stopped {
             return;
         }
-        self.rec.maximal(&mut st, &self.co);
+        self.rec.maximal(self.prog, &mut st, &self.co);
         if self.rec.stopped() {
             return;
         }

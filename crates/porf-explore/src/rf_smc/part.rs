@@ -141,7 +141,7 @@ impl<'a, 'c, P: Program> Part<'a, 'c, P> {
             .filter_map(|t| st.enabled_action(t).map(|a| (t, a)))
             .collect();
         if reads.is_empty() {
-            self.rec.maximal(st, &self.co);
+            self.rec.maximal(self.prog, st, &self.co);
             return;
         }
         let stamp = st.g.len();

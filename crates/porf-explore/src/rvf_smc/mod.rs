@@ -547,6 +547,6 @@ impl<P: Program> Rvf<'_, '_, P> {
             "RVF explorer reached an inconsistent trace:\n{}",
             st.g
         );
-        self.rec.maximal(st, &self.co);
+        self.rec.maximal(self.prog, st, &self.co);
     }
 }
