@@ -554,7 +554,12 @@ pub(crate) fn print_result(
     for (i, n) in out.counts.iter().enumerate() {
         if let Some(n) = *n {
             if let Some(j) = json.get_mut(i) {
-                j["executions"] = n.into();
+                // 0: found where the counts do not reach ([`report::found_in`]).
+                j["executions"] = if n == 0 {
+                    serde_json::Value::Null
+                } else {
+                    n.into()
+                };
             }
             if let Some(b) = blocks.get_mut(i) {
                 b.push_str(&report::found_in(n));

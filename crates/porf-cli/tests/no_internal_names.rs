@@ -65,11 +65,10 @@ fn check(files: &[PathBuf]) {
 
 #[test]
 fn conformance_traces_show_no_internal_names() {
-    let dir = tests_dir().join("../../../../shared/conformance");
-    if !dir.is_dir() {
-        println!("skipped: {} is absent", dir.display());
+    if common::shared_absent("conformance/expected.tsv") {
         return;
     }
+    let dir = common::shared_dir().join("conformance");
     let mut files = Vec::new();
     c_files(&dir, &mut files);
     assert!(files.len() >= 20, "{}", files.len());

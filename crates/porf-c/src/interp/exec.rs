@@ -39,13 +39,12 @@ impl Machine {
     /// The non-termination error of verdict `v`.
     fn nonterminating(&self, code: &Module, v: nonterm::Verdict) -> Pending {
         let (msg, src) = self.nonterm_message(code, &v);
-        Pending::fault(
-            Fault {
-                kind: ErrorKind::NonTermination,
-                msg,
-            },
-            src,
-        )
+        // Only a repeated state is certain; a spent budget is no verdict (unsupported).
+        let kind = match v {
+            nonterm::Verdict::Forever { .. } => ErrorKind::NonTermination,
+            nonterm::Verdict::Budget { .. } => ErrorKind::Unsupported,
+        };
+        Pending::fault(Fault { kind, msg }, src)
     }
 
     /// Runs one local instruction: the pending action it reached, if any.

@@ -10,7 +10,8 @@
 //! later state at the same program point; a repetition found is confirmed over a
 //! second period, during which the spin-assume bookkeeping ([`super::spin`], which
 //! only ends a run by an action) has only seen states of the cycle. A run that reaches
-//! [`LOCAL_STEP_LIMIT`] without a repetition is reported as such: it did not end
+//! [`LOCAL_STEP_LIMIT`] without a repetition is reported as such, as an unsupported
+//! error (no verdict), not as non-termination: it did not end
 //! within the budget, which is not a proof that it never ends.
 //!
 //! Cost: nothing for the first [`DETECT_FROM`] steps of a run; then one comparison of

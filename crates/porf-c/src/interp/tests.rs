@@ -946,7 +946,7 @@ fn local_loops_repeating_or_out_of_budget() {
     });
     let (trace, _) = run_main(m);
     let (kind, msg) = error_of(&trace);
-    assert_eq!(kind, ErrorKind::NonTermination);
+    assert_eq!(kind, ErrorKind::Unsupported);
     assert!(
         msg.contains(&format!("did not end within {LOCAL_STEP_LIMIT} steps")),
         "{msg}"

@@ -30,7 +30,7 @@ pub const EXIT_CODES_HELP: &str = "Exit codes:
   42  an error was found (as GenMC), also when a limit stopped or cut the
       exploration
   5   the only errors found are non-termination: a thread's local loop never
-      ends (its state repeats) or did not end within porf's step budget
+      ends (its state repeats)
   2   usage error
   3   unsupported or malformed input";
 
@@ -276,7 +276,12 @@ fn plural(n: u64, one: &'static str, many: &'static str) -> &'static str {
 
 /// The line after an error's trace with `--keep-going`: how many of the executions
 /// explored contain it (`porf_explore::Stats::error_counts`).
+/// An error whose executions were not counted (`n == 0`: found by rf-smc or `--equiv
+/// rvf` in a class, or in a subtree the counts skip) says so instead of claiming none.
 pub fn found_in(n: u64) -> String {
+    if n == 0 {
+        return "Found in an execution this exploration does not count one by one.\n".into();
+    }
     format!(
         "Found in {n} {} explored.\n",
         plural(n, "execution", "executions")
