@@ -11,8 +11,10 @@
 //! releases to whoever acquires it. psc: in a graph without SC fences, a new psc
 //! cycle must pass through the new event, and [`psc_reach`] searches for one from it
 //! (O(1) when the event has no psc successor, e.g. an SC write placed co-last); with
-//! SC fences, an event can relate two *other* fences (`F hb e; scb; hb F`), and psc is
-//! checked on the whole graph ([`psc_with_whole`], with the stored hb views).
+//! SC fences, an event can relate two *other* fences (`F hb e; scb; hb F`):
+//! [`psc_new`] proves which additions cannot close a cycle (O(1) for an SC fence or
+//! an event without eco successor), and the others are checked on the whole graph
+//! ([`psc_with_whole`], with the stored hb views).
 //!
 //! hb never depends on co: release sequences follow `po|loc` and `rf; rmw`, sw adds
 //! rf and po, and [`msg_view`] walks po and the read parts' rf. So rf mode
@@ -21,6 +23,7 @@
 //! These are the definitions of herd7's `rc11.cat`. GenMC 0.11's variant
 //! ([`crate::rc11_genmc`]) shares this code through [`Flavor`].
 
+mod psc_new;
 mod psc_reach;
 
 use crate::atomicity;
@@ -128,7 +131,10 @@ pub(crate) fn hb_view(g: &Graph, e: EventId, f: Flavor) -> View {
 ///
 /// psc: without SC fences, only an SC access `e` can close a psc cycle, through
 /// itself: [`psc_reach::cycle_through`] searches for one from `e`. With SC fences,
-/// the whole-graph check ([`psc_with_whole`]).
+/// [`psc_new::classify`] decides the cases where `e` cannot create a psc edge that
+/// leaves it or joins two other events (an SC fence; no eco successor; not SC and
+/// no SC fence hb-before it), and the rest take the whole-graph check
+/// ([`psc_with_whole`]).
 pub(crate) fn consistent_with(g: &Graph, e: EventId, f: Flavor) -> bool {
     let hb_e = hb_view(g, e, f);
     if !coherent_with(g, e, &hb_e) {
@@ -139,7 +145,16 @@ pub(crate) fn consistent_with(g: &Graph, e: EventId, f: Flavor) -> bool {
         let sc_access = lab.is_access() && lab.ord() == Some(MemOrder::SeqCst);
         return !(sc_access && psc_reach::cycle_through(g, e, &hb_e, f));
     }
-    psc_with_whole(g, e, &hb_e, f)
+    match psc_new::classify(g, e, &hb_e) {
+        psc_new::Verdict::Acyclic => {
+            debug_assert!(
+                psc_with_whole(g, e, &hb_e, f),
+                "psc_new: adding {e} closes a psc cycle ({f:?}):\n{g}"
+            );
+            true
+        }
+        psc_new::Verdict::Unknown => psc_with_whole(g, e, &hb_e, f),
+    }
 }
 
 /// `acyclic(psc)` of the whole graph, with `hb_e` as `e`'s hb view and the stored

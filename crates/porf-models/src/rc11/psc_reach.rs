@@ -428,4 +428,17 @@ mod tests {
             assert!(tried[0] > 2000 && tried[1] > 2000, "{f:?}: {tried:?}");
         }
     }
+
+    /// The same with SC fences allowed in every graph: [`super::super::psc_new`]'s
+    /// shortcuts against the whole-graph check on every step.
+    #[test]
+    fn psc_with_sc_fences_agrees_with_the_whole_graph_check() {
+        for f in [Flavor::Herd, Flavor::Genmc] {
+            let mut tried = [0, 0];
+            for seed in 0..1500 {
+                grow(seed, f, true, &mut tried);
+            }
+            assert!(tried[0] > 2000 && tried[1] > 2000, "{f:?}: {tried:?}");
+        }
+    }
 }
