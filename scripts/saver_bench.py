@@ -17,16 +17,12 @@ Usage: scripts/saver_bench.py [--porf PATH] [--timeout S] [--filter SUBSTR]
                               [--dat3m-git DIR] [--genmc-git DIR] [--markdown]
 """
 import argparse
-import json
 import os
-import subprocess
 import sys
 import tempfile
-import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.normpath(os.path.join(HERE, ".."))
-TSV = os.path.normpath(os.path.join(ROOT, "..", "shared", "bench", "genmc-0.11-times.tsv"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import benchlib  # noqa: E402
 
 # (source, file, cflags, genmc flags) as the tsv writes them; porf gets the cflags and
 # `--unroll N` for GenMC's `-unroll=N`.
@@ -49,87 +45,30 @@ ROWS = [
 ]
 
 
-def genmc_rows():
-    """The tsv's rows: (source, file, cflags, genmc_flags) -> dict."""
-    rows = {}
-    with open(TSV) as f:
-        header = None
-        for line in f:
-            if line.startswith("#") or not line.strip():
-                continue
-            cells = line.rstrip("\n").split("\t")
-            if header is None:
-                header = cells
-                continue
-            d = dict(zip(header, cells + [""] * (len(header) - len(cells))))
-            rows[(d["source"], d["file"], d["cflags"], d["genmc_flags"])] = d
-    return rows
-
-
-def export(git_dir, paths, dest):
-    """`git archive HEAD paths` of a bare repository, unpacked into dest."""
-    os.makedirs(dest, exist_ok=True)
-    tag = "HEAD" if "Dat3M" in git_dir else "v0.11.0"
-    arch = subprocess.run(
-        ["git", "--git-dir", git_dir, "archive", tag] + paths,
-        stdout=subprocess.PIPE,
-        check=True,
-    ).stdout
-    subprocess.run(["tar", "x", "-C", dest], input=arch, check=True)
-
-
-def run_porf(porf, root, file, cflags, genmc_flags, timeout):
-    args = [porf, "verify", "--json", "--threads", "1", "--timeout", str(timeout)]
-    for flag in cflags.split():
-        if flag.startswith("-I"):
-            args.append("-I" + os.path.join(root, flag[2:]))
-        else:
-            args.append(flag)
-    for flag in genmc_flags.split():
-        if flag.startswith("-unroll="):
-            args += ["--unroll", flag.split("=", 1)[1]]
-    args.append(os.path.join(root, file))
-    t0 = time.monotonic()
-    p = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    wall = time.monotonic() - t0
-    try:
-        v = json.loads(p.stdout)
-    except json.JSONDecodeError:
-        return {"error": (p.stdout + p.stderr).strip()[-300:], "wall": wall}
-    v["wall"] = wall
-    v["exit"] = p.returncode
-    return v
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--porf", default=os.path.join(ROOT, "target", "release", "porf"))
+    ap.add_argument("--porf", default=os.path.join(benchlib.ROOT, "target", "release", "porf"))
     ap.add_argument("--timeout", type=int, default=300)
     ap.add_argument("--filter", default="")
-    ap.add_argument("--dat3m-git", default="/work/.mirror/hernanponcedeleon+Dat3M/repo")
-    ap.add_argument("--genmc-git", default="/work/.mirror/MPI-SWS+genmc/repo")
+    ap.add_argument("--dat3m-git", default=benchlib.DAT3M_GIT)
+    ap.add_argument("--genmc-git", default=benchlib.GENMC_GIT)
     ap.add_argument("--markdown", action="store_true")
     a = ap.parse_args()
-    ref = genmc_rows()
+    ref = {benchlib.key(r): r for r in benchlib.read_tsv()}
     with tempfile.TemporaryDirectory(prefix="porf-saver-bench-") as tmp:
-        roots = {"dat3m": os.path.join(tmp, "dat3m"), "genmc": os.path.join(tmp, "genmc")}
-        export(a.dat3m_git, ["benchmarks/lfds", "benchmarks/locks", "include"], roots["dat3m"])
-        export(a.genmc_git, ["tests/correct/data-structures/linuxrwlocks", "include"],
-               roots["genmc"])
+        roots = benchlib.export_sources(tmp, a.genmc_git, a.dat3m_git)
         print(f"porf: {a.porf}; load average {os.getloadavg()[0]:.2f}")
-        sep = " | " if a.markdown else "  "
-        head = ["program", "flags", "porf complete", "porf blocked", "porf s",
-                "GenMC complete", "GenMC blocked", "GenMC s", "porf/GenMC", ""]
-        if a.markdown:
-            print("| " + " | ".join(head) + " |")
-            print("|" + "---|" * len(head))
-        else:
-            print(sep.join(head))
+        table = benchlib.Table(
+            ["program", "flags", "porf complete", "porf blocked", "porf s",
+             "GenMC complete", "GenMC blocked", "GenMC s", "porf/GenMC", ""],
+            a.markdown,
+        )
         for src, file, cflags, gflags in ROWS:
             name = f"{os.path.basename(file)} {cflags} {gflags}"
             if a.filter not in name:
                 continue
-            v = run_porf(a.porf, roots[src], file, cflags, gflags, a.timeout)
+            row = {"source": src, "file": file, "cflags": cflags, "genmc_flags": gflags}
+            v = benchlib.run_porf(a.porf, roots[src], row, a.timeout)
             g = ref.get((src, file, cflags, gflags), {})
             if "error" in v:
                 cells = [os.path.basename(file), f"{cflags} {gflags}".strip(),
@@ -152,10 +91,7 @@ def main():
                          f"{porf_s:.2f}" + (">" if timed_out else ""),
                          g.get("complete", "?"), g.get("blocked", "?"),
                          g.get("genmc_s", "?"), ratio, note]
-            if a.markdown:
-                print("| " + " | ".join(cells) + " |")
-            else:
-                print(sep.join(cells))
+            table.row(cells)
             sys.stdout.flush()
 
 
