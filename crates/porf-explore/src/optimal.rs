@@ -260,22 +260,7 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
             }
             match step::perform(st, self.prog, self.model, &mut self.tids, t, action) {
                 Step::Done(e) => {
-                    if self.prune_stale && stale::stale_block(&st.g, e) {
-                        return;
-                    }
-                    let kind = &st.g.label(e).kind;
-                    let fence = matches!(kind, LabelKind::Fence { .. });
-                    let error = matches!(kind, LabelKind::Error { .. });
-                    // Frees (retires too) and final-write notes take part in lifetime
-                    // errors; so do accesses, checked where they are added.
-                    let free = matches!(kind, LabelKind::Free { .. } | LabelKind::Note { .. });
-                    if fence && !self.co.check(&mut st.g, e) {
-                        return;
-                    }
-                    if error {
-                        self.rec.error_event(&st.g, e);
-                    }
-                    if free && self.report_errors(&st.g, e) {
+                    if !self.record(st, e) {
                         return;
                     }
                 }
@@ -296,6 +281,28 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
                 }) => return self.write(st, t, (loc, bytes), val, ord, kind, src),
             }
         }
+    }
+
+    /// Records deterministic event `e`, just added by [`step::perform`]: skips a stale
+    /// block ([`stale`]), checks a fence's consistency, reports an error event and a
+    /// free's lifetime errors. False if the state is not to be extended.
+    fn record(&mut self, st: &mut State<P>, e: EventId) -> bool {
+        if self.prune_stale && stale::stale_block(&st.g, e) {
+            return false;
+        }
+        let kind = &st.g.label(e).kind;
+        let fence = matches!(kind, LabelKind::Fence { .. });
+        let error = matches!(kind, LabelKind::Error { .. });
+        // Frees (retires too) and final-write notes take part in lifetime errors; so do
+        // accesses, checked where they are added.
+        let free = matches!(kind, LabelKind::Free { .. } | LabelKind::Note { .. });
+        if fence && !self.co.check(&mut st.g, e) {
+            return false;
+        }
+        if error {
+            self.rec.error_event(&st.g, e);
+        }
+        !(free && self.report_errors(&st.g, e))
     }
 
     /// A nondeterministic choice of thread `t`: one branch per value, in increasing
