@@ -69,6 +69,7 @@ pub mod state;
 pub mod stats;
 pub mod step;
 pub mod tally;
+mod visitor;
 
 pub use coherence::Equiv;
 pub use outcome::Outcome;

@@ -33,12 +33,12 @@ use crate::coherence::Coherence;
 use crate::coherence::Equiv;
 use crate::key::compact_state_key;
 use crate::parallel::{self, Worker};
-use crate::progress;
 use crate::record::Recorder;
 use crate::shard::{Child, Filter};
 use crate::stale;
 use crate::state::{Snap, State, Taken, TidRegistry};
 use crate::step::{self, Access, AfterRead, Step};
+use crate::visitor::{BranchVisitor, HandOff, Visitors};
 use crate::{Config, Stats};
 use porf_graph::{
     AccessClass, Action, EventId, Graph, LabelKind, Loc, MemOrder, Program, ReadKind, RfUndo,
@@ -83,12 +83,12 @@ pub(crate) fn explore_filtered<P: Program>(
     shard: Filter,
 ) -> (Stats, Filter) {
     let mut ex = Optimal::new(prog, model, cfg, None);
-    ex.shard = shard;
+    ex.v.shard = shard;
     let mut st = State::new(prog, model);
     ex.visit(&mut st);
     ex.rec.stats.revisit_states = ex.revisited.len() as u64;
-    ex.shard.finish(&ex.rec.stats);
-    (ex.rec.finish(), ex.shard)
+    ex.v.shard.finish(&ex.rec.stats);
+    (ex.rec.finish(), ex.v.shard)
 }
 
 /// What a subtree handed to another worker starts with, after its state is set up
@@ -116,8 +116,11 @@ pub(crate) struct Optimal<'a, 'c, P: Program> {
     pub(crate) rec: Recorder<'c>,
     /// Scoped to the search tree: tids are a function of the path to a node.
     pub(crate) tids: TidRegistry,
-    /// Parallel exploration: this worker's position in the tree and its pool.
-    pub(crate) par: Option<Worker<'a, P>>,
+    /// What watches the search tree at its branch points ([`crate::visitor`]): the
+    /// progress tree, the shard filter ([`crate::shard`]: which children to explore,
+    /// all of them except in a shard of a split exploration) and, exploring in
+    /// parallel, this worker's position in the tree and its pool.
+    pub(crate) v: Visitors<'a, P>,
     /// Whether TruSt's maximality rule decides which backward revisits to perform: in
     /// co mode, for models where maximal extensions stay consistent
     /// ([`MemoryModel::maximal_extensions_consistent`]).
@@ -130,9 +133,6 @@ pub(crate) struct Optimal<'a, 'c, P: Program> {
     /// order, revisitable events), each explored once — the set U. Empty with the
     /// rule, which keeps the exploration optimal without memory.
     revisited: HashSet<Box<[u32]>>,
-    /// Which children of each branch point to explore ([`crate::shard`]): all of them,
-    /// except in a shard of a split exploration.
-    shard: Filter,
 }
 
 impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
@@ -153,33 +153,33 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
             co: Coherence::new(model, cfg.equiv),
             rec,
             tids: TidRegistry::default(),
-            par,
+            v: Visitors::new(par),
             maximality,
             prune_stale: maximality && !cfg.explore_stale_blocks,
             revisited: HashSet::new(),
-            shard: Filter::all(),
         }
     }
 
     /// Explores child `i` of the current node, whose state `st` is set up for
-    /// `branch`, or hands it to another worker ([`Worker::donate`]) unless it is the
-    /// node's `last` child (handing that one over would leave this worker idle: it
-    /// would only cost a copy of the state). The tid registry and the worker's path
-    /// are restored after.
+    /// `branch`, unless the visitor hands it off ([`BranchVisitor::hand_off`]:
+    /// parallel exploration, [`Worker::donate`]; `last`: it is the node's last child).
+    /// The tid registry is restored after.
     pub(crate) fn branch(&mut self, st: &mut State<P>, i: u32, last: bool, branch: Branch) {
-        if let Some(w) = &mut self.par {
-            if !last && w.donate(st, i, branch, &self.tids, &mut self.rec) {
-                return;
-            }
-            w.path.push(i);
+        let at = HandOff {
+            st: &*st,
+            i,
+            last,
+            branch,
+            tids: &self.tids,
+            rec: &mut self.rec,
+        };
+        if self.v.hand_off(at) {
+            return;
         }
         let mark = self.tids.mark();
         self.run(st, branch);
         self.tids.reset(mark);
-        if let Some(w) = &mut self.par {
-            w.note_error(&self.rec);
-            w.path.pop();
-        }
+        self.v.returned(&self.rec);
     }
 
     /// Runs `branch` on `st` (see [`Branch`]).
@@ -220,21 +220,27 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
     /// or an error stopped the exploration, or (parallel) an error was found at a node
     /// that comes before child `i` in the sequential order.
     fn stop_before(&mut self, i: u32) -> bool {
-        self.rec.stopped() || self.par.as_mut().is_some_and(|w| w.beyond_bound(i))
+        self.rec.stopped() || self.v.stop_before(i)
     }
 
     /// A write `w` just placed in co (or, in rf mode, added): its backward revisits,
     /// then the state extended.
     fn placed(&mut self, st: &mut State<P>, w: EventId) {
-        let (revisits, b) = self.backward_revisits(st, w);
-        if !self.stop_before(AFTER_REVISITS)
-            && self.shard.enter(revisits, last_child(&b), &self.rec.stats)
-        {
-            self.rec.child(&b, b.last());
+        let (revisits, n) = self.backward_revisits(st, w);
+        self.after_revisits(st, revisits, n);
+    }
+
+    /// The last child of the branch point [`Optimal::backward_revisits`] opened (it
+    /// has `n` children; `revisits`: it offered one): the state extended without a
+    /// revisit. Leaves the branch point.
+    fn after_revisits(&mut self, st: &mut State<P>, revisits: bool, n: u32) {
+        let last = Child { i: n - 1, n };
+        if !self.stop_before(AFTER_REVISITS) && self.v.enter(&self.rec.stats, last, revisits) {
+            self.v.child(&mut self.rec, last);
             self.branch(st, AFTER_REVISITS, true, Branch::Visit);
-            self.shard.leave(revisits, &self.rec.stats);
+            self.v.leave(&self.rec.stats, revisits);
         }
-        self.rec.end_branch(b);
+        self.v.leave_branch(&mut self.rec);
     }
     /// Extends the (consistent) state until it is maximal, branching at every choice.
     /// Leaves events behind: callers restore their state by truncation.
@@ -250,7 +256,7 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
                     "optimal explorer reached an inconsistent graph:\n{}",
                     st.g
                 );
-                if self.shard.counts_leaf() {
+                if self.v.counts_leaf() {
                     self.rec.maximal(self.prog, st, &self.co);
                 }
                 return;
@@ -260,22 +266,7 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
             }
             match step::perform(st, self.prog, self.model, &mut self.tids, t, action) {
                 Step::Done(e) => {
-                    if self.prune_stale && stale::stale_block(&st.g, e) {
-                        return;
-                    }
-                    let kind = &st.g.label(e).kind;
-                    let fence = matches!(kind, LabelKind::Fence { .. });
-                    let error = matches!(kind, LabelKind::Error { .. });
-                    // Frees (retires too) and final-write notes take part in lifetime
-                    // errors; so do accesses, checked where they are added.
-                    let free = matches!(kind, LabelKind::Free { .. } | LabelKind::Note { .. });
-                    if fence && !self.co.check(&mut st.g, e) {
-                        return;
-                    }
-                    if error {
-                        self.rec.error_event(&st.g, e);
-                    }
-                    if free && self.report_errors(&st.g, e) {
+                    if !self.record(st, e) {
                         return;
                     }
                 }
@@ -298,32 +289,54 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
         }
     }
 
+    /// Records deterministic event `e`, just added by [`step::perform`]: skips a stale
+    /// block ([`stale`]), checks a fence's consistency, reports an error event and a
+    /// free's lifetime errors. False if the state is not to be extended.
+    fn record(&mut self, st: &mut State<P>, e: EventId) -> bool {
+        if self.prune_stale && stale::stale_block(&st.g, e) {
+            return false;
+        }
+        let kind = &st.g.label(e).kind;
+        let fence = matches!(kind, LabelKind::Fence { .. });
+        let error = matches!(kind, LabelKind::Error { .. });
+        // Frees (retires too) and final-write notes take part in lifetime errors; so do
+        // accesses, checked where they are added.
+        let free = matches!(kind, LabelKind::Free { .. } | LabelKind::Note { .. });
+        if fence && !self.co.check(&mut st.g, e) {
+            return false;
+        }
+        if error {
+            self.rec.error_event(&st.g, e);
+        }
+        !(free && self.report_errors(&st.g, e))
+    }
+
     /// A nondeterministic choice of thread `t`: one branch per value, in increasing
     /// order. The first value is the choice's maximal one (`added_max`): a backward
     /// revisit deletes a choice only if it took that value ([`maximal_extension`]), so
     /// each graph is still produced once.
     fn choose(&mut self, st: &mut State<P>, t: Tid, (lo, hi): (Val, Val), src: SrcLoc) {
         let stamp = st.g.len();
-        let b = self.rec.branch((hi - lo + 1) as usize);
+        self.v.enter_branch(&mut self.rec, (hi - lo + 1) as usize);
         for (i, val) in (lo..=hi).enumerate() {
             if self.stop_before(i as u32) {
                 break;
             }
-            self.rec.child(&b, i);
             let child = Child {
                 i: i as u32,
                 n: (hi - lo + 1).try_into().unwrap_or(u32::MAX),
             };
-            if !self.shard.enter(hi > lo, child, &self.rec.stats) {
+            self.v.child(&mut self.rec, child);
+            if !self.v.enter(&self.rec.stats, child, hi > lo) {
                 continue;
             }
             let e = step::add_choice(st, self.model, t, val, src);
             st.g.label_mut(e).added_max = val == lo;
             self.branch(st, i as u32, val == hi, Branch::Visit);
             self.truncate(st, stamp);
-            self.shard.leave(hi > lo, &self.rec.stats);
+            self.v.leave(&self.rec.stats, hi > lo);
         }
-        self.rec.end_branch(b);
+        self.v.leave_branch(&mut self.rec);
     }
 
     /// Reports every race and lifetime error of the just-added access or free `e`;
@@ -375,17 +388,17 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
             stale::prune_blocked_acquires(&st.g, loc, &mut ok);
         }
         let split = ok.len() > 1;
-        let b = self.rec.branch(ok.len());
+        self.v.enter_branch(&mut self.rec, ok.len());
         for (i, (w, accepted)) in ok.iter().rev().enumerate() {
             if self.stop_before(i as u32) {
                 break;
             }
-            self.rec.child(&b, i);
             let child = Child {
                 i: i as u32,
                 n: ok.len() as u32,
             };
-            if !self.shard.enter(split, child, &self.rec.stats) {
+            self.v.child(&mut self.rec, child);
+            if !self.v.enter(&self.rec.stats, child, split) {
                 continue;
             }
             step::set_source(self.model, &mut st.g, r, *w, ord);
@@ -396,9 +409,9 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
                 st.truncate(stamp + 1);
                 st.ts[t as usize].truncate(r.idx as usize);
             }
-            self.shard.leave(split, &self.rec.stats);
+            self.v.leave(&self.rec.stats, split);
         }
-        self.rec.end_branch(b);
+        self.v.leave_branch(&mut self.rec);
         self.truncate(st, stamp);
     }
 
@@ -430,16 +443,12 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
                 if atomic && self.report_errors(&st.g, w) {
                     return;
                 }
-                let (revisits, b) = self.backward_revisits(st, w);
-                if atomic
-                    && !self.stop_before(AFTER_REVISITS)
-                    && self.shard.enter(revisits, last_child(&b), &self.rec.stats)
-                {
-                    self.rec.child(&b, b.last());
-                    self.branch(st, AFTER_REVISITS, true, Branch::Visit);
-                    self.shard.leave(revisits, &self.rec.stats);
+                let (revisits, n) = self.backward_revisits(st, w);
+                if atomic {
+                    self.after_revisits(st, revisits, n);
+                } else {
+                    self.v.leave_branch(&mut self.rec);
                 }
-                self.rec.end_branch(b);
             }
         }
     }
@@ -497,17 +506,17 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
             self.report_errors(&st.g, w);
         }
         let split = ok.len() > 1;
-        let places = self.rec.branch(ok.len());
+        self.v.enter_branch(&mut self.rec, ok.len());
         for (i, &pos) in ok.iter().rev().enumerate() {
             if self.stop_before(i as u32) {
                 break;
             }
-            self.rec.child(&places, i);
             let child = Child {
                 i: i as u32,
                 n: ok.len() as u32,
             };
-            if !self.shard.enter(split, child, &self.rec.stats) {
+            self.v.child(&mut self.rec, child);
+            if !self.v.enter(&self.rec.stats, child, split) {
                 continue;
             }
             st.g.co_insert(w, pos);
@@ -517,9 +526,9 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
                 st.truncate(stamp + 1);
                 st.g.co_remove(w);
             }
-            self.shard.leave(split, &self.rec.stats);
+            self.v.leave(&self.rec.stats, split);
         }
-        self.rec.end_branch(places);
+        self.v.leave_branch(&mut self.rec);
         self.truncate(st, stamp);
     }
 
@@ -528,22 +537,24 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
     /// place ([`State::remove_outside`]) and puts it back after ([`Revisit::undo`]), so
     /// nested revisits hold each event once (in the graph or in one removal record)
     /// instead of a copy of the graph each.
-    /// Returns whether there was one (then the revisits and the continuation without
-    /// one are the children of a real branch point, [`Filter::enter`]) and the branch
-    /// of the exploration tree it opened (for the estimate of the total,
-    /// [`crate::progress`]): one child per candidate read, and a last one for the
-    /// caller's forward exploration, which the caller enters and ends.
-    fn backward_revisits(&mut self, st: &mut State<P>, w: EventId) -> (bool, progress::Branch) {
+    /// It opens a branch point ([`BranchVisitor::enter_branch`]) with one child per
+    /// candidate read and a last one for the caller's forward exploration, which the
+    /// caller enters and leaves ([`Optimal::after_revisits`]). Returns whether there
+    /// was a revisit (then the revisits and the continuation without one are the
+    /// children of a real branch point, [`Filter::enter`]) and the number of children.
+    fn backward_revisits(&mut self, st: &mut State<P>, w: EventId) -> (bool, u32) {
         let g = &st.g;
         let loc = g.label(w).loc().unwrap();
         let reads = revisit_candidates(g, loc, &g.label(w).porf);
-        let b = self.rec.branch(reads.len() + 1);
+        let n = reads.len() as u32 + 1;
+        self.v.enter_branch(&mut self.rec, n as usize);
         let mut any = false;
         for (j, r) in reads.into_iter().enumerate() {
             if self.stop_before(j as u32) {
-                return (any, b);
+                return (any, n);
             }
-            self.rec.child(&b, j);
+            let child = Child { i: j as u32, n };
+            self.v.child(&mut self.rec, child);
             let keep = revisit_view(&st.g, r, w);
             if self.maximality && !maximal_extension(&st.g, r, w, &keep) {
                 continue;
@@ -560,22 +571,18 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
                 continue;
             }
             any = true;
-            let child = Child {
-                i: j as u32,
-                n: b.last() as u32 + 1,
-            };
-            if self.shard.enter(true, child, &self.rec.stats) {
+            if self.v.enter(&self.rec.stats, child, true) {
                 let len = st.g.len();
                 self.branch(st, j as u32, false, Branch::Revisit { r, w });
                 self.truncate(st, len);
-                self.shard.leave(true, &self.rec.stats);
+                self.v.leave(&self.rec.stats, true);
             }
             if self.abandoned() {
-                return (any, b);
+                return (any, n);
             }
             rev.undo(st);
         }
-        (any, b)
+        (any, n)
     }
 }
 
@@ -695,15 +702,6 @@ fn revisit_candidates(g: &Graph, loc: Loc, wporf: &View) -> Vec<EventId> {
     }
     reads.sort_by_key(|&r| std::cmp::Reverse(g.label(r).stamp));
     reads
-}
-
-/// The last child of `b` (the forward exploration after a write's backward revisits),
-/// for [`Filter::enter`].
-fn last_child(b: &progress::Branch) -> Child {
-    Child {
-        i: b.last() as u32,
-        n: b.last() as u32 + 1,
-    }
 }
 
 /// The events a backward revisit of `r` by `w` keeps: those added no later than `r`,

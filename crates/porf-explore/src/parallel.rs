@@ -321,7 +321,7 @@ fn work<P: Program>(pool: &Pool<P>, prog: &P, model: &dyn MemoryModel, cfg: &Con
     };
     let mut ex = Optimal::new(prog, model, cfg, Some(worker));
     while let Some(task) = pool.pop() {
-        let w = ex.par.as_mut().expect("a worker");
+        let w = ex.v.par.as_mut().expect("a worker");
         if w.task_beyond_bound(&task.path) {
             pool.finish(task.id, Vec::new());
             continue;
@@ -332,7 +332,7 @@ fn work<P: Program>(pool: &Pool<P>, prog: &P, model: &dyn MemoryModel, cfg: &Con
         ex.rec.clear_error_stop();
         let mut st = task.st;
         ex.run(&mut st, task.branch);
-        let w = ex.par.as_mut().expect("a worker");
+        let w = ex.v.par.as_mut().expect("a worker");
         w.note_error(&ex.rec);
         let mut items = std::mem::take(&mut w.items);
         items.push(Item::Segment(Box::new(ex.rec.take_segment())));

@@ -65,6 +65,13 @@ impl Access {
         }
     }
 
+    /// The location the access touches.
+    pub fn loc(&self) -> Loc {
+        match *self {
+            Access::Read { loc, .. } | Access::Write { loc, .. } => loc,
+        }
+    }
+
     /// Where in the source the access is.
     pub fn src(&self) -> SrcLoc {
         match *self {
@@ -161,9 +168,12 @@ pub fn add_event<P: Program>(
 }
 
 /// Performs `action` of thread `t` if it involves no choice; otherwise describes the
-/// access. Registers locations the access touches. An access mixed with one of the
-/// graph's ([`mixed_size`]) becomes an unsupported error event instead: this is the
-/// one place every explorer turns actions into accesses.
+/// access. The pipeline: [`check`] (an action that is an error before it touches
+/// memory becomes an error event), then [`access`] (an access is described, its
+/// location registered, and left to the explorer's choices), else [`add_deterministic`]
+/// (the events of an action with no choice). An access mixed with one of the graph's
+/// ([`mixed_size`]) becomes an unsupported error event: this is the one place every
+/// explorer turns actions into accesses.
 pub fn perform<P: Program>(
     st: &mut State<P>,
     prog: &P,
@@ -172,21 +182,41 @@ pub fn perform<P: Program>(
     t: Tid,
     action: Action,
 ) -> Step {
-    if let Some(v) = mixed_size::violation(&st.g, &action) {
-        let msg = mixed_size::message(prog, &st.g, &action, v);
-        let kind = LabelKind::Error {
-            kind: ErrorKind::Unsupported,
-            msg,
-        };
-        let e = add_event(st, model, t, kind, action.src());
-        st.push_same(t);
-        return Step::Done(e);
+    if let Some(error) = check(st, prog, t, &action) {
+        return Step::Done(add_stopped(st, model, t, error, action.src()));
     }
-    fn register<P: Program>(st: &mut State<P>, prog: &P, loc: Loc, a: Access) -> Step {
+    if let Some(a) = access(&action) {
+        let loc = a.loc();
         st.g.ensure_loc(loc, prog.init_value(loc), prog.block_of(loc));
-        Step::Access(a)
+        return Step::Access(a);
     }
-    let mut access = |loc: Loc, a: Access| register(st, prog, loc, a);
+    Step::Done(add_deterministic(st, prog, model, tids, t, action))
+}
+
+/// The error event `action` of thread `t` is before it touches memory, if it is one:
+/// an access mixed with one of the graph's ([`mixed_size`], unsupported), or an
+/// unlock of a mutex the thread does not hold.
+fn check<P: Program>(st: &State<P>, prog: &P, t: Tid, action: &Action) -> Option<LabelKind> {
+    if let Some(v) = mixed_size::violation(&st.g, action) {
+        return Some(LabelKind::Error {
+            kind: ErrorKind::Unsupported,
+            msg: mixed_size::message(prog, &st.g, action, v),
+        });
+    }
+    match *action {
+        Action::Unlock { loc, .. } if !mutex::holds(&st.g, t, loc, st.g.thread_len(t)) => {
+            Some(LabelKind::Error {
+                kind: ErrorKind::Lock,
+                msg: "invalid unlock: the thread does not hold the mutex".into(),
+            })
+        }
+        _ => None,
+    }
+}
+
+/// The memory access `action` asks for, if it is one (a load, RMW, store or mutex
+/// operation).
+fn access(action: &Action) -> Option<Access> {
     let read = |loc, bytes, ord, kind, src| Access::Read {
         loc,
         bytes,
@@ -202,7 +232,7 @@ pub fn perform<P: Program>(
         kind,
         src,
     };
-    match action {
+    Some(match *action {
         Action::Load {
             loc,
             bytes,
@@ -215,7 +245,7 @@ pub fn perform<P: Program>(
             } else {
                 ReadKind::Plain
             };
-            access(loc, read(loc, bytes, ord, kind, src))
+            read(loc, bytes, ord, kind, src)
         }
         Action::Rmw {
             loc,
@@ -223,126 +253,91 @@ pub fn perform<P: Program>(
             op,
             ord,
             src,
-        } => access(loc, read(loc, bytes, ord, ReadKind::Rmw(op), src)),
-        Action::Lock { loc, src } => access(
-            loc,
-            read(loc, MUTEX_BYTES, MemOrder::Acquire, ReadKind::Lock, src),
-        ),
-        Action::TryLock { loc, src } => access(
-            loc,
-            read(loc, MUTEX_BYTES, MemOrder::Acquire, ReadKind::TryLock, src),
-        ),
+        } => read(loc, bytes, ord, ReadKind::Rmw(op), src),
+        Action::Lock { loc, src } => read(loc, MUTEX_BYTES, MemOrder::Acquire, ReadKind::Lock, src),
+        Action::TryLock { loc, src } => {
+            read(loc, MUTEX_BYTES, MemOrder::Acquire, ReadKind::TryLock, src)
+        }
         Action::Store {
             loc,
             bytes,
             val,
             ord,
             src,
-        } => access(loc, write(loc, bytes, val, ord, WriteKind::Plain, src)),
-        Action::Unlock { loc, src } => {
-            if !mutex::holds(&st.g, t, loc, st.g.thread_len(t)) {
-                let kind = LabelKind::Error {
-                    kind: ErrorKind::Lock,
-                    msg: "invalid unlock: the thread does not hold the mutex".into(),
-                };
-                let e = add_event(st, model, t, kind, src);
-                st.push_same(t);
-                return Step::Done(e);
-            }
-            let w = write(
-                loc,
-                MUTEX_BYTES,
-                0,
-                MemOrder::Release,
-                WriteKind::Unlock,
-                src,
-            );
-            register(st, prog, loc, w)
-        }
-        Action::MutexInit { loc, src } => {
-            let w = write(
-                loc,
-                MUTEX_BYTES,
-                0,
-                MemOrder::NonAtomic,
-                WriteKind::Plain,
-                src,
-            );
-            access(loc, w)
-        }
-        Action::MutexDestroy { loc, src } => {
-            let w = write(
-                loc,
-                MUTEX_BYTES,
-                MUTEX_DESTROYED,
-                MemOrder::NonAtomic,
-                WriteKind::MutexDestroy,
-                src,
-            );
-            access(loc, w)
-        }
-        Action::Malloc {
-            base,
-            size,
-            zeroed,
+        } => write(loc, bytes, val, ord, WriteKind::Plain, src),
+        Action::Unlock { loc, src } => write(
+            loc,
+            MUTEX_BYTES,
+            0,
+            MemOrder::Release,
+            WriteKind::Unlock,
             src,
-        } => {
-            let kind = LabelKind::Malloc { base, size, zeroed };
-            let e = add_event(st, model, t, kind, src);
-            st.push_resumed(t, 0);
-            Step::Done(e)
-        }
-        Action::Free { base, src } => {
-            let e = add_event(
-                st,
-                model,
-                t,
-                LabelKind::Free {
-                    base,
-                    retire: false,
-                },
-                src,
-            );
-            st.push_resumed(t, 0);
-            Step::Done(e)
-        }
-        Action::Retire { base, src } => {
-            let e = add_event(st, model, t, LabelKind::Free { base, retire: true }, src);
-            st.push_resumed(t, 0);
-            Step::Done(e)
-        }
-        Action::Note { note, src } => {
-            let e = add_event(st, model, t, LabelKind::Note { note }, src);
-            st.push_resumed(t, 0);
-            Step::Done(e)
-        }
-        Action::BlockSize { base, src } => block_size(st, model, t, base, src),
-        Action::Fence { ord, src } => {
-            let e = add_event(st, model, t, LabelKind::Fence { ord }, src);
-            st.push_resumed(t, 0);
-            Step::Done(e)
-        }
+        ),
+        Action::MutexInit { loc, src } => write(
+            loc,
+            MUTEX_BYTES,
+            0,
+            MemOrder::NonAtomic,
+            WriteKind::Plain,
+            src,
+        ),
+        Action::MutexDestroy { loc, src } => write(
+            loc,
+            MUTEX_BYTES,
+            MUTEX_DESTROYED,
+            MemOrder::NonAtomic,
+            WriteKind::MutexDestroy,
+            src,
+        ),
+        _ => return None,
+    })
+}
+
+/// Adds the events of `action` of thread `t`, an action that is no access, and pushes
+/// the thread's state after them; returns the last one (a spawn's: the child's start).
+fn add_deterministic<P: Program>(
+    st: &mut State<P>,
+    prog: &P,
+    model: &dyn MemoryModel,
+    tids: &mut TidRegistry,
+    t: Tid,
+    action: Action,
+) -> EventId {
+    let (kind, src) = match action {
         Action::Spawn { entry, arg, src } => {
             let child = tids.child(t, st.spawns_of(t));
-            let s = add_event(st, model, t, LabelKind::Spawn { child }, src);
-            st.push_resumed(t, child as Val);
+            let s = add_resumed(st, model, t, LabelKind::Spawn { child }, src, child as Val);
             let start = st.start_thread(child, s, prog.spawn(child, entry, arg));
             st.g.label_mut(start).hb = model.hb_view(&st.g, start);
-            Step::Done(start)
+            return start;
         }
         Action::Join { tid, src } => {
             let fin = st.g.last_of(tid).unwrap();
             let LabelKind::Finish { ret } = st.g.label(fin).kind else {
                 unreachable!("join of an unfinished thread")
             };
-            let e = add_event(st, model, t, LabelKind::Join { child: tid }, src);
-            st.push_resumed(t, ret);
-            Step::Done(e)
+            return add_resumed(st, model, t, LabelKind::Join { child: tid }, src, ret);
         }
+        Action::BlockSize { base, src } => return block_size(st, model, t, base, src),
+        Action::Malloc {
+            base,
+            size,
+            zeroed,
+            src,
+        } => (LabelKind::Malloc { base, size, zeroed }, src),
+        Action::Free { base, src } => (
+            LabelKind::Free {
+                base,
+                retire: false,
+            },
+            src,
+        ),
+        Action::Retire { base, src } => (LabelKind::Free { base, retire: true }, src),
+        Action::Note { note, src } => (LabelKind::Note { note }, src),
+        Action::Fence { ord, src } => (LabelKind::Fence { ord }, src),
+        // Events after which the thread does not go on.
         Action::Finish { ret } => {
-            let e = add_event(st, model, t, LabelKind::Finish { ret }, SrcLoc::UNKNOWN);
-            st.push_same(t);
-            Step::Done(e)
+            return add_stopped(st, model, t, LabelKind::Finish { ret }, SrcLoc::UNKNOWN)
         }
         Action::Choose { src, what, .. } => {
             // The graph and reference explorers branch over choices before calling
@@ -354,21 +349,52 @@ pub fn perform<P: Program>(
                      or rf, not by rf-smc or --equiv rvf"
                 ),
             };
-            let e = add_event(st, model, t, kind, src);
-            st.push_same(t);
-            Step::Done(e)
+            return add_stopped(st, model, t, kind, src);
         }
         Action::Block { reason, src } => {
-            let e = add_event(st, model, t, LabelKind::Block { reason }, src);
-            st.push_same(t);
-            Step::Done(e)
+            return add_stopped(st, model, t, LabelKind::Block { reason }, src)
         }
         Action::Error { kind, msg, src } => {
-            let e = add_event(st, model, t, LabelKind::Error { kind, msg }, src);
-            st.push_same(t);
-            Step::Done(e)
+            return add_stopped(st, model, t, LabelKind::Error { kind, msg }, src)
         }
-    }
+        Action::Load { .. }
+        | Action::Rmw { .. }
+        | Action::Lock { .. }
+        | Action::TryLock { .. }
+        | Action::Store { .. }
+        | Action::Unlock { .. }
+        | Action::MutexInit { .. }
+        | Action::MutexDestroy { .. } => unreachable!("accesses are not deterministic"),
+    };
+    add_resumed(st, model, t, kind, src, 0)
+}
+
+/// Adds event `kind` of thread `t` and resumes the thread with `val`.
+fn add_resumed<P: Program>(
+    st: &mut State<P>,
+    model: &dyn MemoryModel,
+    t: Tid,
+    kind: LabelKind,
+    src: SrcLoc,
+    val: Val,
+) -> EventId {
+    let e = add_event(st, model, t, kind, src);
+    st.push_resumed(t, val);
+    e
+}
+
+/// Adds event `kind` of thread `t` after which the thread does not go on (an error,
+/// a block, its finish): its state stays the same.
+fn add_stopped<P: Program>(
+    st: &mut State<P>,
+    model: &dyn MemoryModel,
+    t: Tid,
+    kind: LabelKind,
+    src: SrcLoc,
+) -> EventId {
+    let e = add_event(st, model, t, kind, src);
+    st.push_same(t);
+    e
 }
 
 /// Answers thread `t`'s [`Action::BlockSize`] query about the block at `base`: a
@@ -382,7 +408,7 @@ fn block_size<P: Program>(
     t: Tid,
     base: Loc,
     src: SrcLoc,
-) -> Step {
+) -> EventId {
     use porf_models::lifetime::Violation;
     let e = add_event(st, model, t, LabelKind::BlockSize { base, size: 0 }, src);
     let hb = &st.g.label(e).hb;
@@ -408,7 +434,7 @@ fn block_size<P: Program>(
         }
         (None, None) => unreachable!("no malloc is a violation"),
     }
-    Step::Done(e)
+    e
 }
 
 /// Adds the choice event of thread `t` taking value `val` (its action was
