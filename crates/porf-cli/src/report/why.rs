@@ -329,21 +329,7 @@ impl<P: Program> Cx<'_, P> {
         let mut out = self.near_misses(a, b, &fwd);
         out.extend(self.near_misses(b, a, &back));
         if out.is_empty() {
-            out.push(Reason {
-                kind: ReasonKind::NoPath,
-                text: format!(
-                    "no event of T{} up to {}{} reads from T{} at or after {}{}, \
-                     nor the other way round: nothing synchronises them",
-                    b.tid,
-                    self.its(b),
-                    self.at(b),
-                    a.tid,
-                    self.its(a),
-                    self.at(a),
-                ),
-                edge: None,
-                edge_kind: None,
-            });
+            out.push(self.no_path(a, b, ", nor the other way round"));
         }
         out
     }
@@ -396,12 +382,21 @@ impl<P: Program> Cx<'_, P> {
         if !out.is_empty() {
             return out;
         }
-        vec![Reason {
+        vec![self.no_path(
+            a,
+            b,
+            " (or from anything that follows it in happens-before)",
+        )]
+    }
+
+    /// The last resort: no event of `b`'s thread up to `b` reads from `a`'s thread at
+    /// or after `a`; `qualifier` follows that statement.
+    fn no_path(&self, a: EventId, b: EventId, qualifier: &str) -> Reason {
+        Reason {
             kind: ReasonKind::NoPath,
             text: format!(
-                "no event of T{} up to {}{} reads from T{} at or after {}{} \
-                 (or from anything that follows it in happens-before): nothing \
-                 synchronises them",
+                "no event of T{} up to {}{} reads from T{} at or after {}{}{qualifier}: \
+                 nothing synchronises them",
                 b.tid,
                 self.its(b),
                 self.at(b),
@@ -411,7 +406,7 @@ impl<P: Program> Cx<'_, P> {
             ),
             edge: None,
             edge_kind: None,
-        }]
+        }
     }
 
     /// The edges into `b`'s thread from other threads, split into those that could
