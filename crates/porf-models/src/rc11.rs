@@ -8,13 +8,12 @@
 //!   (only in [`MemoryModel::is_consistent`]: the explorer guarantees it).
 //!
 //! Incrementally, sw is computed with *message views* ([`msg_view`]): what a write
-//! releases to whoever acquires it. psc: in a graph without SC fences, a new psc
-//! cycle must pass through the new event, and [`psc_reach`] searches for one from it
-//! (O(1) when the event has no psc successor, e.g. an SC write placed co-last); with
-//! SC fences, an event can relate two *other* fences (`F hb e; scb; hb F`):
-//! [`psc_new`] proves which additions cannot close a cycle (O(1) for an SC fence or
-//! an event without eco successor), and the others are checked on the whole graph
-//! ([`psc_with_whole`], with the stored hb views).
+//! releases to whoever acquires it. psc: [`psc_reach`] decides whether the new event
+//! closes a psc cycle by a forward search from it, SC fences included (O(1) when the
+//! event has no eco successor, e.g. an SC write placed co-last; otherwise the part of
+//! the graph psc-after its eco successors), exact by the argument in its docs; the
+//! whole-graph check ([`psc_with_whole`], with the stored hb views) stays as a
+//! debug-build assertion.
 //!
 //! hb never depends on co: release sequences follow `po|loc` and `rf; rmw`, sw adds
 //! rf and po, and [`msg_view`] walks po and the read parts' rf. So rf mode
@@ -23,7 +22,6 @@
 //! These are the definitions of herd7's `rc11.cat`. GenMC 0.11's variant
 //! ([`crate::rc11_genmc`]) shares this code through [`Flavor`].
 
-mod psc_new;
 mod psc_reach;
 
 use crate::atomicity;
@@ -127,38 +125,25 @@ pub(crate) fn hb_view(g: &Graph, e: EventId, f: Flavor) -> View {
     v
 }
 
-/// [`MemoryModel::consistent_with`] of RC11 in flavour `f`.
-///
-/// psc: without SC fences, only an SC access `e` can close a psc cycle, through
-/// itself: [`psc_reach::cycle_through`] searches for one from `e`. With SC fences,
-/// [`psc_new::classify`] decides the cases where `e` cannot create a psc edge that
-/// leaves it or joins two other events (an SC fence; no eco successor; not SC and
-/// no SC fence hb-before it), and the rest take the whole-graph check
-/// ([`psc_with_whole`]).
+/// [`MemoryModel::consistent_with`] of RC11 in flavour `f`: coherence, then whether
+/// adding `e` closes a psc cycle ([`psc_reach::closes_cycle`], exact, with or without
+/// SC fences; checked against the whole-graph [`psc_with_whole`] in debug builds).
 pub(crate) fn consistent_with(g: &Graph, e: EventId, f: Flavor) -> bool {
     let hb_e = hb_view(g, e, f);
     if !coherent_with(g, e, &hb_e) {
         return false;
     }
-    if g.sc_fences() == 0 {
-        let lab = g.label(e);
-        let sc_access = lab.is_access() && lab.ord() == Some(MemOrder::SeqCst);
-        return !(sc_access && psc_reach::cycle_through(g, e, &hb_e, f));
-    }
-    match psc_new::classify(g, e, &hb_e) {
-        psc_new::Verdict::Acyclic => {
-            debug_assert!(
-                psc_with_whole(g, e, &hb_e, f),
-                "psc_new: adding {e} closes a psc cycle ({f:?}):\n{g}"
-            );
-            true
-        }
-        psc_new::Verdict::Unknown => psc_with_whole(g, e, &hb_e, f),
-    }
+    let ok = !psc_reach::closes_cycle(g, e, &hb_e, f);
+    debug_assert_eq!(
+        ok,
+        psc_with_whole(g, e, &hb_e, f),
+        "incremental psc disagrees on adding {e} ({f:?}):\n{g}"
+    );
+    ok
 }
 
 /// `acyclic(psc)` of the whole graph, with `hb_e` as `e`'s hb view and the stored
-/// views for the others: the check before [`psc_reach`], used with SC fences.
+/// views for the others: what [`psc_reach`] replaces (debug assertions, tests).
 pub(crate) fn psc_with_whole(g: &Graph, e: EventId, hb_e: &View, f: Flavor) -> bool {
     if !has_sc(g) {
         return true;
