@@ -312,3 +312,61 @@ fn differential_heap_rc11() {
 fn differential_rc11_genmc() {
     differential("rc11-genmc");
 }
+
+/// Random programs with at least two seq_cst fences, against the reference explorer
+/// under both RC11s: the optimal explorer decides psc incrementally
+/// (`porf_models::rc11`'s forward search, SC fences included; in debug builds every
+/// step is also asserted against the whole-graph check), the reference explorer
+/// checks each complete graph declaratively. Programs of up to 9 events over 2–4
+/// threads, without mutexes (more room for accesses and fences);
+/// `PORF_DIFF_FENCE_PROGRAMS` overrides the number of programs kept per model
+/// (default 600).
+fn differential_sc_fences(model_name: &str) {
+    let model = by_name(model_name).unwrap();
+    let cfg = Config {
+        keep_going: true,
+        collect_final_states: true,
+        ..Config::default()
+    };
+    let gen = GenConfig {
+        max_events: 9,
+        mutexes: false,
+        ..GenConfig::default()
+    };
+    let want = env_count("PORF_DIFF_FENCE_PROGRAMS", 600);
+    let (mut kept, mut complete) = (0u64, 0u64);
+    let mut failures = Vec::new();
+    let mut seed = 0u64;
+    while kept < want {
+        let s = seed;
+        seed += 1;
+        let prog = random_program(s, &gen);
+        if prog.to_string().matches("fence(sc)").count() < 2 {
+            continue;
+        }
+        kept += 1;
+        let (opt, _) = optimal_runs(model_name, s, &prog, model.as_ref(), &cfg, &mut failures);
+        let reff = explore(Strategy::Reference, &prog, model.as_ref(), &cfg);
+        complete += reff.complete;
+        if let Err(e) = compare(model_name, s, &opt, &reff) {
+            failures.push(format!("{e}\nprogram:\n{prog}"));
+        }
+    }
+    println!("differential with SC fences, {model_name}: {kept} programs ({seed} drawn), {complete} complete executions");
+    assert!(
+        failures.is_empty(),
+        "{} of {kept} programs with SC fences disagree under {model_name}; first:\n{}",
+        failures.len(),
+        failures[0]
+    );
+}
+
+#[test]
+fn differential_rc11_sc_fences() {
+    differential_sc_fences("rc11");
+}
+
+#[test]
+fn differential_rc11_genmc_sc_fences() {
+    differential_sc_fences("rc11-genmc");
+}
