@@ -292,27 +292,32 @@ impl<'g> Search<'g> {
         }
     }
 
-    /// The first index of thread `t` whose hb view holds `x`, if any.
-    fn first_seeing(&self, t: u32, x: EventId) -> Option<u32> {
+    /// The first index of thread `t` below `bound` whose hb view holds `x`, if any
+    /// (O(1) when the event before `bound` does not hold it).
+    fn first_seeing_below(&self, t: u32, x: EventId, bound: u32) -> Option<u32> {
         if t == x.tid {
-            return Some(x.idx);
+            return (x.idx < bound).then_some(x.idx);
         }
-        let (mut lo, mut hi) = (0, self.g.thread_len(t));
+        let sees = |i: u32| self.hb(EventId::new(t, i)).get(x.tid) > x.idx;
+        if bound == 0 || !sees(bound - 1) {
+            return None;
+        }
+        let (mut lo, mut hi) = (0, bound - 1);
         while lo < hi {
             let mid = lo + (hi - lo) / 2;
-            if self.hb(EventId::new(t, mid)).get(x.tid) > x.idx {
+            if sees(mid) {
                 hi = mid;
             } else {
                 lo = mid + 1;
             }
         }
-        (lo < self.g.thread_len(t)).then_some(lo)
+        Some(lo)
     }
 
     /// `H` gains everything hb?-after the reached SC fence `a`.
     fn h_after(&mut self, a: EventId) {
         for t in 0..self.g.num_threads() {
-            if let Some(i) = self.first_seeing(t, a) {
+            if let Some(i) = self.first_seeing_below(t, a, self.h[t as usize]) {
                 self.lower_h(t, i);
             }
         }
@@ -340,7 +345,7 @@ impl<'g> Search<'g> {
             return;
         }
         for t in 0..self.g.num_threads() {
-            if let Some(i) = self.first_seeing(t, x) {
+            if let Some(i) = self.first_seeing_below(t, x, self.p[t as usize]) {
                 self.lower_p(t, i);
             }
         }
@@ -447,7 +452,13 @@ impl<'g> Search<'g> {
             // herd: hb|loc — the first SC access of `loc` seeing `a` is reached; P
             // gains what is hb?-after the first access of `loc` seeing `a`.
             if self.f == Flavor::Herd {
-                if let Some(d) = self.first_seeing(t, a) {
+                // Without fences only SC accesses below `R` matter.
+                let bound = if self.fences {
+                    g.thread_len(t)
+                } else {
+                    self.reached[t as usize]
+                };
+                if let Some(d) = self.first_seeing_below(t, a, bound) {
                     let mut p_done = !self.fences;
                     for j in d..g.thread_len(t) {
                         if p_done && j >= self.reached[t as usize] {
@@ -471,7 +482,9 @@ impl<'g> Search<'g> {
             let stop = self.reached[t as usize];
             // po; hb; po: `c0 hb d po b`, the earliest `d` seeing c0.
             let Some(c0) = c0 else { continue };
-            let Some(d) = self.first_seeing(t, EventId::new(a.tid, c0)) else {
+            // (Only a `d` below `stop - 1` leaves room for `b`.)
+            let c0 = EventId::new(a.tid, c0);
+            let Some(d) = self.first_seeing_below(t, c0, stop.saturating_sub(1)) else {
                 continue;
             };
             // herd: some event in [d, b) must not be an access of b's location.
@@ -519,11 +532,14 @@ impl<'g> Search<'g> {
                 if t == s.tid {
                     continue;
                 }
-                let Some(d) = self.first_seeing(t, s) else {
+                // Is `d`, the first event of H in `t`, the first to see `s`?
+                let d = self.h[t as usize];
+                if d >= g.thread_len(t) {
                     continue;
-                };
+                }
+                let sees = |i: u32| self.hb(EventId::new(t, i)).get(s.tid) > s.idx;
                 let l = g.label(EventId::new(t, d));
-                if d == self.h[t as usize] && is_sc(l) && l.loc() == Some(loc) {
+                if is_sc(l) && l.loc() == Some(loc) && sees(d) && (d == 0 || !sees(d - 1)) {
                     self.reach(t, d);
                 }
             }
