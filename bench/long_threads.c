@@ -10,12 +10,21 @@
  * or W1, W2 then both loads). Symmetrically for W2 -> W1: 2 + 2 = 4 executions.
  *
  * The point is the per-event cost: a checker whose work per event grows with the
- * length of a thread is quadratic or worse in N. Size: -DN=<iterations> (default 50). */
+ * length of a thread is quadratic or worse in N. Size: -DN=<iterations> (default 50).
+ * -DFENCES adds a seq_cst fence after each store of the loops (the executions stay the
+ * same four: each is sequentially consistent), for the cost of the seq_cst check with
+ * fences under rc11. */
 #include <stdatomic.h>
 #include <pthread.h>
 
 #ifndef N
 #define N 50
+#endif
+
+#ifdef FENCES
+#define SC_FENCE() atomic_thread_fence(memory_order_seq_cst)
+#else
+#define SC_FENCE() ((void)0)
 #endif
 
 atomic_int a, b, s;
@@ -24,6 +33,7 @@ void *t1(void *arg)
 {
 	for (int i = 0; i < N; i++) {
 		atomic_store(&a, i);
+		SC_FENCE();
 		(void)atomic_load(&a);
 	}
 	atomic_store(&s, 1);
@@ -35,6 +45,7 @@ void *t2(void *arg)
 {
 	for (int i = 0; i < N; i++) {
 		atomic_store(&b, i);
+		SC_FENCE();
 		(void)atomic_load(&b);
 	}
 	atomic_store(&s, 2);

@@ -17,11 +17,11 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def run(porf, model, n, prog, timeout):
+def run(porf, model, n, prog, timeout, cflags=()):
     t0 = time.perf_counter()
     try:
         out = subprocess.run(
-            [porf, "verify", "--model", model, f"-DN={n}", prog],
+            [porf, "verify", "--model", model, f"-DN={n}", *cflags, prog],
             capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
         return None, None
@@ -38,6 +38,8 @@ def main():
     ap.add_argument("--prog", default=os.path.join(ROOT, "bench/long_threads.c"))
     ap.add_argument("--timeout", type=float, default=120.0,
                     help="seconds per run; larger N are skipped after a timeout")
+    ap.add_argument("--cflags", default="",
+                    help="extra flags for the program, e.g. -DFENCES (seq_cst fences)")
     ap.add_argument("--repeat", type=int, default=1, help="runs per point (the minimum is kept)")
     args = ap.parse_args()
     ns = [int(x) for x in args.ns.split(",")]
@@ -49,7 +51,8 @@ def main():
         for n in ns:
             best, count = None, None
             for _ in range(args.repeat):
-                dt, count = run(args.porf, model, n, args.prog, args.timeout)
+                dt, count = run(args.porf, model, n, args.prog, args.timeout,
+                                args.cflags.split())
                 if dt is None:
                     break
                 best = dt if best is None else min(best, dt)
