@@ -3,9 +3,12 @@
  *
  * - __VERIFIER_assume(c): blocks the execution when c is false.
  * - __VERIFIER_spawn(f, arg) / __VERIFIER_join(t): pthread_create / pthread_join.
- *   __VERIFIER_spawn_symmetric(f, arg, t) spawns like __VERIFIER_spawn: the symmetry
- *   it declares only lets GenMC skip executions that differ by swapping the threads
- *   (symmetry reduction); porf explores them all, so it may count more.
+ *   __VERIFIER_spawn_symmetric(f, arg, t) spawns like __VERIFIER_spawn and declares
+ *   the new thread interchangeable with thread t: when t was spawned by the same
+ *   thread with the same f and arg, symmetry reduction explores executions that
+ *   differ by swapping the two threads once (README "Symmetry reduction";
+ *   --disable-sr explores them all). The declaration is the program's promise: the
+ *   rest of the program must not tell the two threads apart.
  * - __VERIFIER_helped_CAS, __VERIFIER_helping_CAS, __VERIFIER_speculative_read,
  *   __VERIFIER_confirming_read/CAS, __VERIFIER_local_write: annotations that let
  *   GenMC prune executions (Helper, SAVer); porf runs the annotated code as written
@@ -52,11 +55,16 @@ static inline __VERIFIER_thread_t __VERIFIER_spawn(void *(*__start_routine)(void
 	return __t;
 }
 
+void __porf_spawn_symmetric(pthread_t *__t, __VERIFIER_thread_t __th,
+			    void *(*__start_routine)(void *), void *__arg);
+
 static inline __VERIFIER_thread_t __VERIFIER_spawn_symmetric(void *(*__start_routine)(void *),
 							     void *__arg,
 							     __VERIFIER_thread_t __th)
 {
-	return __VERIFIER_spawn(__start_routine, __arg);
+	pthread_t __t;
+	__porf_spawn_symmetric(&__t, __th, __start_routine, __arg);
+	return __t;
 }
 
 static inline void *__VERIFIER_join(__VERIFIER_thread_t __th)

@@ -51,6 +51,7 @@ const NAMES: &[&str] = &[
     "sprintf",
     "snprintf",
     "pthread_create",
+    "__porf_spawn_symmetric",
     "pthread_join",
     "pthread_exit",
     "pthread_self",
@@ -848,7 +849,8 @@ impl Cx<'_> {
                 self.print_call(name, args, off)
             }
             "sprintf" | "snprintf" => self.sprintf(name, args, off),
-            "pthread_create" => self.pthread_create(args, off),
+            "pthread_create" => self.pthread_create(args, off, false),
+            "__porf_spawn_symmetric" => self.pthread_create(args, off, true),
             "pthread_join" => self.pthread_join(args, off),
             "pthread_exit" => {
                 self.argc(name, args, 1, off)?;
@@ -937,8 +939,16 @@ impl Cx<'_> {
         }
     }
 
-    fn pthread_create(&mut self, args: &[Node<Expression>], off: usize) -> R<Val> {
-        let name = "pthread_create";
+    /// `pthread_create(t, attr, f, arg)`; `symmetric`: porf's bundled genmc.h's
+    /// `__porf_spawn_symmetric(t, pred, f, arg)`, the spawn of
+    /// `__VERIFIER_spawn_symmetric(f, arg, pred)` (no attributes; the new thread is
+    /// declared interchangeable with thread `pred`).
+    fn pthread_create(&mut self, args: &[Node<Expression>], off: usize, symmetric: bool) -> R<Val> {
+        let name = if symmetric {
+            "__porf_spawn_symmetric"
+        } else {
+            "pthread_create"
+        };
         self.argc(name, args, 4, off)?;
         let (tp, tt) = self.pointer_arg(&args[0], name)?;
         let Some(ts) = tt.scalar().filter(|s| !s.float) else {
@@ -947,7 +957,13 @@ impl Cx<'_> {
                 "first argument of `pthread_create` must point to a `pthread_t`",
             );
         };
-        let (attr, attr_t) = self.rvalue(&args[1])?;
+        let (attr, attr_t, symm) = if symmetric {
+            let pred = self.int_arg(&args[1], IntTy::ULong)?;
+            (Operand::Const(0), CType::void_ptr(), Some(pred))
+        } else {
+            let (attr, attr_t) = self.rvalue(&args[1])?;
+            (attr, attr_t, None)
+        };
         let (f, ft) = self.rvalue(&args[2])?;
         if !ft
             .pointee()
@@ -965,7 +981,12 @@ impl Cx<'_> {
         let arg = self.assign_convert(a, &at, &CType::void_ptr(), args[3].span.start)?;
         self.at(off);
         let dst = self.b.reg();
-        self.b.emit(InstKind::Spawn { dst, func: f, arg });
+        self.b.emit(InstKind::Spawn {
+            dst,
+            func: f,
+            arg,
+            symm,
+        });
         let tid = self.b.conv(Operand::Reg(dst), Scalar::PTR, ts);
         self.b.store(tp, tid, ts, super::ops::ord_of(tt.atomic));
         if !super::ops::is_null_const(&attr, &attr_t) {
