@@ -48,10 +48,13 @@ int __VERIFIER_nondet_int(void);
 
 typedef pthread_t __VERIFIER_thread_t;
 
+void __porf_spawn(pthread_t *__t, const pthread_attr_t *__attr,
+		  void *(*__start_routine)(void *), void *__arg);
+
 static inline __VERIFIER_thread_t __VERIFIER_spawn(void *(*__start_routine)(void *), void *__arg)
 {
 	pthread_t __t;
-	pthread_create(&__t, NULL, __start_routine, __arg);
+	__porf_spawn(&__t, NULL, __start_routine, __arg);
 	return __t;
 }
 

@@ -486,12 +486,16 @@ pub enum InstKind {
     },
     /// `pthread_create`: spawn a thread running `func(arg)`; `dst` = the new thread id.
     /// `func` is a function pointer value. `symm`: the thread id the new thread is
-    /// declared symmetric to (`__VERIFIER_spawn_symmetric`).
+    /// declared symmetric to (`__VERIFIER_spawn_symmetric`). `auto`: the spawn may be
+    /// found symmetric to its parent's previous one (`__VERIFIER_spawn`, which returns
+    /// the id; `pthread_create` stores it through a pointer, a memory access between
+    /// two spawns, after which GenMC detects no symmetry either).
     Spawn {
         dst: Reg,
         func: Operand,
         arg: Operand,
         symm: Option<Operand>,
+        auto: bool,
     },
     /// `pthread_join(tid, ...)`: `dst` = the thread's return value. A tid that names
     /// no spawned thread is a memory error "join of an invalid thread".

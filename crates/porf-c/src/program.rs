@@ -395,6 +395,7 @@ fn validate_func(m: &Module, f: &Function) -> Result<(), String> {
                     func: fv,
                     arg,
                     symm,
+                    ..
                 } => {
                     reg(*dst).and(op(fv)).and(op(arg))?;
                     symm.iter().try_for_each(op)?;

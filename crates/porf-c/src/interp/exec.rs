@@ -299,6 +299,7 @@ impl Machine {
                 func,
                 arg,
                 symm,
+                auto,
             } => {
                 let f = func_target(
                     code,
@@ -316,7 +317,9 @@ impl Machine {
                 let symmetric = match symm.map(|o| val(&o)) {
                     Some(v) if (0..MAX_THREADS as Val).contains(&v) => Symmetry::Declared(v as Tid),
                     Some(_) => Symmetry::Asymmetric,
-                    None if code.oblivious.get(f as usize) == Some(&true) => Symmetry::Auto,
+                    None if *auto && code.oblivious.get(f as usize) == Some(&true) => {
+                        Symmetry::Auto
+                    }
                     None => Symmetry::Asymmetric,
                 };
                 let action = Action::Spawn {

@@ -607,6 +607,8 @@ fn threads_fences_and_mutexes() {
         func: r(fp),
         arg: c(42),
         symm: None,
+        auto: false,
+        auto: false,
     });
     main.i(K::Fence {
         ord: MemOrder::SeqCst,

@@ -52,6 +52,7 @@ const NAMES: &[&str] = &[
     "snprintf",
     "pthread_create",
     "__porf_spawn_symmetric",
+    "__porf_spawn",
     "pthread_join",
     "pthread_exit",
     "pthread_self",
@@ -849,8 +850,9 @@ impl Cx<'_> {
                 self.print_call(name, args, off)
             }
             "sprintf" | "snprintf" => self.sprintf(name, args, off),
-            "pthread_create" => self.pthread_create(args, off, false),
-            "__porf_spawn_symmetric" => self.pthread_create(args, off, true),
+            "pthread_create" => self.pthread_create(args, off, Spawned::Pthread),
+            "__porf_spawn_symmetric" => self.pthread_create(args, off, Spawned::Symmetric),
+            "__porf_spawn" => self.pthread_create(args, off, Spawned::Verifier),
             "pthread_join" => self.pthread_join(args, off),
             "pthread_exit" => {
                 self.argc(name, args, 1, off)?;
@@ -939,15 +941,14 @@ impl Cx<'_> {
         }
     }
 
-    /// `pthread_create(t, attr, f, arg)`; `symmetric`: porf's bundled genmc.h's
-    /// `__porf_spawn_symmetric(t, pred, f, arg)`, the spawn of
-    /// `__VERIFIER_spawn_symmetric(f, arg, pred)` (no attributes; the new thread is
-    /// declared interchangeable with thread `pred`).
-    fn pthread_create(&mut self, args: &[Node<Expression>], off: usize, symmetric: bool) -> R<Val> {
-        let name = if symmetric {
-            "__porf_spawn_symmetric"
-        } else {
-            "pthread_create"
+    /// `pthread_create(t, attr, f, arg)`, or a spawn of porf's bundled genmc.h
+    /// ([`Spawned`]).
+    fn pthread_create(&mut self, args: &[Node<Expression>], off: usize, how: Spawned) -> R<Val> {
+        let symmetric = how == Spawned::Symmetric;
+        let name = match how {
+            Spawned::Pthread => "pthread_create",
+            Spawned::Verifier => "__porf_spawn",
+            Spawned::Symmetric => "__porf_spawn_symmetric",
         };
         self.argc(name, args, 4, off)?;
         let (tp, tt) = self.pointer_arg(&args[0], name)?;
@@ -986,6 +987,7 @@ impl Cx<'_> {
             func: f,
             arg,
             symm,
+            auto: how == Spawned::Verifier,
         });
         let tid = self.b.conv(Operand::Reg(dst), Scalar::PTR, ts);
         self.b.store(tp, tid, ts, super::ops::ord_of(tt.atomic));
@@ -1368,4 +1370,19 @@ mod tests {
         assert_eq!(atomic_op("__sync_max_and_fetch"), None);
         assert!(is_builtin("snprintf") && is_builtin("__builtin_va_start"));
     }
+}
+
+/// How a thread is spawned.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+enum Spawned {
+    /// `pthread_create(t, attr, f, arg)`.
+    Pthread,
+    /// genmc.h's `__VERIFIER_spawn(f, arg)` (`__porf_spawn(t, attr, f, arg)`): GenMC's
+    /// spawn returns the id instead of storing it, so the spawn may be found symmetric
+    /// to the previous one (`InstKind::Spawn::auto`).
+    Verifier,
+    /// genmc.h's `__VERIFIER_spawn_symmetric(f, arg, pred)`
+    /// (`__porf_spawn_symmetric(t, pred, f, arg)`): the new thread is declared
+    /// interchangeable with thread `pred`.
+    Symmetric,
 }
