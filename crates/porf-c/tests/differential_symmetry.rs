@@ -150,8 +150,12 @@ fn compile(text: &str, tag: &str) -> CProgram {
     CProgram::new(module, RunOptions::default())
 }
 
+/// A final state up to which thread holds which registers: the threads' registers
+/// sorted, and the memory.
+type Outcome = (Vec<Vec<i64>>, Vec<(u64, i64)>);
+
 /// The final states up to which thread holds which registers.
-fn outcomes(s: &Stats) -> BTreeSet<(Vec<Vec<i64>>, Vec<(u64, i64)>)> {
+fn outcomes(s: &Stats) -> BTreeSet<Outcome> {
     s.final_states
         .iter()
         .map(|f| {

@@ -608,7 +608,6 @@ fn threads_fences_and_mutexes() {
         arg: c(42),
         symm: None,
         auto: false,
-        auto: false,
     });
     main.i(K::Fence {
         ord: MemOrder::SeqCst,
@@ -689,6 +688,7 @@ fn invalid_spawns_and_joins() {
                 func: c(target),
                 arg: c(0),
                 symm: None,
+                auto: false,
             });
         })
     };
