@@ -2,7 +2,10 @@
  * include/genmc.h), with each facility's meaning in porf.
  *
  * - __VERIFIER_assume(c): blocks the execution when c is false.
- * - __VERIFIER_spawn(f, arg) / __VERIFIER_join(t): pthread_create / pthread_join.
+ * - __VERIFIER_spawn(f, arg) / __VERIFIER_join(t): pthread_create / pthread_join,
+ *   except that, as in GenMC, threads spawned one after the other by
+ *   __VERIFIER_spawn with the same f and arg may be found symmetric (README
+ *   "Symmetry reduction"; pthread_create stores the id in memory in between).
  *   __VERIFIER_spawn_symmetric(f, arg, t) spawns like __VERIFIER_spawn and declares
  *   the new thread interchangeable with thread t: when t was spawned by the same
  *   thread with the same f and arg, symmetry reduction explores executions that
