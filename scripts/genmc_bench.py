@@ -9,8 +9,9 @@ the tsv's recorded time (extra rows: `-`, with GenMC's expected count where its 
 has one).
 
 Per row: porf's complete and blocked counts, time and verdict; GenMC's; porf's time over
-GenMC's. DIFF marks a verdict or complete count that differs (GenMC's symmetry reduction
-and porf's missing in-place revisiting are documented causes, in the tsv's note column);
+GenMC's. DIFF marks a verdict or complete count that differs (porf's missing in-place
+revisiting is a documented cause, in the tsv's note column; symmetry reduction no longer
+is: porf counts GenMC's reduced counts, `--disable-sr` its unreduced ones);
 SLOWER marks a ratio over 1.0. The summary gives the geometric mean of the ratios, the rows
 slower and the rows differing. The tsv's rows are GenMC runs that ended with "No errors
 were detected", so their recorded verdict is safe.

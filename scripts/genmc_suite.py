@@ -32,7 +32,7 @@ need weak memory (such rows are marked in the notes).
 
 GenMC arguments map to porf's: `-unroll=N` to `--unroll N` (GenMC kills a cut thread and
 counts the execution as complete, porf blocks it: README "Loop bounds"),
-`-disable-race-detection`, `-check-liveness` and `-disable-spin-assume` to porf's flags of
+`-disable-race-detection`, `-check-liveness`, `-disable-spin-assume` and `-disable-sr` to porf's flags of
 the same name when `porf verify --help` lists them; `-D`, `-I` and `-include FILE` are
 passed to the preprocessor (paths relative to GenMC's root). Arguments that tune GenMC's
 exploration (symmetry reduction, in-place revisiting, BAM, LAPOR, helper, consistency
@@ -176,7 +176,8 @@ def porf_args(genmc_args, clang_args, genmc_root, porf_flags):
             i += 1
         elif name == "-unroll":
             args += ["--unroll", t.split("=", 1)[1]]
-        elif name in ("-disable-race-detection", "-check-liveness", "-disable-spin-assume"):
+        elif name in ("-disable-race-detection", "-check-liveness", "-disable-spin-assume",
+                      "-disable-sr"):
             flag = "-" + name
             if flag in porf_flags:
                 args.append(flag)

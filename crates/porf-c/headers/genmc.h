@@ -2,10 +2,16 @@
  * include/genmc.h), with each facility's meaning in porf.
  *
  * - __VERIFIER_assume(c): blocks the execution when c is false.
- * - __VERIFIER_spawn(f, arg) / __VERIFIER_join(t): pthread_create / pthread_join.
- *   __VERIFIER_spawn_symmetric(f, arg, t) spawns like __VERIFIER_spawn: the symmetry
- *   it declares only lets GenMC skip executions that differ by swapping the threads
- *   (symmetry reduction); porf explores them all, so it may count more.
+ * - __VERIFIER_spawn(f, arg) / __VERIFIER_join(t): pthread_create / pthread_join,
+ *   except that, as in GenMC, threads spawned one after the other by
+ *   __VERIFIER_spawn with the same f and arg may be found symmetric (README
+ *   "Symmetry reduction"; pthread_create stores the id in memory in between).
+ *   __VERIFIER_spawn_symmetric(f, arg, t) spawns like __VERIFIER_spawn and declares
+ *   the new thread interchangeable with thread t: when t was spawned by the same
+ *   thread with the same f and arg, symmetry reduction explores executions that
+ *   differ by swapping the two threads once (README "Symmetry reduction";
+ *   --disable-sr explores them all). The declaration is the program's promise: the
+ *   rest of the program must not tell the two threads apart.
  * - __VERIFIER_helped_CAS, __VERIFIER_helping_CAS, __VERIFIER_speculative_read,
  *   __VERIFIER_confirming_read/CAS, __VERIFIER_local_write: annotations that let
  *   GenMC prune executions (Helper, SAVer); porf runs the annotated code as written
@@ -45,18 +51,26 @@ int __VERIFIER_nondet_int(void);
 
 typedef pthread_t __VERIFIER_thread_t;
 
+void __porf_spawn(pthread_t *__t, const pthread_attr_t *__attr,
+		  void *(*__start_routine)(void *), void *__arg);
+
 static inline __VERIFIER_thread_t __VERIFIER_spawn(void *(*__start_routine)(void *), void *__arg)
 {
 	pthread_t __t;
-	pthread_create(&__t, NULL, __start_routine, __arg);
+	__porf_spawn(&__t, NULL, __start_routine, __arg);
 	return __t;
 }
+
+void __porf_spawn_symmetric(pthread_t *__t, __VERIFIER_thread_t __th,
+			    void *(*__start_routine)(void *), void *__arg);
 
 static inline __VERIFIER_thread_t __VERIFIER_spawn_symmetric(void *(*__start_routine)(void *),
 							     void *__arg,
 							     __VERIFIER_thread_t __th)
 {
-	return __VERIFIER_spawn(__start_routine, __arg);
+	pthread_t __t;
+	__porf_spawn_symmetric(&__t, __th, __start_routine, __arg);
+	return __t;
 }
 
 static inline void *__VERIFIER_join(__VERIFIER_thread_t __th)

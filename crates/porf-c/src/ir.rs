@@ -485,11 +485,17 @@ pub enum InstKind {
         args: Vec<Operand>,
     },
     /// `pthread_create`: spawn a thread running `func(arg)`; `dst` = the new thread id.
-    /// `func` is a function pointer value.
+    /// `func` is a function pointer value. `symm`: the thread id the new thread is
+    /// declared symmetric to (`__VERIFIER_spawn_symmetric`). `auto`: the spawn may be
+    /// found symmetric to its parent's previous one (`__VERIFIER_spawn`, which returns
+    /// the id; `pthread_create` stores it through a pointer, a memory access between
+    /// two spawns, after which GenMC detects no symmetry either).
     Spawn {
         dst: Reg,
         func: Operand,
         arg: Operand,
+        symm: Option<Operand>,
+        auto: bool,
     },
     /// `pthread_join(tid, ...)`: `dst` = the thread's return value. A tid that names
     /// no spawned thread is a memory error "join of an invalid thread".
@@ -639,9 +645,12 @@ impl InstKind {
                 f(*target);
                 args.iter().copied().for_each(f)
             }
-            Spawn { func, arg, .. } => {
+            Spawn {
+                func, arg, symm, ..
+            } => {
                 f(*func);
-                f(*arg)
+                f(*arg);
+                symm.iter().copied().for_each(f)
             }
             Join { tid, .. } => f(*tid),
             ThreadExit { val } => f(*val),
@@ -934,6 +943,10 @@ pub struct Module {
     /// with `goto` unbounded; [`crate::CProgram`] fills it when
     /// [`crate::RunOptions::unroll`] is set.
     pub back_edges: Vec<crate::unroll::FuncEdges>,
+    /// Symmetry reduction: whether threads running each function (indexed like
+    /// `funcs`) may be taken as interchangeable ([`crate::symmetric::oblivious`]).
+    /// Empty (the front end's output) says so of none; [`crate::CProgram`] fills it.
+    pub oblivious: Vec<bool>,
     /// What each allocation site allocates, when the front end saw the block's pointer
     /// converted to a pointer to a complete type right after the call
     /// (`struct node *n = malloc(sizeof *n)`): witnesses then name heap memory by type

@@ -32,6 +32,7 @@ pub mod random_spin;
 mod scan;
 pub mod spin;
 mod srcmap;
+pub mod symmetric;
 mod types;
 pub mod uninit;
 pub mod unroll;

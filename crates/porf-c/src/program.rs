@@ -41,6 +41,7 @@ impl CProgram {
         } else {
             Vec::new()
         };
+        module.oblivious = crate::symmetric::oblivious(&module, &reachable(&module));
         Ok(CProgram {
             module: Arc::new(module),
             run,
@@ -389,7 +390,16 @@ fn validate_func(m: &Module, f: &Function) -> Result<(), String> {
                     op(target)?;
                     args.iter().try_for_each(op)?;
                 }
-                K::Spawn { dst, func: fv, arg } => reg(*dst).and(op(fv)).and(op(arg))?,
+                K::Spawn {
+                    dst,
+                    func: fv,
+                    arg,
+                    symm,
+                    ..
+                } => {
+                    reg(*dst).and(op(fv)).and(op(arg))?;
+                    symm.iter().try_for_each(op)?;
+                }
                 K::Join { dst, tid } => reg(*dst).and(op(tid))?,
                 K::ThreadExit { val } => op(val)?,
                 K::Lock { addr }

@@ -102,6 +102,8 @@ fn main_fn(entries: &[FuncId], tail: Vec<InstKind>) -> Function {
             dst: i as Reg,
             func: fptr(e),
             arg: c(0),
+            symm: None,
+            auto: false,
         });
     }
     for i in 0..n {

@@ -74,6 +74,12 @@ pub struct VerifyArgs {
     /// (complete executions and errors are the same either way; see the README).
     #[arg(long)]
     explore_stale_blocks: bool,
+    /// Disable symmetry reduction (GenMC's `-disable-sr`): explore separately the
+    /// executions that differ only by swapping two threads spawned by
+    /// `__VERIFIER_spawn_symmetric`, or found interchangeable (same function and
+    /// argument, nothing telling them apart); see the README.
+    #[arg(long)]
+    disable_sr: bool,
     /// `abort()` blocks the execution like a failed assume instead of being an error
     /// (SV-COMP's reading: abort only ends the path; its tasks write `assume(e)` as
     /// `if (!(e)) abort();`) (C programs).
@@ -175,6 +181,7 @@ impl VerifyArgs {
             "check_leaks": self.check_leaks,
             "abort_blocks": self.abort_blocks,
             "explore_stale_blocks": self.explore_stale_blocks,
+            "disable_sr": self.disable_sr,
             "shard_probe": self.shard_probe,
             "nondet_range": self.nondet_range.map(|(lo, hi)| [lo, hi]),
         })
@@ -244,6 +251,7 @@ pub fn run(a: VerifyArgs) -> u8 {
         )));
     }
     cfg.explore_stale_blocks = a.explore_stale_blocks;
+    cfg.disable_sr = a.disable_sr;
     cfg.keep_sample = a.print_execution;
     let model = porf_models::by_name(&a.explore.model).expect("clap checked the model name");
     if let Err(msg) = porf_explore::supported(a.explore.strategy(), model.as_ref(), equiv) {

@@ -103,7 +103,7 @@ fn encode(k: &mut Vec<i64>, kind: &LabelKind, read: i64) {
             k.push(write_kind_code(*kind));
         }
         LabelKind::Fence { ord } => k.extend([4, *ord as i64]),
-        LabelKind::Spawn { child } => k.extend([5, *child as i64]),
+        LabelKind::Spawn { child, .. } => k.extend([5, *child as i64]),
         LabelKind::Join { child } => k.extend([6, *child as i64]),
         LabelKind::Finish { ret } => k.extend([7, *ret]),
         LabelKind::Block { reason } => k.extend(match reason {

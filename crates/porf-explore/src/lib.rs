@@ -33,6 +33,8 @@
 //!   total from the share of the tree done; [`growth`]: the first execution to grow
 //!   past a threshold, for an early diagnostic.
 //! * [`mutex`]: which thread holds a mutex (invalid unlocks, self-deadlocks).
+//! * [`symmetry`]: symmetry reduction: of executions that differ only by swapping
+//!   threads declared symmetric, the optimal explorer explores one (`--disable-sr`).
 //! * [`mixed_size`]: accesses whose byte ranges overlap with different (location,
 //!   width) pairs end the execution as unsupported, so no explored graph has one.
 //! * [`rvf_smc`]: RVF-SMC ("Stateless Model Checking under a Reads-Value-From
@@ -68,6 +70,7 @@ pub mod stale;
 pub mod state;
 pub mod stats;
 pub mod step;
+pub mod symmetry;
 pub mod tally;
 mod visitor;
 
@@ -143,6 +146,10 @@ pub struct Config {
     /// blocked (and, with keep-going, erroneous) counts differ. Tests that compare
     /// blocked counts with an explorer that enumerates every execution set it.
     pub explore_stale_blocks: bool,
+    /// Turn symmetry reduction off ([`symmetry`], GenMC's `-disable-sr`): the optimal
+    /// explorer in co mode, under TruSt's maximality rule, otherwise explores
+    /// executions that differ only by swapping two threads declared symmetric once.
+    pub disable_sr: bool,
     /// Worker threads for the optimal explorer ([`parallel`]); 0 and 1 mean one. The
     /// result does not depend on it, except where a limit (`timeout`) cut the
     /// exploration; configurations whose exploration keeps state across subtrees run

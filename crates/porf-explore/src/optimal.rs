@@ -38,6 +38,7 @@ use crate::shard::{Child, Filter};
 use crate::stale;
 use crate::state::{Snap, State, Taken, TidRegistry};
 use crate::step::{self, Access, AfterRead, Step};
+use crate::symmetry;
 use crate::visitor::{BranchVisitor, HandOff, Visitors};
 use crate::{Config, Stats};
 use porf_graph::{
@@ -128,6 +129,9 @@ pub(crate) struct Optimal<'a, 'c, P: Program> {
     /// Whether subtrees holding blocked executions only are skipped ([`stale`]): with
     /// the maximality rule, unless [`Config::explore_stale_blocks`].
     prune_stale: bool,
+    /// Whether symmetry reduction is on ([`symmetry`]): with the maximality rule,
+    /// unless [`Config::disable_sr`].
+    sr: bool,
     /// Without the maximality rule (rf mode, and co mode for models such as WRA): the
     /// states backward revisits produced ([`compact_state_key`]: graph, insertion
     /// order, revisitable events), each explored once — the set U. Empty with the
@@ -156,6 +160,7 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
             v: Visitors::new(par),
             maximality,
             prune_stale: maximality && !cfg.explore_stale_blocks,
+            sr: maximality && !cfg.disable_sr,
             revisited: HashSet::new(),
         }
     }
@@ -264,7 +269,12 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
             if let Action::Choose { lo, hi, src, .. } = action {
                 return self.choose(st, t, (lo, hi), src);
             }
-            match step::perform(st, self.prog, self.model, &mut self.tids, t, action) {
+            let perform = if self.sr {
+                step::perform_symmetric
+            } else {
+                step::perform
+            };
+            match perform(st, self.prog, self.model, &mut self.tids, t, action) {
                 Step::Done(e) => {
                     if !self.record(st, e) {
                         return;
@@ -303,6 +313,9 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
         // accesses, checked where they are added.
         let free = matches!(kind, LabelKind::Free { .. } | LabelKind::Note { .. });
         if fence && !self.co.check(&mut st.g, e) {
+            return false;
+        }
+        if self.sr && !symmetry::consistent(&st.g, e) {
             return false;
         }
         if error {
@@ -381,7 +394,9 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
             }
             step::set_source(self.model, &mut st.g, r, w, ord);
             if let Some(a) = self.co.accepts(&st.g, r) {
-                ok.push((w, a));
+                if !self.sr || symmetry::consistent(&st.g, r) {
+                    ok.push((w, a));
+                }
             }
         }
         if self.prune_stale && kind == ReadKind::Lock {
@@ -438,6 +453,9 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
                 // atomic graph; co mode's incremental check leaves atomicity out.
                 let check = self.co.tracked() || atomic;
                 if check && !self.co.check(&mut st.g, w) {
+                    return;
+                }
+                if self.sr && !symmetry::consistent(&st.g, w) {
                     return;
                 }
                 if atomic && self.report_errors(&st.g, w) {
@@ -497,7 +515,10 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
                 break;
             }
             st.g.co_insert(w, pos);
-            if !atomicity::splits_rmw(&st.g, w) && self.model.consistent_with(&st.g, w) {
+            if !atomicity::splits_rmw(&st.g, w)
+                && self.model.consistent_with(&st.g, w)
+                && (!self.sr || symmetry::consistent(&st.g, w))
+            {
                 ok.push(pos);
             }
             st.g.co_remove(w);
@@ -561,6 +582,7 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
             }
             let rev = Revisit::apply(st, self.model, self.co, r, w, &keep);
             if !self.co.check(&mut st.g, r)
+                || (self.sr && !symmetry::consistent(&st.g, r))
                 || (st.g.label(w).is_exclusive_write() && atomicity::violated_by(&st.g, w))
                 || (!self.maximality
                     && !self

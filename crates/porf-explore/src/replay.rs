@@ -83,7 +83,7 @@ fn retrace<P: Program>(prog: &P, g: &Graph, mut visit: impl FnMut(EventId, &P::T
                 LabelKind::Finish { .. } | LabelKind::Block { .. } | LabelKind::Error { .. } => {
                     break
                 }
-                LabelKind::Spawn { child } => {
+                LabelKind::Spawn { child, .. } => {
                     if let Action::Spawn { entry, arg, .. } = action {
                         spawned.insert(*child, (entry, arg));
                     }

@@ -5,6 +5,7 @@
 use crate::mixed_size;
 use crate::mutex;
 use crate::state::{State, TidRegistry};
+use crate::symmetry;
 use porf_graph::{
     Action, BlockReason, ErrorKind, EventId, LabelKind, Loc, MemOrder, Program, ReadKind, SrcLoc,
     Tid, Val, WriteKind, MUTEX_DESTROYED,
@@ -174,7 +175,23 @@ pub fn add_event<P: Program>(
 /// (the events of an action with no choice). An access mixed with one of the graph's
 /// ([`mixed_size`]) becomes an unsupported error event: this is the one place every
 /// explorer turns actions into accesses.
+///
+/// A spawn's symmetry declaration is dropped: only [`perform_symmetric`] keeps it.
 pub fn perform<P: Program>(
+    st: &mut State<P>,
+    prog: &P,
+    model: &dyn MemoryModel,
+    tids: &mut TidRegistry,
+    t: Tid,
+    action: Action,
+) -> Step {
+    perform_symmetric(st, prog, model, tids, t, symmetry::undeclared(action))
+}
+
+/// [`perform`], keeping a spawn's symmetry declaration: the spawn event records the
+/// child's symmetric predecessor when the declaration is valid
+/// ([`symmetry::predecessor`]). For symmetry reduction only ([`crate::symmetry`]).
+pub fn perform_symmetric<P: Program>(
     st: &mut State<P>,
     prog: &P,
     model: &dyn MemoryModel,
@@ -304,9 +321,21 @@ fn add_deterministic<P: Program>(
     action: Action,
 ) -> EventId {
     let (kind, src) = match action {
-        Action::Spawn { entry, arg, src } => {
+        Action::Spawn {
+            entry,
+            arg,
+            symmetric,
+            src,
+        } => {
             let child = tids.child(t, st.spawns_of(t));
-            let s = add_resumed(st, model, t, LabelKind::Spawn { child }, src, child as Val);
+            let symm = symmetry::predecessor(&st.g, t, entry, arg, symmetric);
+            let kind = LabelKind::Spawn {
+                child,
+                entry,
+                arg,
+                symm,
+            };
+            let s = add_resumed(st, model, t, kind, src, child as Val);
             let start = st.start_thread(child, s, prog.spawn(child, entry, arg));
             st.g.label_mut(start).hb = model.hb_view(&st.g, start);
             return start;

@@ -256,6 +256,22 @@ pub enum ErrorKind {
     NonTermination,
 }
 
+/// What a spawn says about the new thread's interchangeability with a thread spawned
+/// before it by the same parent with the same entry and argument (symmetry reduction,
+/// `porf-explore`'s `symmetry.rs`).
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum Symmetry {
+    /// Nothing: the thread may tell itself apart from its siblings.
+    Asymmetric,
+    /// The front end vouches that nothing in the program tells threads running this
+    /// entry apart (no thread identity or per-thread address reaches a value, no
+    /// join): the nearest such sibling may be taken as its twin, as GenMC does.
+    Auto,
+    /// The program declares the thread interchangeable with thread `tid` (GenMC's
+    /// `__VERIFIER_spawn_symmetric`).
+    Declared(Tid),
+}
+
 /// What a thread asks the explorer to do next.
 ///
 /// The value handed back by [`ThreadMachine::resume`] is, per action:
@@ -336,10 +352,13 @@ pub enum Action {
         ord: MemOrder,
         src: SrcLoc,
     },
-    /// Start a new thread running `entry(arg)`; see [`Program::spawn`].
+    /// Start a new thread running `entry(arg)`; see [`Program::spawn`]. `symmetric`:
+    /// what the program says about the new thread's interchangeability with an
+    /// earlier one, for symmetry reduction ([`Symmetry`]).
     Spawn {
         entry: u32,
         arg: Val,
+        symmetric: Symmetry,
         src: SrcLoc,
     },
     /// Wait until thread `tid` has finished.

@@ -503,6 +503,9 @@ impl Graph {
             LabelKind::Free { base, .. } => self.blocks.entry(*base).or_default().frees.push(e),
             _ => {}
         }
+        if let Some(v) = self.symmetric_porf(e, &kind) {
+            porf.join(&v);
+        }
         if is_sc_fence(&kind) {
             self.sc_fences += 1;
         }
@@ -597,6 +600,9 @@ impl Graph {
         porf.include(r);
         if let Some(w) = w {
             porf.join(&self.label(w).porf);
+        }
+        if let Some(v) = self.symmetric_porf(r, &self.label(r).kind) {
+            porf.join(&v);
         }
         let lab = self.label_mut(r);
         if let LabelKind::Read { rf, .. } = &mut lab.kind {
@@ -1175,7 +1181,16 @@ mod tests {
         let mut g = Graph::new();
         g.ensure_loc(X, 7, None);
         g.add(0, LabelKind::Start { parent: None }, SrcLoc::UNKNOWN);
-        let s = g.add(0, LabelKind::Spawn { child: 1 }, SrcLoc::UNKNOWN);
+        let s = g.add(
+            0,
+            LabelKind::Spawn {
+                child: 1,
+                entry: 0,
+                arg: 0,
+                symm: None,
+            },
+            SrcLoc::UNKNOWN,
+        );
         g.add(1, LabelKind::Start { parent: Some(s) }, SrcLoc::UNKNOWN);
         g
     }

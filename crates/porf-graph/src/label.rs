@@ -130,8 +130,15 @@ pub enum LabelKind {
     Fence {
         ord: MemOrder,
     },
+    /// The spawn of thread `child` running `entry(arg)`. `symm`: the thread `child` is
+    /// symmetric to (its symmetric predecessor, spawned before it by the same parent
+    /// with the same `entry` and `arg`), for symmetry reduction; `None` when there is
+    /// none or the reduction is off.
     Spawn {
         child: Tid,
+        entry: u32,
+        arg: Val,
+        symm: Option<Tid>,
     },
     /// Waits for `child`'s `Finish`, which it reads from.
     Join {

@@ -17,6 +17,8 @@
 //!   growth step copies a whole thread).
 //! * [`graph`]: the execution graph itself: events per thread, rf, co per location,
 //!   insertion stamps, restriction to prefixes.
+//! * [`symmetry`]: symmetric threads (a spawn naming its symmetric predecessor),
+//!   their shared prefixes, and the porf views that include them.
 //! * [`hash`]: [`hash::FastMap`], a map with a fast deterministic hasher for integer
 //!   keys (the graph's per-location maps).
 //! * [`release_acquire`]: [`AllReleaseAcquire`], a program wrapper making every
@@ -29,11 +31,12 @@ pub mod graph;
 pub mod hash;
 pub mod label;
 pub mod release_acquire;
+pub mod symmetry;
 pub mod view;
 
 pub use action::{
-    Action, BlockReason, ErrorKind, LibCall, Loc, MemOrder, Program, RmwOp, SrcLoc, ThreadMachine,
-    Tid, Val, Wrap, MUTEX_DESTROYED,
+    Action, BlockReason, ErrorKind, LibCall, Loc, MemOrder, Program, RmwOp, SrcLoc, Symmetry,
+    ThreadMachine, Tid, Val, Wrap, MUTEX_DESTROYED,
 };
 pub use graph::{AccessClass, BlockInfo, Graph, LocInfo, Removed, RfUndo, SCAN_BELOW};
 pub use label::{EventId, Label, LabelKind, Note, ReadKind, WriteKind, WIDTHLESS};

@@ -300,7 +300,16 @@ mod tests {
                 zeroed: true,
             },
         );
-        let s = add(&mut g, 0, LabelKind::Spawn { child: 1 });
+        let s = add(
+            &mut g,
+            0,
+            LabelKind::Spawn {
+                child: 1,
+                entry: 0,
+                arg: 0,
+                symm: None,
+            },
+        );
         add(&mut g, 1, LabelKind::Start { parent: Some(s) });
         g
     }
@@ -473,7 +482,16 @@ mod tests {
         g.ensure_loc(X, 0, None);
         add(&mut g, 0, LabelKind::Start { parent: None });
         let w0 = write(&mut g, 0, X, 4);
-        let s = add(&mut g, 0, LabelKind::Spawn { child: 1 });
+        let s = add(
+            &mut g,
+            0,
+            LabelKind::Spawn {
+                child: 1,
+                entry: 0,
+                arg: 0,
+                symm: None,
+            },
+        );
         add(&mut g, 1, LabelKind::Start { parent: Some(s) });
         let w1 = write(&mut g, 1, X, 4);
         let m = note(&mut g, 1);
@@ -492,7 +510,16 @@ mod tests {
         let mut g = Graph::new();
         g.ensure_loc(X, 0, None);
         add(&mut g, 0, LabelKind::Start { parent: None });
-        let s = add(&mut g, 0, LabelKind::Spawn { child: 1 });
+        let s = add(
+            &mut g,
+            0,
+            LabelKind::Spawn {
+                child: 1,
+                entry: 0,
+                arg: 0,
+                symm: None,
+            },
+        );
         add(&mut g, 1, LabelKind::Start { parent: Some(s) });
         let a = write(&mut g, 0, X, 4);
         let b = write(&mut g, 1, X, 4);
@@ -536,7 +563,16 @@ mod tests {
         let mut g = Graph::new();
         g.ensure_loc(Loc(1004), 0, Some(B));
         add(&mut g, 0, LabelKind::Start { parent: None });
-        let s = add(&mut g, 0, LabelKind::Spawn { child: 1 });
+        let s = add(
+            &mut g,
+            0,
+            LabelKind::Spawn {
+                child: 1,
+                entry: 0,
+                arg: 0,
+                symm: None,
+            },
+        );
         add(&mut g, 1, LabelKind::Start { parent: Some(s) });
         let early = write(&mut g, 1, Loc(1004), 4);
         assert_eq!(

@@ -212,7 +212,15 @@ mod tests {
         for (m, racy) in [(&Rc11 as &dyn MemoryModel, true), (&Rc11Genmc, false)] {
             let mut l = Lit::new(m, 1);
             let wx = l.write(0, X, NonAtomic);
-            let sp = l.push(0, LabelKind::Spawn { child: 2 });
+            let sp = l.push(
+                0,
+                LabelKind::Spawn {
+                    child: 2,
+                    entry: 0,
+                    arg: 0,
+                    symm: None,
+                },
+            );
             l.push(2, LabelKind::Start { parent: Some(sp) });
             let wy = l.write(0, Y, Relaxed);
             l.read(1, Y, Acquire, Some(wy));

@@ -236,7 +236,16 @@ pub fn random_graph(seed: u64, shape: &RandomGraph, model: &dyn MemoryModel) -> 
     add(&mut g, 0, LabelKind::Start { parent: None });
     let mut remaining = Vec::new();
     for c in 1..=shape.threads {
-        let s = add(&mut g, 0, LabelKind::Spawn { child: c });
+        let s = add(
+            &mut g,
+            0,
+            LabelKind::Spawn {
+                child: c,
+                entry: 0,
+                arg: 0,
+                symm: None,
+            },
+        );
         add(&mut g, c, LabelKind::Start { parent: Some(s) });
         remaining.push((c, 1 + rng.below(shape.events_per_thread as u64) as u32));
     }
@@ -380,7 +389,16 @@ mod tests {
         add(&mut g, 0, LabelKind::Start { parent: None });
         let mut writes = Vec::new();
         for c in 1..=3 {
-            let s = add(&mut g, 0, LabelKind::Spawn { child: c });
+            let s = add(
+                &mut g,
+                0,
+                LabelKind::Spawn {
+                    child: c,
+                    entry: 0,
+                    arg: 0,
+                    symm: None,
+                },
+            );
             add(&mut g, c, LabelKind::Start { parent: Some(s) });
         }
         for (t, v) in [(1, 2), (2, 3)] {

@@ -108,7 +108,7 @@ impl<'g> Nav<'g> {
     }
     /// Sync edges out of `a`: spawn → child start, last event of a thread → its joins.
     pub(crate) fn sync_succ(&self, a: EventId, out: &mut Vec<EventId>) {
-        if let LabelKind::Spawn { child } = self.g.label(a).kind {
+        if let LabelKind::Spawn { child, .. } = self.g.label(a).kind {
             if self.g.thread_exists(child) {
                 out.push(EventId::new(child, 0));
             }

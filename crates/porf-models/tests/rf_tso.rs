@@ -219,7 +219,16 @@ fn tso_run(seed: u64, threads: u32, ops: u32, locs: u64) -> Graph {
     add(&mut g, 0, LabelKind::Start { parent: None });
     let mut progs: Vec<VecDeque<Op>> = vec![VecDeque::new()];
     for c in 1..=threads {
-        let s = add(&mut g, 0, LabelKind::Spawn { child: c });
+        let s = add(
+            &mut g,
+            0,
+            LabelKind::Spawn {
+                child: c,
+                entry: 0,
+                arg: 0,
+                symm: None,
+            },
+        );
         add(&mut g, c, LabelKind::Start { parent: Some(s) });
         let prog = (0..ops).map(|_| {
             let loc = Loc(1 + rng.below(locs));
@@ -399,7 +408,16 @@ fn padded_gadget(pad: u32) -> Graph {
     };
     add(&mut g, 0, LabelKind::Start { parent: None });
     for c in 1..=4 {
-        let s = add(&mut g, 0, LabelKind::Spawn { child: c });
+        let s = add(
+            &mut g,
+            0,
+            LabelKind::Spawn {
+                child: c,
+                entry: 0,
+                arg: 0,
+                symm: None,
+            },
+        );
         add(&mut g, c, LabelKind::Start { parent: Some(s) });
         for i in 0..pad as u64 {
             let loc = 100 + (c as u64 - 1) * pad as u64 + i;

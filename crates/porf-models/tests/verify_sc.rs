@@ -155,7 +155,16 @@ fn sc_trace(seed: u64, shape: &Trace) -> Graph {
     add(&mut g, 0, LabelKind::Start { parent: None });
     let mut left = Vec::new();
     for c in 1..=shape.threads {
-        let s = add(&mut g, 0, LabelKind::Spawn { child: c });
+        let s = add(
+            &mut g,
+            0,
+            LabelKind::Spawn {
+                child: c,
+                entry: 0,
+                arg: 0,
+                symm: None,
+            },
+        );
         add(&mut g, c, LabelKind::Start { parent: Some(s) });
         left.push((c, shape.events_per_thread));
     }

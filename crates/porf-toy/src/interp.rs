@@ -564,6 +564,7 @@ impl ThreadMachine for ToyThread {
                 Instr::Spawn { entry, src, .. } => Action::Spawn {
                     entry: *entry,
                     arg: 0,
+                    symmetric: porf_graph::Symmetry::Asymmetric,
                     src: *src,
                 },
                 Instr::Join { tid, src } => Action::Join {

@@ -121,6 +121,7 @@ fn main_spawns_and_joins() {
     let spawn = |entry, line| Action::Spawn {
         entry,
         arg: 0,
+        symmetric: porf_graph::Symmetry::Asymmetric,
         src: SrcLoc::line(line),
     };
     let join = |tid, line| Action::Join {

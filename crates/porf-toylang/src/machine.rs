@@ -210,6 +210,7 @@ impl ToyLangThread {
                     return Action::Spawn {
                         entry: i as u32,
                         arg: 0,
+                        symmetric: porf_graph::Symmetry::Asymmetric,
                         src: src(t.pos),
                     };
                 }

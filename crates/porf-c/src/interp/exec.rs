@@ -9,7 +9,9 @@ use crate::memory::{
     classify, frame_addr, func_addr, heap_addr, stack_addr, Fault, Region, HEAP_DATA,
     MAX_HEAP_BLOCKS, MAX_MALLOC, MAX_STACK, MAX_THREADS,
 };
-use porf_graph::{Action, BlockReason, ErrorKind, Loc, MemOrder, Note, RmwOp, SrcLoc, Tid, Val};
+use porf_graph::{
+    Action, BlockReason, ErrorKind, Loc, MemOrder, Note, RmwOp, SrcLoc, Symmetry, Tid, Val,
+};
 
 /// What executing one instruction did.
 type Step = Result<Option<Pending>, Fault>;
@@ -292,7 +294,13 @@ impl Machine {
                 }
                 self.call(code, f, args, *dst, src)
             }
-            InstKind::Spawn { dst, func, arg } => {
+            InstKind::Spawn {
+                dst,
+                func,
+                arg,
+                symm,
+                auto,
+            } => {
                 let f = func_target(
                     code,
                     val(func),
@@ -305,9 +313,19 @@ impl Machine {
                         entry.name, entry.nparams
                     )));
                 }
+                // A value naming no thread declares no symmetry.
+                let symmetric = match symm.map(|o| val(&o)) {
+                    Some(v) if (0..MAX_THREADS as Val).contains(&v) => Symmetry::Declared(v as Tid),
+                    Some(_) => Symmetry::Asymmetric,
+                    None if *auto && code.oblivious.get(f as usize) == Some(&true) => {
+                        Symmetry::Auto
+                    }
+                    None => Symmetry::Asymmetric,
+                };
                 let action = Action::Spawn {
                     entry: f,
                     arg: val(arg),
+                    symmetric,
                     src,
                 };
                 let cont = Cont::Value {

@@ -606,6 +606,8 @@ fn threads_fences_and_mutexes() {
         dst: t,
         func: r(fp),
         arg: c(42),
+        symm: None,
+        auto: false,
     });
     main.i(K::Fence {
         ord: MemOrder::SeqCst,
@@ -632,6 +634,7 @@ fn threads_fences_and_mutexes() {
         Action::Spawn {
             entry: child,
             arg: 42,
+            symmetric: porf_graph::Symmetry::Asymmetric,
             src: SrcLoc::line(2),
         },
         Action::Fence {
@@ -684,6 +687,8 @@ fn invalid_spawns_and_joins() {
                 dst: t,
                 func: c(target),
                 arg: c(0),
+                symm: None,
+                auto: false,
             });
         })
     };

@@ -51,6 +51,8 @@ const NAMES: &[&str] = &[
     "sprintf",
     "snprintf",
     "pthread_create",
+    "__porf_spawn_symmetric",
+    "__porf_spawn",
     "pthread_join",
     "pthread_exit",
     "pthread_self",
@@ -848,7 +850,9 @@ impl Cx<'_> {
                 self.print_call(name, args, off)
             }
             "sprintf" | "snprintf" => self.sprintf(name, args, off),
-            "pthread_create" => self.pthread_create(args, off),
+            "pthread_create" => self.pthread_create(args, off, Spawned::Pthread),
+            "__porf_spawn_symmetric" => self.pthread_create(args, off, Spawned::Symmetric),
+            "__porf_spawn" => self.pthread_create(args, off, Spawned::Verifier),
             "pthread_join" => self.pthread_join(args, off),
             "pthread_exit" => {
                 self.argc(name, args, 1, off)?;
@@ -937,8 +941,15 @@ impl Cx<'_> {
         }
     }
 
-    fn pthread_create(&mut self, args: &[Node<Expression>], off: usize) -> R<Val> {
-        let name = "pthread_create";
+    /// `pthread_create(t, attr, f, arg)`, or a spawn of porf's bundled genmc.h
+    /// ([`Spawned`]).
+    fn pthread_create(&mut self, args: &[Node<Expression>], off: usize, how: Spawned) -> R<Val> {
+        let symmetric = how == Spawned::Symmetric;
+        let name = match how {
+            Spawned::Pthread => "pthread_create",
+            Spawned::Verifier => "__porf_spawn",
+            Spawned::Symmetric => "__porf_spawn_symmetric",
+        };
         self.argc(name, args, 4, off)?;
         let (tp, tt) = self.pointer_arg(&args[0], name)?;
         let Some(ts) = tt.scalar().filter(|s| !s.float) else {
@@ -947,7 +958,13 @@ impl Cx<'_> {
                 "first argument of `pthread_create` must point to a `pthread_t`",
             );
         };
-        let (attr, attr_t) = self.rvalue(&args[1])?;
+        let (attr, attr_t, symm) = if symmetric {
+            let pred = self.int_arg(&args[1], IntTy::ULong)?;
+            (Operand::Const(0), CType::void_ptr(), Some(pred))
+        } else {
+            let (attr, attr_t) = self.rvalue(&args[1])?;
+            (attr, attr_t, None)
+        };
         let (f, ft) = self.rvalue(&args[2])?;
         if !ft
             .pointee()
@@ -965,7 +982,13 @@ impl Cx<'_> {
         let arg = self.assign_convert(a, &at, &CType::void_ptr(), args[3].span.start)?;
         self.at(off);
         let dst = self.b.reg();
-        self.b.emit(InstKind::Spawn { dst, func: f, arg });
+        self.b.emit(InstKind::Spawn {
+            dst,
+            func: f,
+            arg,
+            symm,
+            auto: how == Spawned::Verifier,
+        });
         let tid = self.b.conv(Operand::Reg(dst), Scalar::PTR, ts);
         self.b.store(tp, tid, ts, super::ops::ord_of(tt.atomic));
         if !super::ops::is_null_const(&attr, &attr_t) {
@@ -1347,4 +1370,19 @@ mod tests {
         assert_eq!(atomic_op("__sync_max_and_fetch"), None);
         assert!(is_builtin("snprintf") && is_builtin("__builtin_va_start"));
     }
+}
+
+/// How a thread is spawned.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+enum Spawned {
+    /// `pthread_create(t, attr, f, arg)`.
+    Pthread,
+    /// genmc.h's `__VERIFIER_spawn(f, arg)` (`__porf_spawn(t, attr, f, arg)`): GenMC's
+    /// spawn returns the id instead of storing it, so the spawn may be found symmetric
+    /// to the previous one (`InstKind::Spawn::auto`).
+    Verifier,
+    /// genmc.h's `__VERIFIER_spawn_symmetric(f, arg, pred)`
+    /// (`__porf_spawn_symmetric(t, pred, f, arg)`): the new thread is declared
+    /// interchangeable with thread `pred`.
+    Symmetric,
 }

@@ -388,6 +388,7 @@ impl<'a> Cx<'a> {
             warnings: std::mem::take(&mut self.warnings),
             loops: Vec::new(),
             back_edges: Vec::new(),
+            oblivious: Vec::new(),
             alloc_types: std::mem::take(&mut self.alloc_types),
             readonly: self.readonly_ranges(),
         })

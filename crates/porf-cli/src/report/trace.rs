@@ -226,7 +226,7 @@ pub fn describe<P: Program>(names: &Names<P>, g: &Graph, e: EventId) -> (String,
             (format!("{what} {name} {}", ord.short()), Some(*val))
         }
         LabelKind::Fence { ord } => (format!("fence {}", ord.short()), None),
-        LabelKind::Spawn { child } => (format!("spawn T{child}"), None),
+        LabelKind::Spawn { child, .. } => (format!("spawn T{child}"), None),
         LabelKind::Join { child } => (format!("join T{child}"), None),
         LabelKind::Finish { ret } => ("finish".into(), Some(*ret)),
         LabelKind::Block { reason } => (

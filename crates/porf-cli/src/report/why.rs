@@ -309,7 +309,7 @@ impl<P: Program> Cx<'_, P> {
             },
             LabelKind::Malloc { base, .. } => format!("allocation of `{}`", self.names.block(base)),
             LabelKind::Fence { ord } => format!("{} fence", order(ord)),
-            LabelKind::Spawn { child } => format!("spawn of T{child}"),
+            LabelKind::Spawn { child, .. } => format!("spawn of T{child}"),
             LabelKind::Join { child } => format!("join of T{child}"),
             _ => super::trace::describe(self.names, g, e).0,
         };

@@ -137,7 +137,16 @@ fn removed_events_do_not_count() {
 #[test]
 fn restricted_graphs_recount() {
     let mut g = graph();
-    let s = g.add(0, LabelKind::Spawn { child: 1 }, SrcLoc::UNKNOWN);
+    let s = g.add(
+        0,
+        LabelKind::Spawn {
+            child: 1,
+            entry: 0,
+            arg: 0,
+            symm: None,
+        },
+        SrcLoc::UNKNOWN,
+    );
     g.add(1, LabelKind::Start { parent: Some(s) }, SrcLoc::UNKNOWN);
     let keep_before = g.last_of(1).unwrap();
     write(&mut g, 1, 400, 8);

@@ -623,7 +623,17 @@ mod tests {
         add(&mut g, 0, LabelKind::Start { parent: None }, f);
         let threads = 2 + rng.below(2) as u32;
         for c in 1..=threads {
-            let s = add(&mut g, 0, LabelKind::Spawn { child: c }, f);
+            let s = add(
+                &mut g,
+                0,
+                LabelKind::Spawn {
+                    child: c,
+                    entry: 0,
+                    arg: 0,
+                    symm: None,
+                },
+                f,
+            );
             add(&mut g, c, LabelKind::Start { parent: Some(s) }, f);
         }
         use MemOrder::*;

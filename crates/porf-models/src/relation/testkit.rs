@@ -42,7 +42,17 @@ impl<'m> Lit<'m> {
         }
         l.push(0, LabelKind::Start { parent: None });
         let spawns: Vec<_> = (1..=children)
-            .map(|c| l.push(0, LabelKind::Spawn { child: c }))
+            .map(|c| {
+                l.push(
+                    0,
+                    LabelKind::Spawn {
+                        child: c,
+                        entry: 0,
+                        arg: 0,
+                        symm: None,
+                    },
+                )
+            })
             .collect();
         for (c, s) in (1..).zip(spawns) {
             l.push(c, LabelKind::Start { parent: Some(s) });

@@ -104,7 +104,7 @@ pub fn extend(g: &Graph, e: EventId, prev: &CoWitness) -> Option<CoWitness> {
     debug_assert!(lab.readers.is_empty() && g.last_of(e.tid) == Some(e));
     // Edges out of `e` in sync: to a started child, or (as the last event of its
     // thread) to a join of its thread. Neither exists for a porf-maximal `e`; checked.
-    let spawned = matches!(lab.kind, LabelKind::Spawn { child } if g.thread_exists(child));
+    let spawned = matches!(lab.kind, LabelKind::Spawn { child, .. } if g.thread_exists(child));
     let joined = g
         .events()
         .any(|(_, l)| matches!(l.kind, LabelKind::Join { child } if child == e.tid));

@@ -61,7 +61,7 @@ impl Instance {
                         atomic: ord.is_atomic(),
                         exclusive: lab.is_exclusive_write(),
                     },
-                    LabelKind::Spawn { child } => Kind::Spawn { child },
+                    LabelKind::Spawn { child, .. } => Kind::Spawn { child },
                     LabelKind::Join { child } => Kind::Join { child },
                     _ => Kind::Other,
                 });

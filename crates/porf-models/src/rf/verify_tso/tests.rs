@@ -261,7 +261,15 @@ fn spawn_and_join_synchronise() {
     // flushes main's buffer. Built by hand, since `Lit` spawns first.
     let mut l = lit(0);
     l.write(0, X, Relaxed);
-    let s = l.push(0, LabelKind::Spawn { child: 1 });
+    let s = l.push(
+        0,
+        LabelKind::Spawn {
+            child: 1,
+            entry: 0,
+            arg: 0,
+            symm: None,
+        },
+    );
     l.push(1, LabelKind::Start { parent: Some(s) });
     l.read(1, X, Relaxed, None);
     assert!(!verdict(&l));

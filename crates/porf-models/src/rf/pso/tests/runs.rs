@@ -149,7 +149,15 @@ pub(super) fn random_run(seed: u64, shape: &Shape) -> Graph {
     }
     m.add(0, LabelKind::Start { parent: None });
     for c in 1..k as u32 {
-        let s = m.add(0, LabelKind::Spawn { child: c });
+        let s = m.add(
+            0,
+            LabelKind::Spawn {
+                child: c,
+                entry: 0,
+                arg: 0,
+                symm: None,
+            },
+        );
         m.add(c, LabelKind::Start { parent: Some(s) });
     }
     let mut left = vec![shape.events; k];
