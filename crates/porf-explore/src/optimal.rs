@@ -191,7 +191,11 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
     pub(crate) fn run(&mut self, st: &mut State<P>, branch: Branch) {
         match branch {
             Branch::Visit => self.visit(st),
-            Branch::ContinueRead(r) => self.continue_read(st, r),
+            Branch::ContinueRead(r) => {
+                // Only a non-maximal source is a choice the symmetry order decides.
+                let check_symmetry = !st.g.label(r).added_max;
+                self.continue_read(st, r, check_symmetry)
+            }
             Branch::Placed(w) => self.placed(st, w),
             Branch::Revisit { r, w } => {
                 // An RMW's write part added over a source another RMW had taken was
@@ -201,7 +205,7 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
                 if st.g.label(w).is_exclusive_write() && self.report_errors(&st.g, w) {
                     return;
                 }
-                self.continue_read(st, r);
+                self.continue_read(st, r, true);
             }
         }
     }
@@ -315,9 +319,6 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
         if fence && !self.co.check(&mut st.g, e) {
             return false;
         }
-        if self.sr && !symmetry::consistent(&st.g, e) {
-            return false;
-        }
         if error {
             self.rec.error_event(&st.g, e);
         }
@@ -394,11 +395,17 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
             }
             step::set_source(self.model, &mut st.g, r, w, ord);
             if let Some(a) = self.co.accepts(&st.g, r) {
-                if !self.sr || symmetry::consistent(&st.g, r) {
-                    ok.push((w, a));
-                }
+                let symmetric = !self.sr || symmetry::consistent(&st.g, r);
+                ok.push((w, a, symmetric));
             }
         }
+        // The maximal source (the last) is kept whatever the symmetry order says
+        // ([`symmetry`]: as GenMC, which relies on extensibility there).
+        let last = ok.len().saturating_sub(1);
+        let mut ok: Vec<_> = (ok.into_iter().enumerate())
+            .filter(|&(i, (_, _, symmetric))| symmetric || i == last)
+            .map(|(_, (w, a, _))| (w, a))
+            .collect();
         if self.prune_stale && kind == ReadKind::Lock {
             stale::prune_blocked_acquires(&st.g, loc, &mut ok);
         }
@@ -431,7 +438,10 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
     }
 
     /// Goes on after read `r` (its thread's last event, source fixed, no state pushed).
-    fn continue_read(&mut self, st: &mut State<P>, r: EventId) {
+    /// `check_symmetry`: an RMW's write part is checked against the symmetry order
+    /// ([`symmetry`]: after a non-maximal source or a backward revisit, as GenMC's
+    /// revisit check does).
+    fn continue_read(&mut self, st: &mut State<P>, r: EventId, check_symmetry: bool) {
         if self.report_errors(&st.g, r) {
             return;
         }
@@ -455,7 +465,7 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
                 if check && !self.co.check(&mut st.g, w) {
                     return;
                 }
-                if self.sr && !symmetry::consistent(&st.g, w) {
+                if self.sr && check_symmetry && !symmetry::consistent(&st.g, w) {
                     return;
                 }
                 if atomic && self.report_errors(&st.g, w) {
@@ -515,14 +525,17 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
                 break;
             }
             st.g.co_insert(w, pos);
-            if !atomicity::splits_rmw(&st.g, w)
-                && self.model.consistent_with(&st.g, w)
-                && (!self.sr || symmetry::consistent(&st.g, w))
-            {
-                ok.push(pos);
+            if !atomicity::splits_rmw(&st.g, w) && self.model.consistent_with(&st.g, w) {
+                ok.push((pos, !self.sr || symmetry::consistent(&st.g, w)));
             }
             st.g.co_remove(w);
         }
+        // The co-last place is kept whatever the symmetry order says ([`symmetry`]).
+        let last = ok.len().saturating_sub(1);
+        let ok: Vec<usize> = (ok.into_iter().enumerate())
+            .filter(|&(i, (_, symmetric))| symmetric || i == last)
+            .map(|(_, (pos, _))| pos)
+            .collect();
         if !ok.is_empty() {
             self.report_errors(&st.g, w);
         }

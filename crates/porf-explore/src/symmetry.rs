@@ -18,11 +18,13 @@
 //! ([`Graph::shares_symmetric_prefix`]), the successor's event is not eco-before the
 //! predecessor's: for two writes of one location, the predecessor's comes first in
 //! co; for two reads of one location, the predecessor reads a write co-before or
-//! equal to the successor's. [`consistent`] is asked of every event the explorer adds
-//! with its rf or co choice, and of every revisited read, as GenMC asks
-//! `isSymmetryOK`; porf-graph's porf views include the predecessor's events up to the
-//! shared prefix (`porf_graph::symmetry`), so a backward revisit by the successor keeps
-//! them. The scheduler runs the lowest-numbered enabled thread, and a predecessor's
+//! equal to the successor's. [`consistent`] is asked where GenMC asks `isSymmetryOK`
+//! (`isRevisitValid`): of every non-maximal rf or co choice (a forward revisit in
+//! GenMC's terms), of every backward-revisited read, and of an RMW's write part after
+//! either; the maximal choice (co-latest source, co-last place) is explored whatever
+//! it says, as GenMC relies on extensibility there. porf-graph's porf views include
+//! the predecessor's events up to the shared prefix (`porf_graph::symmetry`), so a
+//! backward revisit by the successor keeps them. The scheduler runs the lowest-numbered enabled thread, and a predecessor's
 //! tid is lower than its successor's, as GenMC schedules a thread's first schedulable
 //! symmetric predecessor first.
 //!
@@ -89,7 +91,8 @@ pub(crate) fn predecessor(
 }
 
 /// Whether access `e` (its rf or co place chosen) keeps the symmetry order with every
-/// symmetric predecessor and successor of its thread (the module's rule).
+/// symmetric predecessor and successor of its thread (the module's rule; GenMC's
+/// `isSymmetryOK`).
 pub(crate) fn consistent(g: &Graph, e: EventId) -> bool {
     if !g.label(e).is_access() {
         return true;
