@@ -42,6 +42,8 @@
 //!   tree handed between workers, results merged in the sequential order.
 //! * [`shard`]: splitting the optimal explorer's tree into N independent shards
 //!   (`--shard I/N`) and adding their records up.
+//! * [`revisit_in_place`]: a thread blocked on its last read's value re-reads a new
+//!   write in place instead of a backward revisit beside a blocked continuation.
 //! * [`coherence`]: co tracked (co mode) or derived by the model (rf mode);
 //!   [`key`]: execution and state keys for deduplication.
 
@@ -61,6 +63,7 @@ pub mod progress;
 pub mod record;
 pub mod reference;
 pub mod replay;
+pub mod revisit_in_place;
 pub mod rf_smc;
 pub mod rvf_smc;
 pub mod shard;
@@ -143,6 +146,13 @@ pub struct Config {
     /// blocked (and, with keep-going, erroneous) counts differ. Tests that compare
     /// blocked counts with an explorer that enumerates every execution set it.
     pub explore_stale_blocks: bool,
+    /// Optimal explorer, co mode under TruSt's maximality rule: no in-place
+    /// revisiting ([`revisit_in_place`], GenMC's `-disable-ipr`): a thread blocked on
+    /// its last read's value is revisited by a new write beside a continuation where
+    /// it stays blocked, instead of re-reading in place. Complete executions, errors
+    /// and deadlocks are the same either way; only blocked (and, with keep-going,
+    /// erroneous) counts differ.
+    pub disable_ipr: bool,
     /// Worker threads for the optimal explorer ([`parallel`]); 0 and 1 mean one. The
     /// result does not depend on it, except where a limit (`timeout`) cut the
     /// exploration; configurations whose exploration keeps state across subtrees run

@@ -34,6 +34,7 @@ use crate::coherence::Equiv;
 use crate::key::compact_state_key;
 use crate::parallel::{self, Worker};
 use crate::record::Recorder;
+use crate::revisit_in_place::{self, InPlace, Repaired};
 use crate::shard::{Child, Filter};
 use crate::stale;
 use crate::state::{Snap, State, Taken, TidRegistry};
@@ -128,6 +129,10 @@ pub(crate) struct Optimal<'a, 'c, P: Program> {
     /// Whether subtrees holding blocked executions only are skipped ([`stale`]): with
     /// the maximality rule, unless [`Config::explore_stale_blocks`].
     prune_stale: bool,
+    /// Whether threads waiting on a read's value re-read in place when a write arrives
+    /// ([`revisit_in_place`]): with the maximality rule, unless
+    /// [`Config::disable_ipr`] or [`Config::explore_stale_blocks`].
+    ipr: bool,
     /// Without the maximality rule (rf mode, and co mode for models such as WRA): the
     /// states backward revisits produced ([`compact_state_key`]: graph, insertion
     /// order, revisitable events), each explored once — the set U. Empty with the
@@ -156,6 +161,7 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
             v: Visitors::new(par),
             maximality,
             prune_stale: maximality && !cfg.explore_stale_blocks,
+            ipr: maximality && !cfg.explore_stale_blocks && !cfg.disable_ipr,
             revisited: HashSet::new(),
         }
     }
@@ -226,22 +232,54 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
     /// A write `w` just placed in co (or, in rf mode, added): its backward revisits,
     /// then the state extended.
     fn placed(&mut self, st: &mut State<P>, w: EventId) {
-        let (revisits, n) = self.backward_revisits(st, w);
-        self.after_revisits(st, revisits, n);
+        let waiting = self.waiting_reads(st, w);
+        let (revisits, n) = self.backward_revisits(st, w, &waiting);
+        self.after_revisits(st, revisits, n, w, &waiting);
+    }
+
+    /// The reads of threads waiting on `w`'s location that re-read `w` in place
+    /// ([`revisit_in_place::waiting_reads`]); none without in-place revisiting.
+    fn waiting_reads(&self, st: &mut State<P>, w: EventId) -> Vec<EventId> {
+        if self.ipr {
+            revisit_in_place::waiting_reads(st, w)
+        } else {
+            Vec::new()
+        }
     }
 
     /// The last child of the branch point [`Optimal::backward_revisits`] opened (it
     /// has `n` children; `revisits`: it offered one): the state extended without a
-    /// revisit. Leaves the branch point.
-    fn after_revisits(&mut self, st: &mut State<P>, revisits: bool, n: u32) {
+    /// revisit, after the `waiting` reads re-read `w` in place
+    /// ([`revisit_in_place`]). Leaves the branch point.
+    fn after_revisits(
+        &mut self,
+        st: &mut State<P>,
+        revisits: bool,
+        n: u32,
+        w: EventId,
+        waiting: &[EventId],
+    ) {
         let last = Child { i: n - 1, n };
         if !self.stop_before(AFTER_REVISITS) && self.v.enter(&self.rec.stats, last, revisits) {
             self.v.child(&mut self.rec, last);
-            self.branch(st, AFTER_REVISITS, true, Branch::Visit);
+            if waiting.is_empty() {
+                self.branch(st, AFTER_REVISITS, true, Branch::Visit);
+            } else {
+                let in_place = InPlace::apply(st, self.model, w, waiting);
+                // Each read is checked for races and lifetime errors with its new
+                // source, as a revisited read is.
+                if !waiting.iter().any(|&r| self.report_errors(&st.g, r)) {
+                    self.branch(st, AFTER_REVISITS, true, Branch::Visit);
+                }
+                if !self.abandoned() {
+                    in_place.undo(st);
+                }
+            }
             self.v.leave(&self.rec.stats, revisits);
         }
         self.v.leave_branch(&mut self.rec);
     }
+
     /// Extends the (consistent) state until it is maximal, branching at every choice.
     /// Leaves events behind: callers restore their state by truncation.
     fn visit(&mut self, st: &mut State<P>) {
@@ -443,9 +481,14 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
                 if atomic && self.report_errors(&st.g, w) {
                     return;
                 }
-                let (revisits, n) = self.backward_revisits(st, w);
+                let waiting = if atomic {
+                    self.waiting_reads(st, w)
+                } else {
+                    Vec::new()
+                };
+                let (revisits, n) = self.backward_revisits(st, w, &waiting);
                 if atomic {
-                    self.after_revisits(st, revisits, n);
+                    self.after_revisits(st, revisits, n, w, &waiting);
                 } else {
                     self.v.leave_branch(&mut self.rec);
                 }
@@ -542,7 +585,14 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
     /// caller enters and leaves ([`Optimal::after_revisits`]). Returns whether there
     /// was a revisit (then the revisits and the continuation without one are the
     /// children of a real branch point, [`Filter::enter`]) and the number of children.
-    fn backward_revisits(&mut self, st: &mut State<P>, w: EventId) -> (bool, u32) {
+    /// The `waiting` reads are not revisited: the continuation re-reads them in place
+    /// ([`revisit_in_place`]).
+    fn backward_revisits(
+        &mut self,
+        st: &mut State<P>,
+        w: EventId,
+        waiting: &[EventId],
+    ) -> (bool, u32) {
         let g = &st.g;
         let loc = g.label(w).loc().unwrap();
         let reads = revisit_candidates(g, loc, &g.label(w).porf);
@@ -555,6 +605,9 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
             }
             let child = Child { i: j as u32, n };
             self.v.child(&mut self.rec, child);
+            if waiting.contains(&r) {
+                continue;
+            }
             let keep = revisit_view(&st.g, r, w);
             if self.maximality && !maximal_extension(&st.g, r, w, &keep) {
                 continue;
@@ -595,9 +648,12 @@ struct Revisit<T> {
     taken: Taken<T>,
     after_r: Vec<Snap<T>>,
     rf: RfUndo,
-    label: (LabelKind, View, bool),
+    label: (LabelKind, View, bool, bool),
     marked: Vec<EventId>,
     co: Option<CoWitness>,
+    /// Reads revisited in place whose sources the restriction deleted, made to read
+    /// the co-latest write again ([`revisit_in_place::repair`]).
+    repaired: Repaired<T>,
 }
 
 impl<T> Revisit<T> {
@@ -612,10 +668,17 @@ impl<T> Revisit<T> {
         w: EventId,
         keep: &View,
     ) -> Revisit<T> {
+        let dangling = revisit_in_place::dangling(&st.g, keep, r);
         let taken = st.remove_outside(keep);
+        let repaired = revisit_in_place::repair(st, model, &dangling);
         let after_r = st.ts[r.tid as usize].split_off(r.idx as usize);
         let lab = st.g.label(r);
-        let label = (lab.kind.clone(), lab.hb.clone(), lab.added_max);
+        let label = (
+            lab.kind.clone(),
+            lab.hb.clone(),
+            lab.added_max,
+            lab.in_place,
+        );
         // The order the read's action asked for (a failed compare-exchange lowered it).
         let ord = step::access_order(st, r);
         let rf = st.g.set_rf_undoable(r, Some(w));
@@ -623,6 +686,7 @@ impl<T> Revisit<T> {
         let loc = st.g.label(w).loc().unwrap();
         let is_max = st.g.co_max(loc) == Some(w);
         st.g.label_mut(r).added_max = is_max;
+        st.g.label_mut(r).in_place = false;
         let wp = st.g.label(w).porf.clone();
         let mut marked = Vec::new();
         for t in 0..st.g.num_threads() {
@@ -643,6 +707,7 @@ impl<T> Revisit<T> {
             label,
             marked,
             co: co.snapshot(&st.g),
+            repaired,
         }
     }
 
@@ -657,14 +722,16 @@ impl<T> Revisit<T> {
             st.g.label_mut(e).revisitable = true;
         }
         st.g.unset_rf(self.rf);
-        let (kind, hb, added_max) = self.label;
+        let (kind, hb, added_max, in_place) = self.label;
         let lab = st.g.label_mut(r);
         lab.kind = kind;
         lab.hb = hb;
         lab.added_max = added_max;
+        lab.in_place = in_place;
         let ts = &mut st.ts[r.tid as usize];
         ts.truncate(r.idx as usize);
         ts.extend(self.after_r);
+        self.repaired.undo(st);
         st.restore(self.taken);
     }
 }
@@ -757,7 +824,9 @@ fn maximal_extension(g: &Graph, r: EventId, w: EventId, keep: &View) -> bool {
         if after.iter().any(|&s| s != w && keep.contains(s)) {
             return false;
         }
-        if let Some(s) = lab.rf() {
+        // A read revisited in place reads a later write as if added after it
+        // ([`revisit_in_place`]).
+        if let Some(s) = lab.rf().filter(|_| !lab.in_place) {
             if !keep.contains(s) && g.label(s).stamp > lab.stamp {
                 return false;
             }

@@ -516,6 +516,7 @@ impl Graph {
             stamp,
             added_max: true,
             revisitable: true,
+            in_place: false,
             porf,
             hb: View::new(),
             readers: Vec::new(),
