@@ -34,7 +34,7 @@ use crate::coherence::Equiv;
 use crate::key::compact_state_key;
 use crate::parallel::{self, Worker};
 use crate::record::Recorder;
-use crate::revisit_in_place::{self, InPlace, Repaired};
+use crate::revisit_in_place::{self, InPlace};
 use crate::shard::{Child, Filter};
 use crate::stale;
 use crate::state::{Snap, State, Taken, TidRegistry};
@@ -232,9 +232,34 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
     /// A write `w` just placed in co (or, in rf mode, added): its backward revisits,
     /// then the state extended.
     fn placed(&mut self, st: &mut State<P>, w: EventId) {
+        self.in_place(st, w, |ex, st, waiting| {
+            let (revisits, n) = ex.backward_revisits(st, w, waiting);
+            ex.after_revisits(st, revisits, n);
+        });
+    }
+
+    /// Runs `then` (`w`'s backward revisits and the continuation) after the reads of
+    /// threads waiting on `w`'s location re-read `w` in place ([`revisit_in_place`]),
+    /// and puts them back after. `then` gets those reads, which it must not revisit.
+    fn in_place(
+        &mut self,
+        st: &mut State<P>,
+        w: EventId,
+        then: impl FnOnce(&mut Self, &mut State<P>, &[EventId]),
+    ) {
         let waiting = self.waiting_reads(st, w);
-        let (revisits, n) = self.backward_revisits(st, w, &waiting);
-        self.after_revisits(st, revisits, n, w, &waiting);
+        if waiting.is_empty() {
+            return then(self, st, &waiting);
+        }
+        let (in_place, added) = InPlace::apply(st, self.model, w, &waiting);
+        // Each read is checked for races and lifetime errors with its new source, as
+        // a revisited read is.
+        if !added.iter().any(|&r| self.report_errors(&st.g, r)) {
+            then(self, st, &added);
+        }
+        if !self.abandoned() {
+            in_place.undo(st);
+        }
     }
 
     /// The reads of threads waiting on `w`'s location that re-read `w` in place
@@ -249,32 +274,12 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
 
     /// The last child of the branch point [`Optimal::backward_revisits`] opened (it
     /// has `n` children; `revisits`: it offered one): the state extended without a
-    /// revisit, after the `waiting` reads re-read `w` in place
-    /// ([`revisit_in_place`]). Leaves the branch point.
-    fn after_revisits(
-        &mut self,
-        st: &mut State<P>,
-        revisits: bool,
-        n: u32,
-        w: EventId,
-        waiting: &[EventId],
-    ) {
+    /// revisit. Leaves the branch point.
+    fn after_revisits(&mut self, st: &mut State<P>, revisits: bool, n: u32) {
         let last = Child { i: n - 1, n };
         if !self.stop_before(AFTER_REVISITS) && self.v.enter(&self.rec.stats, last, revisits) {
             self.v.child(&mut self.rec, last);
-            if waiting.is_empty() {
-                self.branch(st, AFTER_REVISITS, true, Branch::Visit);
-            } else {
-                let in_place = InPlace::apply(st, self.model, w, waiting);
-                // Each read is checked for races and lifetime errors with its new
-                // source, as a revisited read is.
-                if !waiting.iter().any(|&r| self.report_errors(&st.g, r)) {
-                    self.branch(st, AFTER_REVISITS, true, Branch::Visit);
-                }
-                if !self.abandoned() {
-                    in_place.undo(st);
-                }
-            }
+            self.branch(st, AFTER_REVISITS, true, Branch::Visit);
             self.v.leave(&self.rec.stats, revisits);
         }
         self.v.leave_branch(&mut self.rec);
@@ -481,15 +486,13 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
                 if atomic && self.report_errors(&st.g, w) {
                     return;
                 }
-                let waiting = if atomic {
-                    self.waiting_reads(st, w)
-                } else {
-                    Vec::new()
-                };
-                let (revisits, n) = self.backward_revisits(st, w, &waiting);
                 if atomic {
-                    self.after_revisits(st, revisits, n, w, &waiting);
+                    self.in_place(st, w, |ex, st, waiting| {
+                        let (revisits, n) = ex.backward_revisits(st, w, waiting);
+                        ex.after_revisits(st, revisits, n);
+                    });
                 } else {
+                    self.backward_revisits(st, w, &[]);
                     self.v.leave_branch(&mut self.rec);
                 }
             }
@@ -648,12 +651,9 @@ struct Revisit<T> {
     taken: Taken<T>,
     after_r: Vec<Snap<T>>,
     rf: RfUndo,
-    label: (LabelKind, View, bool, bool),
+    label: (LabelKind, View, bool),
     marked: Vec<EventId>,
     co: Option<CoWitness>,
-    /// Reads revisited in place whose sources the restriction deleted, made to read
-    /// the co-latest write again ([`revisit_in_place::repair`]).
-    repaired: Repaired<T>,
 }
 
 impl<T> Revisit<T> {
@@ -668,17 +668,10 @@ impl<T> Revisit<T> {
         w: EventId,
         keep: &View,
     ) -> Revisit<T> {
-        let dangling = revisit_in_place::dangling(&st.g, keep, r);
         let taken = st.remove_outside(keep);
-        let repaired = revisit_in_place::repair(st, model, &dangling);
         let after_r = st.ts[r.tid as usize].split_off(r.idx as usize);
         let lab = st.g.label(r);
-        let label = (
-            lab.kind.clone(),
-            lab.hb.clone(),
-            lab.added_max,
-            lab.in_place,
-        );
+        let label = (lab.kind.clone(), lab.hb.clone(), lab.added_max);
         // The order the read's action asked for (a failed compare-exchange lowered it).
         let ord = step::access_order(st, r);
         let rf = st.g.set_rf_undoable(r, Some(w));
@@ -686,7 +679,6 @@ impl<T> Revisit<T> {
         let loc = st.g.label(w).loc().unwrap();
         let is_max = st.g.co_max(loc) == Some(w);
         st.g.label_mut(r).added_max = is_max;
-        st.g.label_mut(r).in_place = false;
         let wp = st.g.label(w).porf.clone();
         let mut marked = Vec::new();
         for t in 0..st.g.num_threads() {
@@ -707,7 +699,6 @@ impl<T> Revisit<T> {
             label,
             marked,
             co: co.snapshot(&st.g),
-            repaired,
         }
     }
 
@@ -722,16 +713,14 @@ impl<T> Revisit<T> {
             st.g.label_mut(e).revisitable = true;
         }
         st.g.unset_rf(self.rf);
-        let (kind, hb, added_max, in_place) = self.label;
+        let (kind, hb, added_max) = self.label;
         let lab = st.g.label_mut(r);
         lab.kind = kind;
         lab.hb = hb;
         lab.added_max = added_max;
-        lab.in_place = in_place;
         let ts = &mut st.ts[r.tid as usize];
         ts.truncate(r.idx as usize);
         ts.extend(self.after_r);
-        self.repaired.undo(st);
         st.restore(self.taken);
     }
 }
@@ -824,9 +813,7 @@ fn maximal_extension(g: &Graph, r: EventId, w: EventId, keep: &View) -> bool {
         if after.iter().any(|&s| s != w && keep.contains(s)) {
             return false;
         }
-        // A read revisited in place reads a later write as if added after it
-        // ([`revisit_in_place`]).
-        if let Some(s) = lab.rf().filter(|_| !lab.in_place) {
+        if let Some(s) = lab.rf() {
             if !keep.contains(s) && g.label(s).stamp > lab.stamp {
                 return false;
             }

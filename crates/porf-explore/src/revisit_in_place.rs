@@ -1,74 +1,84 @@
-//! In-place revisiting (GenMC's IPR, "Model Checking for Weakly Consistent Libraries",
-//! PLDI 2019, and GenMC 0.11's `-disable-ipr`): a thread blocked on the value of its
-//! last read is made to read a new write where it stands, instead of a backward revisit
-//! beside an exploration in which it stays blocked.
+//! In-place revisiting (after GenMC's IPR, GenMC 0.11's `-disable-ipr`): a thread
+//! blocked on the value of its last read re-reads when a write it waits for arrives,
+//! instead of a backward revisit of the read beside an exploration in which it stays
+//! blocked on a stale value.
 //!
-//! **The situation.** Under TruSt's maximality rule, in co mode, a write `w` is just
-//! placed co-latest at its location. Some thread `t` is *waiting*: its last two events
-//! are a plain read `r` of that location and a block for good that `r`'s value decided
-//! (a spin-assume block, `BlockReason::SpinLoop`, or a failed `assume`), `r` was added
-//! maximally, may still be revisited, and reads `w`'s immediate co-predecessor (it saw
-//! the co-latest write until `w` came). Nothing depends on `r`: it is its thread's
-//! last access, a read has no readers, and the block is an end. Without this module the
-//! explorer then has two kinds of children: (A) the backward revisit of `r` by `w`,
-//! which deletes what was added after `r` outside `w`'s porf-prefix and explores it
-//! again, and (B) the continuation in which `r` keeps its stale value.
+//! **The situation.** Under TruSt's maximality rule, in co mode, a write `w` was just
+//! placed co-latest at its location. A thread `t` is *waiting* ([`waiting_reads`]): its
+//! last event is a plain read `r` of that location, added maximally, still
+//! revisitable, reading `w`'s immediate co-predecessor (the co-latest write until `w`
+//! came), and after it comes a block for good that `r`'s value decided — a spin-assume
+//! block (`BlockReason::SpinLoop`) or a failed `assume` — either as the thread's last
+//! event or as the thread's next action (a read given its value by a revisit, its
+//! thread not yet run on). The front end says why it blocks (`BlockReason`); no source
+//! is looked at. Nothing depends on `r`: a read has no readers, its thread has nothing
+//! after it but the block. Without this module, `w` has a backward revisit of `r`
+//! among its children (deleting what was added after `r` outside `w`'s porf-prefix),
+//! and its continuation keeps `t` blocked on a value that is no longer co-latest.
 //!
-//! **What happens instead** ([`waiting_reads`], [`Rewound`]): no child (A) for `r`,
-//! and the continuation (B) first takes `r` and its block out of the graph and adds
-//! `r` again, as the thread's newest event, reading `w` (maximally: `w` is co-latest).
-//! The thread goes on from there, and blocks again if `w`'s value does not let it. It
-//! is as if the thread had not been scheduled while it could only wait: its read is
-//! performed when a write it could read arrives.
+//! **What happens instead** ([`InPlace`]): before `w`'s backward revisits, `r` and its
+//! block are taken out of the graph and `r` is added again as the newest event,
+//! reading `w` (maximally: `w` is co-latest), and `t` is resumed with `w`'s value; it
+//! blocks again if that value does not let it go on. Then `w`'s other backward
+//! revisits and its continuation run on that graph (the re-added read is not
+//! revisited by `w`, which it reads), and the state is put back after. The exploration
+//! is the optimal explorer's on a different order of adding events: `t`'s read is
+//! performed after `w`, which is what the explorer does for a thread that is scheduled
+//! after `w` — here, a thread that could only wait until `w` came.
 //!
-//! **Why nothing is lost.** Every execution of the program is a graph, and the
-//! exploration must produce each complete (and erroneous) one once.
-//! * Graphs in which `r` reads a write that existed when `r` was first added come from
-//!   `r`'s forward choices, explored where `r` was added, as before: a non-maximal choice
-//!   is never revisited, and in the maximal one `r`'s thread blocked (on it).
-//! * Graphs in which `r` reads a write added after it: `w`, or a later write. In (B)
-//!   `r` reads a write that is no longer co-latest; by the maximality rule a later
-//!   write `w2` may revisit it only by deleting `w` (`w` is a kept co-successor of `r`'s
-//!   source otherwise), so every execution of (B) either keeps `t` blocked on a stale
-//!   value (a *blocked* execution: the ones this module saves) or has `r` reading a
-//!   write other than `w`, which the re-added read gets as well: `w2` placed
-//!   co-latest revisits it in place again (if `w`'s value blocks `t`) or by a backward
-//!   revisit (if not), and `w2` placed co-before `w` revisits the re-added read as a
-//!   non-maximal write may (its co-successor `w` is kept, having been added before the
-//!   re-added read). (A)'s graphs (`r` reads `w`, the deleted events re-explored after
-//!   it) are the re-added read's: each deleted event took each of its choices at its
-//!   own branch point, where `t` was blocked on `r` as here, and `w` — outside their
-//!   porf-prefixes — was added again below each choice, co-latest in one of its places
-//!   (maximal extensions are consistent), where `t` re-read in place; `w` placed
-//!   co-before a deleted write is the case just argued, seen from the other write.
-//! * The re-added read reads the co-latest write as a read added at that point would,
-//!   so the graph stays consistent ([`MemoryModel::maximal_extensions_consistent`]),
-//!   and it is revisitable and added maximally, as any new read: later revisits treat
-//!   it as the newest read it is.
+//! **Why nothing is lost, and nothing is counted twice.** Let `r₀` be `t`'s read as
+//! first added, at the place where `t` was scheduled, reading the co-latest write `w₀`
+//! then (every later re-read of it is the same argument again).
+//! * `r₀`'s forward choices (the writes it could read then, older in co than `w₀`) were
+//!   explored where `r₀` was added, as before. Each read of theirs is non-maximal, so
+//!   never revisited, and a block decided by it is skipped ([`crate::stale`]).
+//! * The graphs in which `t`'s read reads `w₀`: `t` blocked on `w₀`, the same block at
+//!   every point below. Without this module they are the continuation of every write
+//!   that arrives without revisiting `r₀`; here they are the graphs where no write of
+//!   the location arrives after `r₀` — and those with a write `w` co-before `w₀` (not
+//!   co-latest: no re-read, `w`'s backward revisit of `r₀` as before).
+//! * The graphs in which `t`'s read reads a write `w` added after `r₀`: without this
+//!   module they come from `w`'s backward revisit of `r₀` (deleting the events `D` added
+//!   after `r₀` outside `w`'s porf-prefix, then added again after it), or from a later
+//!   write `w₂`'s revisit of `r₀` in `w`'s continuation (possible only when it deletes
+//!   `w`: `w` is then a kept co-successor of `r₀`'s source otherwise). Here the read is
+//!   performed after `w` — after `D` — and reads `w` when `w` is co-latest; a later
+//!   write `w₂` revisits the re-added read as it would a read added after `w` (keeping
+//!   `w` and `D`), and a revisit deleting `D`'s events deletes the re-added read with
+//!   them, whose thread then performs its read again, after them, with every choice:
+//!   exactly the exploration of the program in which `t` is scheduled after `w`. The
+//!   optimal explorer is exact for any order of adding events that is a function of
+//!   the graph (TruSt, "Truly Stateless, Optimal Dynamic Partial Order Reduction",
+//!   POPL 2022), and waiting is such a function: whether `t` waits is read off the
+//!   graph and `t`'s deterministic machine.
+//! * Doing the re-read before `w`'s backward revisits matters: a revisit of another
+//!   read `r₁` (added after `r₀`) by `w` keeps `t`'s re-added read only if `w`'s
+//!   porf-prefix holds it (it does not: the read is newer), so `t` reads again after
+//!   the revisit with every choice, as a thread scheduled after `w` would; re-reading
+//!   only in the continuation would keep `r₀` stale in those revisits and lose the
+//!   executions in which `t` reads `w` and `r₁` reads `w` too.
 //!
 //! So complete executions, their outcomes and deadlocks are the same with and without
-//! it. Errors too: an error event, race or memory error of a blocked execution of (B)
-//! lies in events other than `t`'s read (`t`'s events before `r` are kept, and the
-//! others' events are explored alike), so it is reported where those events are added
-//! with `t` re-reading; the re-added read is checked for races and lifetime errors
-//! as any read. What changes is the number of blocked (and, with keep-going,
-//! erroneous) executions, and the re-added read's stamp. The differential test
-//! `porf-c/tests/differential_ipr.rs` compares outcomes, errors and complete counts
-//! with it on and off on random spin-loop programs under every model.
+//! it, and so are errors: an error event, race or memory error lies in events the
+//! exploration adds either way (`t`'s events before `r₀` are kept, and the re-added read
+//! is checked for races and lifetime errors as any read). What changes is the number of
+//! blocked (and, with keep-going, erroneous) executions: the executions in which `t`
+//! stays blocked on a stale value are not explored. `porf-c/tests/differential_ipr.rs`
+//! compares outcomes, errors and complete counts with it on and off on random programs
+//! whose threads wait for values written after them, under every model, and
+//! `porf-cli/tests/ipr.rs` on the repository's C programs.
 //!
-//! `Config::disable_ipr` turns it off; so does `Config::explore_stale_blocks` (for
+//! `Config::disable_ipr` turns it off, and so does `Config::explore_stale_blocks` (for
 //! tests that count blocked executions against an explorer enumerating every one). It
 //! needs TruSt's maximality rule (co mode, a model whose maximal extensions are
-//! consistent). Lock acquires, compare-exchanges and library waits are not re-read
-//! (their reads have write parts or other outcomes); their blocks are counted as before.
-//!
-//! [`MemoryModel::maximal_extensions_consistent`]: porf_models::MemoryModel::maximal_extensions_consistent
+//! consistent: the re-added read reads the co-latest write). Lock acquires,
+//! compare-exchanges and library waits (`BlockReason::Lock`, `BlockReason::Wait`) are
+//! not re-read (their reads have write parts or other outcomes); their blocks are
+//! counted as before.
 
-use crate::state::{Snap, State, Taken};
+use crate::state::{State, Taken};
 use crate::step::{self, AfterRead};
-use porf_graph::{
-    Action, BlockReason, EventId, Graph, LabelKind, Program, ReadKind, RfUndo, ThreadMachine, View,
-};
+use porf_graph::{Action, BlockReason, EventId, LabelKind, Program, ReadKind, ThreadMachine, View};
 use porf_models::MemoryModel;
 
 /// Whether `reason` is a block for good that the value of the read before it decided.
@@ -130,159 +140,70 @@ pub fn waiting_reads<P: Program>(st: &mut State<P>, w: EventId) -> Vec<EventId> 
     reads
 }
 
-/// The waiting reads made to read a write in place; [`InPlace::undo`] puts them back.
+/// The waiting reads taken out with their blocks and added again, reading a write;
+/// [`InPlace::undo`] puts them back.
 pub struct InPlace<T> {
-    /// The blocks that followed the reads.
+    /// The reads and what followed them.
     taken: Taken<T>,
-    /// The graph's size right after the blocks were taken out.
+    /// The graph's size right after they were taken out.
     len: usize,
-    reads: Vec<Reread<T>>,
-}
-
-/// A read given a new source in place: how to put it back.
-struct Reread<T> {
-    r: EventId,
-    rf: RfUndo,
-    /// Its label's fields that change: kind (order), hb, `added_max`, `in_place`.
-    label: (LabelKind, View, bool, bool),
-    /// Its thread's state after it, as it was.
-    after: Snap<T>,
-}
-
-/// Gives read `r` (its thread's last event, a state pushed after it) the co-latest
-/// write `w` of its location (`None`: the initialisation) in place, and its thread
-/// the state after reading that value.
-fn reread<P: Program>(
-    st: &mut State<P>,
-    model: &dyn MemoryModel,
-    r: EventId,
-    w: Option<EventId>,
-) -> Reread<P::Thread> {
-    let after = st.ts[r.tid as usize].pop().expect("a state after the read");
-    let lab = st.g.label(r);
-    let label = (
-        lab.kind.clone(),
-        lab.hb.clone(),
-        lab.added_max,
-        lab.in_place,
-    );
-    let LabelKind::Read { ord, .. } = lab.kind else {
-        unreachable!("a waiting read")
-    };
-    let rf = st.g.set_rf_undoable(r, w);
-    step::fix_source(model, &mut st.g, r, ord);
-    let stamp = st.g.label(r).stamp;
-    let newer = w.is_some_and(|w| st.g.label(w).stamp > stamp);
-    let lab = st.g.label_mut(r);
-    lab.added_max = true;
-    lab.in_place = newer;
-    let next = step::after_read(st, model, r);
-    debug_assert!(matches!(next, AfterRead::Continue), "a plain read goes on");
-    Reread {
-        r,
-        rf,
-        label,
-        after,
-    }
-}
-
-impl<T> Reread<T> {
-    fn undo<P: Program<Thread = T>>(self, st: &mut State<P>) {
-        let ts = &mut st.ts[self.r.tid as usize];
-        ts.truncate(self.r.idx as usize);
-        ts.push(self.after);
-        st.g.unset_rf(self.rf);
-        let (kind, hb, added_max, in_place) = self.label;
-        let lab = st.g.label_mut(self.r);
-        lab.kind = kind;
-        lab.hb = hb;
-        lab.added_max = added_max;
-        lab.in_place = in_place;
-    }
 }
 
 impl<T> InPlace<T> {
-    /// Takes the block after each read of `reads` ([`waiting_reads`] of `w`) out of
-    /// `st` and makes the read read `w`; each thread then stands after its read.
+    /// Takes each read of `reads` ([`waiting_reads`] of `w`) and its block out of `st`
+    /// and adds it again as its thread's newest event, reading `w` (maximally: `w` is
+    /// co-latest), its thread resumed with `w`'s value. Returns the reads added.
     pub fn apply<P: Program<Thread = T>>(
         st: &mut State<P>,
         model: &dyn MemoryModel,
         w: EventId,
         reads: &[EventId],
-    ) -> Self {
+    ) -> (Self, Vec<EventId>) {
+        let labels: Vec<_> = reads
+            .iter()
+            .map(|&r| (r.tid, st.g.label(r).kind.clone(), st.g.label(r).src))
+            .collect();
         let mut keep = View::default();
         for t in 0..st.g.num_threads() {
             keep.set(t, st.g.thread_len(t));
         }
         for r in reads {
-            keep.set(r.tid, r.idx + 1);
+            keep.set(r.tid, r.idx);
         }
         let taken = st.remove_outside(&keep);
         let len = st.g.len();
-        let reads = reads
-            .iter()
-            .map(|&r| reread(st, model, r, Some(w)))
-            .collect();
-        InPlace { taken, len, reads }
+        let mut added = Vec::new();
+        for (t, kind, src) in labels {
+            let LabelKind::Read {
+                loc,
+                bytes,
+                ord,
+                kind,
+                ..
+            } = kind
+            else {
+                unreachable!("a waiting read")
+            };
+            let kind = LabelKind::Read {
+                loc,
+                bytes,
+                ord,
+                kind,
+                rf: None,
+            };
+            let r = st.g.add(t, kind, src);
+            step::set_source(model, &mut st.g, r, Some(w), ord);
+            let next = step::after_read(st, model, r);
+            debug_assert!(matches!(next, AfterRead::Continue), "a plain read goes on");
+            added.push(r);
+        }
+        (InPlace { taken, len }, added)
     }
 
     /// Puts the state back as it was before [`InPlace::apply`], removing what was
     /// added since.
     pub fn undo<P: Program<Thread = T>>(self, st: &mut State<P>) {
         st.truncate(self.len);
-        for r in self.reads.into_iter().rev() {
-            r.undo(st);
-        }
         st.restore(self.taken);
-    }
-}
-
-/// The reads revisited in place whose source a backward revisit keeping `keep` deletes
-/// (other than the revisited read `except`): each is its thread's last kept event
-/// (its thread's later events depend on its source, so they go too).
-pub fn dangling(g: &Graph, keep: &View, except: EventId) -> Vec<EventId> {
-    let mut reads = Vec::new();
-    for t in 0..g.num_threads() {
-        let n = keep.get(t).min(g.thread_len(t));
-        let Some(i) = n.checked_sub(1) else { continue };
-        let e = EventId::new(t, i);
-        let l = g.label(e);
-        if e != except && l.in_place && l.rf().is_some_and(|s| !keep.contains(s)) {
-            reads.push(e);
-        }
-    }
-    reads
-}
-
-/// Reads repaired after a backward revisit deleted their sources ([`repair`]).
-pub struct Repaired<T>(Vec<Reread<T>>);
-
-/// Makes each read of `reads` ([`dangling`], now reading nothing after the revisit's
-/// restriction) read the co-latest write of its location again: the value it waits
-/// on, as when it was added or last revisited in place (GenMC repairs such reads
-/// the same way).
-pub fn repair<P: Program>(
-    st: &mut State<P>,
-    model: &dyn MemoryModel,
-    reads: &[EventId],
-) -> Repaired<P::Thread> {
-    Repaired(
-        reads
-            .iter()
-            .map(|&r| {
-                let loc = st.g.label(r).loc().unwrap();
-                let w = st.g.co_max(loc);
-                reread(st, model, r, w)
-            })
-            .collect(),
-    )
-}
-
-impl<T> Repaired<T> {
-    /// Undoes [`repair`]; the state must be as `repair` left it.
-    pub fn undo<P: Program<Thread = T>>(self, st: &mut State<P>) {
-        for r in self.0.into_iter().rev() {
-            r.undo(st);
-        }
     }
 }

@@ -516,7 +516,6 @@ impl Graph {
             stamp,
             added_max: true,
             revisitable: true,
-            in_place: false,
             porf,
             hb: View::new(),
             readers: Vec::new(),

@@ -186,10 +186,6 @@ pub struct Label {
     /// A read that a backward revisit may still change (false once the read is in the
     /// porf-prefix of a write that revisited an earlier read).
     pub revisitable: bool,
-    /// A read revisited in place (`porf-explore`'s `revisit_in_place`): it reads a
-    /// write added after it, as if it had been added after that write. False for
-    /// other events.
-    pub in_place: bool,
     /// The porf-prefix of the event (po ∪ rf ∪ spawn ∪ join, reflexive).
     pub porf: View,
     /// The happens-before prefix of the event, as computed by the memory model (reflexive).
