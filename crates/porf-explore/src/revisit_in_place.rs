@@ -193,6 +193,10 @@ impl<T> InPlace<T> {
             };
             let r = st.g.add(t, kind, src);
             step::set_source(model, &mut st.g, r, Some(w), ord);
+            debug_assert!(
+                model.consistent_with(&st.g, r),
+                "a new read of the co-latest write is consistent"
+            );
             let next = step::after_read(st, model, r);
             debug_assert!(matches!(next, AfterRead::Continue), "a plain read goes on");
             added.push(r);
