@@ -150,8 +150,10 @@ pub struct Config {
     /// revisiting ([`revisit_in_place`], GenMC's `-disable-ipr`): a thread blocked on
     /// its last read's value is revisited by a new write beside a continuation where
     /// it stays blocked, instead of re-reading in place. Complete executions, errors
-    /// and deadlocks are the same either way; only blocked (and, with keep-going,
-    /// erroneous) counts differ.
+    /// and deadlocks are the same either way; only blocked counts differ. Off with
+    /// [`Config::keep_going`] too: there the randomised differential test against the
+    /// reference explorer found more erroneous executions with it (3 of 2000 programs
+    /// under ra), an unexplained gap, so keep-going runs do not use it.
     pub disable_ipr: bool,
     /// Worker threads for the optimal explorer ([`parallel`]); 0 and 1 mean one. The
     /// result does not depend on it, except where a limit (`timeout`) cut the

@@ -131,7 +131,8 @@ pub(crate) struct Optimal<'a, 'c, P: Program> {
     prune_stale: bool,
     /// Whether threads waiting on a read's value re-read in place when a write arrives
     /// ([`revisit_in_place`]): with the maximality rule, unless
-    /// [`Config::disable_ipr`] or [`Config::explore_stale_blocks`].
+    /// [`Config::disable_ipr`], [`Config::explore_stale_blocks`] or
+    /// [`Config::keep_going`] (see [`revisit_in_place`]'s docs).
     ipr: bool,
     /// Without the maximality rule (rf mode, and co mode for models such as WRA): the
     /// states backward revisits produced ([`compact_state_key`]: graph, insertion
@@ -161,7 +162,7 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
             v: Visitors::new(par),
             maximality,
             prune_stale: maximality && !cfg.explore_stale_blocks,
-            ipr: maximality && !cfg.explore_stale_blocks && !cfg.disable_ipr,
+            ipr: maximality && !cfg.explore_stale_blocks && !cfg.disable_ipr && !cfg.keep_going,
             revisited: HashSet::new(),
         }
     }
