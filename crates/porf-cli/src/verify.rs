@@ -80,6 +80,13 @@ pub struct VerifyArgs {
     /// argument, nothing telling them apart); see the README.
     #[arg(long)]
     disable_sr: bool,
+    /// No in-place revisiting (GenMC's `-disable-ipr`): a thread blocked in a spin loop
+    /// or failed assume on the value of its last read is revisited by a new write of
+    /// that location beside an exploration where it stays blocked, instead of re-reading
+    /// the new write where it stands (complete executions and errors are the same
+    /// either way; only blocked counts differ; see the README).
+    #[arg(long)]
+    disable_ipr: bool,
     /// `abort()` blocks the execution like a failed assume instead of being an error
     /// (SV-COMP's reading: abort only ends the path; its tasks write `assume(e)` as
     /// `if (!(e)) abort();`) (C programs).
@@ -182,6 +189,7 @@ impl VerifyArgs {
             "abort_blocks": self.abort_blocks,
             "explore_stale_blocks": self.explore_stale_blocks,
             "disable_sr": self.disable_sr,
+            "disable_ipr": self.disable_ipr,
             "shard_probe": self.shard_probe,
             "nondet_range": self.nondet_range.map(|(lo, hi)| [lo, hi]),
         })
@@ -252,6 +260,7 @@ pub fn run(a: VerifyArgs) -> u8 {
     }
     cfg.explore_stale_blocks = a.explore_stale_blocks;
     cfg.disable_sr = a.disable_sr;
+    cfg.disable_ipr = a.disable_ipr;
     cfg.keep_sample = a.print_execution;
     let model = porf_models::by_name(&a.explore.model).expect("clap checked the model name");
     if let Err(msg) = porf_explore::supported(a.explore.strategy(), model.as_ref(), equiv) {

@@ -34,6 +34,7 @@ use crate::coherence::Equiv;
 use crate::key::compact_state_key;
 use crate::parallel::{self, Worker};
 use crate::record::Recorder;
+use crate::revisit_in_place::{self, InPlace};
 use crate::shard::{Child, Filter};
 use crate::stale;
 use crate::state::{Snap, State, Taken, TidRegistry};
@@ -132,6 +133,11 @@ pub(crate) struct Optimal<'a, 'c, P: Program> {
     /// Whether symmetry reduction is on ([`symmetry`]): with the maximality rule,
     /// unless [`Config::disable_sr`].
     sr: bool,
+    /// Whether threads waiting on a read's value re-read in place when a write arrives
+    /// ([`revisit_in_place`]): with the maximality rule, unless
+    /// [`Config::disable_ipr`], [`Config::explore_stale_blocks`] or
+    /// [`Config::keep_going`] (see [`revisit_in_place`]'s docs).
+    ipr: bool,
     /// Without the maximality rule (rf mode, and co mode for models such as WRA): the
     /// states backward revisits produced ([`compact_state_key`]: graph, insertion
     /// order, revisitable events), each explored once — the set U. Empty with the
@@ -161,6 +167,7 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
             maximality,
             prune_stale: maximality && !cfg.explore_stale_blocks,
             sr: maximality && !cfg.disable_sr,
+            ipr: maximality && !cfg.explore_stale_blocks && !cfg.disable_ipr && !cfg.keep_going,
             revisited: HashSet::new(),
         }
     }
@@ -235,8 +242,44 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
     /// A write `w` just placed in co (or, in rf mode, added): its backward revisits,
     /// then the state extended.
     fn placed(&mut self, st: &mut State<P>, w: EventId) {
-        let (revisits, n) = self.backward_revisits(st, w);
-        self.after_revisits(st, revisits, n);
+        self.in_place(st, w, |ex, st, waiting| {
+            let (revisits, n) = ex.backward_revisits(st, w, waiting);
+            ex.after_revisits(st, revisits, n);
+        });
+    }
+
+    /// Runs `then` (`w`'s backward revisits and the continuation) after the reads of
+    /// threads waiting on `w`'s location re-read `w` in place ([`revisit_in_place`]),
+    /// and puts them back after. `then` gets those reads, which it must not revisit.
+    fn in_place(
+        &mut self,
+        st: &mut State<P>,
+        w: EventId,
+        then: impl FnOnce(&mut Self, &mut State<P>, &[EventId]),
+    ) {
+        let waiting = self.waiting_reads(st, w);
+        if waiting.is_empty() {
+            return then(self, st, &waiting);
+        }
+        let (in_place, added) = InPlace::apply(st, self.model, w, &waiting);
+        // Each read is checked for races and lifetime errors with its new source, as
+        // a revisited read is.
+        if !added.iter().any(|&r| self.report_errors(&st.g, r)) {
+            then(self, st, &added);
+        }
+        if !self.abandoned() {
+            in_place.undo(st);
+        }
+    }
+
+    /// The reads of threads waiting on `w`'s location that re-read `w` in place
+    /// ([`revisit_in_place::waiting_reads`]); none without in-place revisiting.
+    fn waiting_reads(&self, st: &mut State<P>, w: EventId) -> Vec<EventId> {
+        if self.ipr {
+            revisit_in_place::waiting_reads(st, w)
+        } else {
+            Vec::new()
+        }
     }
 
     /// The last child of the branch point [`Optimal::backward_revisits`] opened (it
@@ -251,6 +294,7 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
         }
         self.v.leave_branch(&mut self.rec);
     }
+
     /// Extends the (consistent) state until it is maximal, branching at every choice.
     /// Leaves events behind: callers restore their state by truncation.
     fn visit(&mut self, st: &mut State<P>) {
@@ -471,10 +515,13 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
                 if atomic && self.report_errors(&st.g, w) {
                     return;
                 }
-                let (revisits, n) = self.backward_revisits(st, w);
                 if atomic {
-                    self.after_revisits(st, revisits, n);
+                    self.in_place(st, w, |ex, st, waiting| {
+                        let (revisits, n) = ex.backward_revisits(st, w, waiting);
+                        ex.after_revisits(st, revisits, n);
+                    });
                 } else {
+                    self.backward_revisits(st, w, &[]);
                     self.v.leave_branch(&mut self.rec);
                 }
             }
@@ -576,7 +623,14 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
     /// caller enters and leaves ([`Optimal::after_revisits`]). Returns whether there
     /// was a revisit (then the revisits and the continuation without one are the
     /// children of a real branch point, [`Filter::enter`]) and the number of children.
-    fn backward_revisits(&mut self, st: &mut State<P>, w: EventId) -> (bool, u32) {
+    /// The `waiting` reads are not revisited: the continuation re-reads them in place
+    /// ([`revisit_in_place`]).
+    fn backward_revisits(
+        &mut self,
+        st: &mut State<P>,
+        w: EventId,
+        waiting: &[EventId],
+    ) -> (bool, u32) {
         let g = &st.g;
         let loc = g.label(w).loc().unwrap();
         let reads = revisit_candidates(g, loc, &g.label(w).porf);
@@ -589,6 +643,9 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
             }
             let child = Child { i: j as u32, n };
             self.v.child(&mut self.rec, child);
+            if waiting.contains(&r) {
+                continue;
+            }
             let keep = revisit_view(&st.g, r, w);
             if self.maximality && !maximal_extension(&st.g, r, w, &keep) {
                 continue;
