@@ -28,6 +28,7 @@ pub mod memory;
 mod preprocess;
 pub mod program;
 pub mod random;
+pub mod random_barrier;
 pub mod random_spin;
 mod scan;
 pub mod spin;

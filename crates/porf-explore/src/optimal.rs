@@ -128,6 +128,9 @@ pub(crate) struct Optimal<'a, 'c, P: Program> {
     /// Whether subtrees holding blocked executions only are skipped ([`stale`]): with
     /// the maximality rule, unless [`Config::explore_stale_blocks`].
     prune_stale: bool,
+    /// Whether threads at awaited loads wait for their value ([`crate::bam`]): the
+    /// program announces awaited loads and [`Config::disable_bam`] is off.
+    bam: bool,
     /// Without the maximality rule (rf mode, and co mode for models such as WRA): the
     /// states backward revisits produced ([`compact_state_key`]: graph, insertion
     /// order, revisitable events), each explored once — the set U. Empty with the
@@ -156,6 +159,7 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
             v: Visitors::new(par),
             maximality,
             prune_stale: maximality && !cfg.explore_stale_blocks,
+            bam: prog.awaits() && !cfg.disable_bam,
             revisited: HashSet::new(),
         }
     }
@@ -250,7 +254,12 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
             if self.rec.stopped() {
                 return;
             }
-            let Some((t, action)) = st.next_action() else {
+            let next = if self.bam {
+                st.next_action_awaiting()
+            } else {
+                st.next_action()
+            };
+            let Some((t, action)) = next else {
                 debug_assert!(
                     self.model.is_consistent(&st.g),
                     "optimal explorer reached an inconsistent graph:\n{}",

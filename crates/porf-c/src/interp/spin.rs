@@ -239,6 +239,7 @@ impl Machine {
             abort_blocks: self.abort_blocks,
             calls: self.calls,
             inline_call: self.inline_call,
+            awaits: self.awaits,
             final_depth: self.final_depth,
         }
     }
