@@ -30,6 +30,7 @@ enum { PTHREAD_INHERIT_SCHED = 0, PTHREAD_EXPLICIT_SCHED = 1 };
 long long __porf_private_get(long long __key);
 void __porf_private_set(long long __key, long long __val);
 void __porf_await(_Bool __cond);
+void __porf_awaits(long long __val);
 void __porf_check(int __cond, const char *__msg);
 void __porf_unsupported(const char *__msg);
 int __porf_is_global(const void *__p);
@@ -475,6 +476,10 @@ static inline int pthread_setspecific(pthread_key_t __k, const void *__v)
  * read sees another value is blocked, never complete, exactly as GenMC's barrier
  * without BAM blocks a wait that does not read the last arrival. Through the
  * fetch-add chain every arrival of the round happens before every thread leaving it.
+ * __porf_awaits announces the wait's load and the value it needs (no event): the
+ * explorer then holds the thread back until that value is the barrier's latest write
+ * (barrier-aware exploration, porf-explore's bam.rs; --disable-bam), which leaves the
+ * executions as they are and skips most of the blocked ones.
  * Waiting on a barrier that was never initialised or was destroyed is a memory error.
  * Initialising a barrier that is initialised and not destroyed is undefined (POSIX;
  * GenMC's "Invalid barrier_init() operation") and a memory error here, for barriers in
@@ -511,8 +516,9 @@ static inline int pthread_barrier_wait(pthread_barrier_t *__b)
 	int __k = atomic_fetch_add_explicit(&__b->__arrived, 1, 4 /* acq_rel */) + 1;
 	if (__k % __n == 0)
 		return PTHREAD_BARRIER_SERIAL_THREAD;
-	__VERIFIER_assume(atomic_load_explicit(&__b->__arrived, 2 /* acquire */) ==
-			  (__k / __n + 1) * __n);
+	int __last = (__k / __n + 1) * __n;
+	__porf_awaits(__last);
+	__VERIFIER_assume(atomic_load_explicit(&__b->__arrived, 2 /* acquire */) == __last);
 	return 0;
 }
 

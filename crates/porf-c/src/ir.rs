@@ -288,6 +288,11 @@ pub enum Builtin {
     /// 0. Contract for library code: the thread's last event before it is the read
     /// whose value `cond` was computed from (the wait is for a later write there).
     Await,
+    /// `__porf_awaits(val)`: no event; announces that the thread's next action is a
+    /// load after which it blocks unless the load reads `val` (porf's barrier wait):
+    /// [`porf_graph::ThreadMachine::awaited`] says so while that load is pending. A
+    /// scheduling hint only; the blocking itself is the library code's own assume.
+    Awaits,
     /// `__builtin_va_start(ap, last)` (`va_start`): no arguments; the `va_list` value
     /// naming the running activation's first variadic argument: `(depth + 1) << 32 |
     /// index` with `depth` the activation's place in the call stack. Only in a
@@ -999,6 +1004,23 @@ impl Module {
     pub fn show_src(&self, s: porf_graph::SrcLoc) -> String {
         let file = self.files.get(s.file as usize).map_or("?", |f| f.as_str());
         format!("{file}:{}:{}", s.line, s.col)
+    }
+
+    /// Whether some function announces awaited loads ([`Builtin::Awaits`]).
+    pub fn has_awaits(&self) -> bool {
+        self.funcs.iter().any(|f| {
+            f.blocks.iter().any(|b| {
+                b.insts.iter().any(|i| {
+                    matches!(
+                        i.kind,
+                        InstKind::Builtin {
+                            which: Builtin::Awaits,
+                            ..
+                        }
+                    )
+                })
+            })
+        })
     }
 
     /// Whether some function opens an atomic section ([`InstKind::AtomicBegin`]).

@@ -29,6 +29,7 @@ mod preprocess;
 pub mod program;
 pub mod random;
 pub mod random_await;
+pub mod random_barrier;
 pub mod random_spin;
 mod scan;
 pub mod spin;

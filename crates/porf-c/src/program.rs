@@ -124,6 +124,10 @@ impl Program for CProgram {
         self.module.has_atomic_sections()
     }
 
+    fn awaits(&self) -> bool {
+        self.module.has_awaits()
+    }
+
     fn is_heap_block(&self, base: Loc) -> bool {
         matches!(
             crate::memory::classify(base.0 as i64, 0),
@@ -435,7 +439,10 @@ fn validate_func(m: &Module, f: &Function) -> Result<(), String> {
                         Builtin::HpRetire => 1,
                         Builtin::HpProtect => 2,
                         Builtin::VaArg | Builtin::FormattedByte => 1,
-                        Builtin::PrivateGet | Builtin::Await | Builtin::Choose => 1,
+                        Builtin::PrivateGet
+                        | Builtin::Await
+                        | Builtin::Awaits
+                        | Builtin::Choose => 1,
                         Builtin::LoopBound | Builtin::WideConvert { .. } => 1,
                         Builtin::IsGlobal => 1,
                         Builtin::PrivateSet => 2,

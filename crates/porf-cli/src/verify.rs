@@ -87,6 +87,12 @@ pub struct VerifyArgs {
     /// either way; only blocked counts differ; see the README).
     #[arg(long)]
     disable_ipr: bool,
+    /// Add a thread's wait at a barrier as soon as the thread gets there, as any other
+    /// load, instead of holding it back until the last thread of its round arrives
+    /// (barrier-aware exploration, GenMC's BAM, whose -disable-bam this is): the same
+    /// complete executions and errors, more blocked ones (see the README).
+    #[arg(long)]
+    disable_bam: bool,
     /// `abort()` blocks the execution like a failed assume instead of being an error
     /// (SV-COMP's reading: abort only ends the path; its tasks write `assume(e)` as
     /// `if (!(e)) abort();`) (C programs).
@@ -190,6 +196,7 @@ impl VerifyArgs {
             "explore_stale_blocks": self.explore_stale_blocks,
             "disable_sr": self.disable_sr,
             "disable_ipr": self.disable_ipr,
+            "disable_bam": self.disable_bam,
             "shard_probe": self.shard_probe,
             "nondet_range": self.nondet_range.map(|(lo, hi)| [lo, hi]),
         })
@@ -261,6 +268,7 @@ pub fn run(a: VerifyArgs) -> u8 {
     cfg.explore_stale_blocks = a.explore_stale_blocks;
     cfg.disable_sr = a.disable_sr;
     cfg.disable_ipr = a.disable_ipr;
+    cfg.disable_bam = a.disable_bam;
     cfg.keep_sample = a.print_execution;
     let model = porf_models::by_name(&a.explore.model).expect("clap checked the model name");
     if let Err(msg) = porf_explore::supported(a.explore.strategy(), model.as_ref(), equiv) {

@@ -107,6 +107,32 @@ fn a_read_before_the_loop_stands_for_the_loop() {
     }
 }
 
+/// `u = tick; r = flag; while (!r) { while ((v = tick) == u) ; u = v; r = flag; }`
+/// against a writer of tick = 1, then flag = 1. `r = flag` reading 1 skips the loop:
+/// complete, with `u` 0 or 1 (two executions). Reading 0 enters it: with `u` = 1 the
+/// inner loop can only read 1 again (its iteration repeats its start: blocked); with
+/// `u` = 0 it reads 0 (blocked likewise) or 1, then the outer load reads 0 (a second
+/// outer iteration waits for a tick that never changes again: blocked; rule (b) does
+/// not apply, `u` changed) or 1, and the visit exits with the state `r = flag` reading
+/// 1 would give (`u` is dead after the loop). Rule (c) would block that exit; it is
+/// not tried on a visit that entered another loop (GenMC explores a loop around a
+/// spin loop), so it completes: three complete executions, as without the reductions
+/// and as the reference explorer counts.
+#[test]
+fn a_loop_around_a_spin_loop_is_explored() {
+    let path = file("peek_then_nested.c");
+    for model in ["sc", "tso", "pso", "ra", "rc11", "wra", "sra"] {
+        assert_eq!(complete(&["--model", model, &path]), 3, "{model}");
+        assert_eq!(
+            complete(&["--model", model, "--disable-zne-spin-assume", &path]),
+            3,
+            "{model}"
+        );
+    }
+    let reference = ["--explorer", "reference", "--explore-stale-blocks", &path];
+    assert_eq!(complete(&reference), 3);
+}
+
 /// Cancelling fetch_sub/fetch_add pairs are not taken for no-ops: under rc11 a reader
 /// that sees `done` may read an earlier iteration's -1 (found with a loop bound);
 /// under sc it cannot (the run is only cut by the bound).

@@ -20,6 +20,8 @@
 //! * [`reference`]: brute force over every porf-respecting order of adding events and
 //!   every rf/co choice, deduplicated; exponential, the ground truth for small programs.
 //! * [`state`]: a graph plus the thread machines' states (shared by both).
+//! * [`bam`]: barrier-aware exploration, the optimal explorer's order of adding
+//!   events around awaited loads (a barrier's wait for the last arrival).
 //! * [`outcome`]: what a maximal graph is (complete, blocked, deadlocked, erroneous),
 //!   defined once for every explorer.
 //! * [`stats`]: counts, errors and their witnesses, and which limit cut the
@@ -49,6 +51,7 @@
 //! * [`coherence`]: co tracked (co mode) or derived by the model (rf mode);
 //!   [`key`]: execution and state keys for deduplication.
 
+pub mod bam;
 pub mod coherence;
 pub mod deadline;
 pub mod growth;
@@ -162,6 +165,11 @@ pub struct Config {
     /// reference explorer found more erroneous executions with it (3 of 2000 programs
     /// under ra), an unexplained gap, so keep-going runs do not use it.
     pub disable_ipr: bool,
+    /// Optimal explorer: add events in the plain order (lowest-numbered thread first)
+    /// even when threads announce awaited loads (`--disable-bam`); by default a thread
+    /// at an awaited load waits for its value ([`bam`]). Same executions either way;
+    /// only the blocked count and the time differ.
+    pub disable_bam: bool,
     /// Worker threads for the optimal explorer ([`parallel`]); 0 and 1 mean one. The
     /// result does not depend on it, except where a limit (`timeout`) cut the
     /// exploration; configurations whose exploration keeps state across subtrees run

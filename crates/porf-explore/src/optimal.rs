@@ -138,6 +138,9 @@ pub(crate) struct Optimal<'a, 'c, P: Program> {
     /// [`Config::disable_ipr`], [`Config::explore_stale_blocks`] or
     /// [`Config::keep_going`] (see [`revisit_in_place`]'s docs).
     ipr: bool,
+    /// Whether threads at awaited loads wait for their value ([`crate::bam`]): the
+    /// program announces awaited loads and [`Config::disable_bam`] is off.
+    bam: bool,
     /// Without the maximality rule (rf mode, and co mode for models such as WRA): the
     /// states backward revisits produced ([`compact_state_key`]: graph, insertion
     /// order, revisitable events), each explored once — the set U. Empty with the
@@ -168,6 +171,7 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
             prune_stale: maximality && !cfg.explore_stale_blocks,
             sr: maximality && !cfg.disable_sr,
             ipr: maximality && !cfg.explore_stale_blocks && !cfg.disable_ipr && !cfg.keep_going,
+            bam: prog.awaits() && !cfg.disable_bam,
             revisited: HashSet::new(),
         }
     }
@@ -303,7 +307,12 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
             if self.rec.stopped() {
                 return;
             }
-            let Some((t, action)) = st.next_action() else {
+            let next = if self.bam {
+                st.next_action_awaiting()
+            } else {
+                st.next_action()
+            };
+            let Some((t, action)) = next else {
                 debug_assert!(
                     self.model.is_consistent(&st.g),
                     "optimal explorer reached an inconsistent graph:\n{}",

@@ -132,6 +132,42 @@ impl<P: Program> State<P> {
         (0..self.g.num_threads()).find_map(|t| self.enabled_action(t).map(|a| (t, a)))
     }
 
+    /// The thread to step next when threads announce awaited loads
+    /// ([`ThreadMachine::awaited`], [`crate::bam`]), the lowest-numbered of: the
+    /// threads about to block (a block ends its thread at once, so a block decided by
+    /// a stale read is seen before anything else is explored: [`crate::stale`]); else
+    /// the threads whose awaited load finds its value in the co-latest write of its
+    /// location; else the threads that can step and are not at an awaited load; else
+    /// the threads that can step. A function of the state, as [`State::next_action`]
+    /// is.
+    pub fn next_action_awaiting(&mut self) -> Option<(Tid, Action)> {
+        let mut ready = None;
+        let mut free = None;
+        let mut held = None;
+        for t in 0..self.g.num_threads() {
+            let Some(a) = self.enabled_action(t) else {
+                continue;
+            };
+            if let Action::Block { .. } = a {
+                return Some((t, a));
+            }
+            let awaited = match a {
+                Action::Load { loc, .. } => self.ts[t as usize]
+                    .last()
+                    .and_then(|m| m.awaited())
+                    .map(|v| (loc, v)),
+                _ => None,
+            };
+            let slot = match awaited {
+                Some((loc, v)) if crate::bam::ready(&self.g, loc, v) => &mut ready,
+                Some(_) => &mut held,
+                None => &mut free,
+            };
+            slot.get_or_insert((t, a));
+        }
+        ready.or(free).or(held)
+    }
+
     /// Thread `t`'s newest machine, to be changed (`peek` caches what it computes):
     /// cloned first if another state or event shares it.
     pub fn machine_mut(&mut self, t: Tid) -> &mut P::Thread {

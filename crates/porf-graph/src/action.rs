@@ -559,6 +559,15 @@ pub trait ThreadMachine: Clone + Send + Sync {
     fn operation(&self) -> Option<LibCall> {
         None
     }
+    /// The value the load returned by the last `peek` awaits: unless it reads this
+    /// value, the thread blocks right after it (a barrier's wait for the last arrival
+    /// of its round). `None` for every other action. Only programs whose
+    /// [`Program::awaits`] is true have such loads. A scheduling hint: explorers may
+    /// hold the thread back until a write of that value is there to read, which
+    /// changes the order events are added in, never the executions.
+    fn awaited(&self) -> Option<Val> {
+        None
+    }
 }
 
 /// One call of a library function, as [`ThreadMachine::operation`] reports it.
@@ -583,6 +592,11 @@ pub trait Program {
     /// ([`ThreadMachine::in_atomic_section`]); explorers that cannot honour them refuse
     /// such programs (`porf_explore::supported_sections`).
     fn atomic_sections(&self) -> bool {
+        false
+    }
+    /// Whether threads of this program may announce awaited loads
+    /// ([`ThreadMachine::awaited`]).
+    fn awaits(&self) -> bool {
         false
     }
     /// A new thread running entry point `entry` with argument `arg`.

@@ -97,6 +97,9 @@ impl<T: ThreadMachine> ThreadMachine for RaThread<T> {
     fn operation(&self) -> Option<crate::LibCall> {
         self.0.operation()
     }
+    fn awaited(&self) -> Option<Val> {
+        self.0.awaited()
+    }
 }
 
 impl<P: Program> Program for AllReleaseAcquire<P> {
@@ -106,6 +109,9 @@ impl<P: Program> Program for AllReleaseAcquire<P> {
     }
     fn atomic_sections(&self) -> bool {
         self.0.atomic_sections()
+    }
+    fn awaits(&self) -> bool {
+        self.0.awaits()
     }
     fn spawn(&self, tid: Tid, entry: u32, arg: Val) -> Self::Thread {
         RaThread(self.0.spawn(tid, entry, arg))

@@ -583,6 +583,11 @@ impl Machine {
                         self.advance();
                         Ok(None)
                     }
+                    Builtin::Awaits => {
+                        self.awaits = Some(arg);
+                        self.advance();
+                        Ok(None)
+                    }
                     Builtin::Malloc => self.malloc(*dst, arg, false, src),
                     Builtin::Calloc => {
                         let size = args.get(1).map_or(0, val);

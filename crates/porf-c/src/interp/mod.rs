@@ -160,6 +160,10 @@ struct Machine {
     /// The number (from `calls`) of the last library call lowered inline that began
     /// ([`crate::ir::LibMark::begin`]), likewise for witnesses only.
     inline_call: u64,
+    /// The value the next action, a load, awaits ([`crate::ir::Builtin::Awaits`]):
+    /// set by `__porf_awaits`, cleared when any action is resumed. Always `None` at a
+    /// loop's back edge, so spin-assume's state comparison leaves it out.
+    awaits: Option<Val>,
     /// How many `__porf_final_begin()` are open ([`crate::ir::Builtin::FinalBegin`]):
     /// while positive, each write is followed by a `Note::FinalWrite` event.
     final_depth: u32,
@@ -355,6 +359,7 @@ impl CThread {
             abort_blocks: run.abort_blocks,
             calls: 0,
             inline_call: 0,
+            awaits: None,
             final_depth: 0,
         };
         m.undef.resize(0, stack.len(), false);
@@ -446,6 +451,7 @@ impl ThreadMachine for CThread {
         self.pending = match p.cont {
             Cont::End => Some(p),
             cont => {
+                self.m.awaits = None;
                 self.m.observe(&self.code, &p.action, cont, ret);
                 self.m.resume(cont, ret);
                 if let Some(s) = &mut self.m.section {
@@ -474,6 +480,7 @@ impl ThreadMachine for CThread {
         let p = self.take_pending();
         match p.cont {
             Cont::Copy { dst, written, .. } => {
+                self.m.awaits = None;
                 self.m.observe(&self.code, &p.action, p.cont, 0);
                 self.m.set(dst, 0);
                 self.m.set(written, 0);
@@ -498,5 +505,12 @@ impl ThreadMachine for CThread {
     fn operation(&self) -> Option<porf_graph::LibCall> {
         let p = self.pending.as_ref()?;
         self.m.operation(&self.code, &p.action)
+    }
+
+    fn awaited(&self) -> Option<Val> {
+        match self.pending.as_ref()?.action {
+            Action::Load { .. } => self.m.awaits,
+            _ => None,
+        }
     }
 }

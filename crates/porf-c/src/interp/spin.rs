@@ -212,6 +212,9 @@ struct Watch {
     /// `NatLoop::prefix_stores`), and the locations it read.
     private_writes: Vec<Loc>,
     read_locs: Vec<Loc>,
+    /// Another loop visit began during this one (an inner loop, here or in a callee):
+    /// rule (c) is then not tried (see [`Machine::leave`]).
+    nested: bool,
 }
 
 impl Machine {
@@ -239,6 +242,7 @@ impl Machine {
             abort_blocks: self.abort_blocks,
             calls: self.calls,
             inline_call: self.inline_call,
+            awaits: self.awaits,
             final_depth: self.final_depth,
         }
     }
@@ -453,6 +457,9 @@ impl Machine {
                 }
                 let pre = self.spin.last_read.clone();
                 let start = Arc::new(self.snapshot());
+                for w in &mut self.spin.watches {
+                    w.nested = true;
+                }
                 self.spin.watches.push(Watch {
                     depth,
                     lp,
@@ -464,6 +471,7 @@ impl Machine {
                     pre_reads: Vec::new(),
                     private_writes: Vec::new(),
                     read_locs: Vec::new(),
+                    nested: false,
                 });
             }
         }
@@ -473,7 +481,11 @@ impl Machine {
     /// The jump `from → to` of the frame at `depth` leaves the loops whose body holds
     /// `from` and not `to`: their visits end. Rule (c) for the innermost one with a
     /// pre-loop read: blocks if some value a read of the visit returned, given to
-    /// that read, leads to the same state where the two paths meet.
+    /// that read, leads to the same state where the two paths meet. Not for a visit
+    /// during which another loop visit began: GenMC's spin-assume blocks only loops
+    /// without inner loops (and a loop around a spin loop, as twalock's slow path, is
+    /// explored there), so such visits are explored here too and counts stay GenMC's;
+    /// trying rule (c) less only keeps more executions.
     fn leave(
         &mut self,
         code: &Module,
@@ -490,7 +502,7 @@ impl Machine {
             .rposition(|w| w.depth == depth && fl.in_body(w.lp, from) && !fl.in_body(w.lp, to))
         {
             let w = self.spin.watches.remove(i);
-            if block.is_some() || !self.spin.zne {
+            if block.is_some() || !self.spin.zne || w.nested {
                 continue;
             }
             if let Some(pre) = &w.pre {

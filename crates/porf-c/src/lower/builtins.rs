@@ -67,6 +67,7 @@ const NAMES: &[&str] = &[
     "__porf_private_get",
     "__porf_private_set",
     "__porf_await",
+    "__porf_awaits",
     "__porf_choose",
     "__porf_is_global",
     "reach_error",
@@ -887,17 +888,18 @@ impl Cx<'_> {
                 self.b.emit(InstKind::MutexDestroy { addr });
                 int(Operand::Const(0))
             }
-            "__porf_private_get" | "__porf_await" | "__porf_choose" => {
+            "__porf_private_get" | "__porf_await" | "__porf_awaits" | "__porf_choose" => {
                 self.argc(name, args, 1, off)?;
                 let v = self.int_arg(&args[0], IntTy::LongLong)?;
                 self.at(off);
                 let dst = self.b.reg();
-                let get = name != "__porf_await";
+                let get = !matches!(name, "__porf_await" | "__porf_awaits");
                 self.b.emit(InstKind::Builtin {
                     dst: get.then_some(dst),
                     which: match name {
                         "__porf_private_get" => Builtin::PrivateGet,
                         "__porf_choose" => Builtin::Choose,
+                        "__porf_awaits" => Builtin::Awaits,
                         _ => Builtin::Await,
                     },
                     args: vec![v],
