@@ -197,3 +197,52 @@ fn papers_are_cited_by_name() {
         bad.join("\n")
     );
 }
+
+/// The root `ARCHITECTURE.md` is the map of what is built: every source module of a
+/// crate (but its root, `mod.rs` files and test-only `tests` modules) is named in that
+/// crate's `### crates/NAME` section, by its file name or, for a module with
+/// submodules, by its directory (`rf/verify_sc/`).
+#[test]
+fn every_module_is_on_the_map() {
+    let map = std::fs::read_to_string(crates_dir().join("../ARCHITECTURE.md")).unwrap();
+    let mut missing = Vec::new();
+    for e in std::fs::read_dir(crates_dir()).unwrap() {
+        let krate = e.unwrap().path();
+        let name = krate.file_name().unwrap().to_str().unwrap().to_string();
+        let src = krate.join("src");
+        if !src.is_dir() {
+            continue;
+        }
+        let head = format!("### crates/{name}\n");
+        let Some(start) = map.find(&head) else {
+            missing.push(format!("no section `### crates/{name}`"));
+            continue;
+        };
+        let rest = &map[start + head.len()..];
+        let end = ["\n### ", "\n## ", "\nRules of the house"]
+            .iter()
+            .filter_map(|m| rest.find(m))
+            .min()
+            .unwrap_or(rest.len());
+        let section = &rest[..end];
+        let mut files = Vec::new();
+        rust_files(&src, &mut files);
+        for f in files {
+            let rel = f.strip_prefix(&src).unwrap();
+            let file = rel.file_name().unwrap().to_str().unwrap();
+            let in_tests_dir = rel.components().any(|c| c.as_os_str() == "tests");
+            if matches!(file, "lib.rs" | "main.rs" | "mod.rs" | "tests.rs") || in_tests_dir {
+                continue;
+            }
+            let stem = file.trim_end_matches(".rs");
+            if !section.contains(&format!("{file}`")) && !section.contains(&format!("{stem}/`")) {
+                missing.push(format!("crates/{name}/src/{}", rel.display()));
+            }
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "modules missing from ARCHITECTURE.md (one line each in their crate's section):\n{}",
+        missing.join("\n")
+    );
+}

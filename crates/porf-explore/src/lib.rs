@@ -163,8 +163,14 @@ pub struct Config {
     /// and deadlocks are the same either way; only blocked counts differ. Off with
     /// [`Config::keep_going`] too: there the randomised differential test against the
     /// reference explorer found more erroneous executions with it (3 of 2000 programs
-    /// under ra), an unexplained gap, so keep-going runs do not use it.
+    /// under ra), an unexplained gap, so keep-going runs do not use it (but see
+    /// [`Config::ipr_despite_keep_going`]).
     pub disable_ipr: bool,
+    /// In-place revisiting stays on under [`Config::keep_going`] (unless
+    /// [`Config::disable_ipr`]). Only for `--shard`'s pre-pass: its walks run with
+    /// `keep_going` to see every error, and must branch exactly as the shard's own
+    /// run, without `keep_going`, does; their per-error counts are never reported.
+    pub ipr_despite_keep_going: bool,
     /// Optimal explorer: add events in the plain order (lowest-numbered thread first)
     /// even when threads announce awaited loads (`--disable-bam`); by default a thread
     /// at an awaited load waits for its value ([`bam`]). Same executions either way;

@@ -170,7 +170,10 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
             maximality,
             prune_stale: maximality && !cfg.explore_stale_blocks,
             sr: maximality && !cfg.disable_sr,
-            ipr: maximality && !cfg.explore_stale_blocks && !cfg.disable_ipr && !cfg.keep_going,
+            ipr: maximality
+                && !cfg.explore_stale_blocks
+                && !cfg.disable_ipr
+                && (!cfg.keep_going || cfg.ipr_despite_keep_going),
             bam: prog.awaits() && !cfg.disable_bam,
             revisited: HashSet::new(),
         }
