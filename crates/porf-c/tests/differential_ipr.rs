@@ -8,7 +8,10 @@
 //! off). In-place revisiting drops only blocked executions (the module's docs), so
 //! both runs must find an error or both none, and when none, reach the same final
 //! states of complete executions and the same number of complete executions, the run
-//! with it at most as many blocked ones.
+//! with it at most as many blocked ones. In-place revisiting is off for now (not exact
+//! as implemented: porf-explore's `tests/in_place.rs` has programs it gets wrong, which
+//! these generators did not produce), so both runs are the plain exploration; the test
+//! stays for its rework.
 //!
 //! A program whose exploration hits the time limit (30 s) either way is not compared
 //! (listed; at most a quarter may be).

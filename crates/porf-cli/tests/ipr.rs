@@ -1,5 +1,8 @@
-//! In-place revisiting (`porf_explore::revisit_in_place`, on by default;
-//! `--disable-ipr` turns it off) changes nothing but the number of blocked executions: on
+//! In-place revisiting (`porf_explore::revisit_in_place`) is off for now: as
+//! implemented it is not exact (it loses and duplicates complete executions on some
+//! programs; porf-explore's `tests/in_place.rs`), so these tests are ignored until a
+//! rework turns it on again. They check that it (on by default; `--disable-ipr` turns
+//! it off) changes nothing but the number of blocked executions: on
 //! every C test program of the repository and the shared conformance programs that
 //! block (locks, assumes, spin loops), under rc11 and tso (without `--keep-going`, which
 //! turns it off), both runs give the same exit code, and where no error stopped them the
@@ -73,6 +76,7 @@ fn run(args: &[&str]) -> Run {
 }
 
 #[test]
+#[ignore = "in-place revisiting is off: not exact as implemented (porf-explore revisit_in_place.rs)"]
 fn in_place_revisiting_changes_only_the_blocked_count() {
     let mut files = Vec::new();
     c_files(
@@ -137,6 +141,7 @@ fn in_place_revisiting_changes_only_the_blocked_count() {
 }
 
 #[test]
+#[ignore = "in-place revisiting is off: not exact as implemented (porf-explore revisit_in_place.rs)"]
 fn ticket_lock_has_no_blocked_execution() {
     let p = common::conformance("ticketlock.c");
     let on = run(&["-DN=7", &p]);

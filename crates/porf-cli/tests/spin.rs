@@ -75,9 +75,10 @@ fn liveness_violation_of_genmc_test() {
 
 /// The reader spins until it sees the flag, then reads the data. With spin-assume,
 /// each iteration that reads flag = 0 blocks: 1 complete execution (flag = 1, so data
-/// = 1 by release/acquire) and, with `--disable-ipr`, 1 blocked (flag = 0 read from the
-/// initialisation, the writer's flag = 1 coming after). By default the blocked read
-/// re-reads the flag in place when the writer's store arrives: 0 blocked.
+/// = 1 by release/acquire) and 1 blocked (flag = 0 read from the initialisation, the
+/// writer's flag = 1 coming after), with `--disable-ipr` or without: in-place
+/// revisiting, which would re-read the flag in place when the writer's store arrives
+/// (0 blocked), is off (`porf_explore::revisit_in_place`: not exact as implemented).
 #[test]
 fn spin_wait_message_passing() {
     let (code, v) = json(&["--disable-ipr", &file("mp_spin_ok.c")]);
@@ -91,9 +92,9 @@ fn spin_wait_message_passing() {
     assert_eq!(code, 0, "{v}");
     assert_eq!(
         (v["complete"].as_u64(), v["blocked"].as_u64()),
-        (Some(1), Some(0))
+        (Some(1), Some(1))
     );
-    assert_eq!(v["spin_loops"][0]["blocked"], 0, "{v}");
+    assert_eq!(v["spin_loops"][0]["blocked"], 1, "{v}");
     assert_eq!(v["spin_loops"][0]["function"], "main", "{v}");
     // Relaxed accesses: the assertion after the loop can fail.
     let (code, v) = json(&[&file("mp_spin_bug.c")]);
@@ -138,10 +139,9 @@ fn loops_with_effects_are_not_assumed_to_exit() {
 /// `while (!b) { while (!a); }` against a writer of a, then b. The outer loop's
 /// iteration that reads b = 0, then a = 1, only read: it blocks too. Left: b = 1 at
 /// once (complete), and two blocked executions (a = 0 in the inner loop; b = 0, a = 1
-/// in the outer one), with `--disable-ipr`. By default the inner loop's blocked read of
-/// a = 0 re-reads the writer's a = 1 in place, so only the outer one's blocked execution
-/// is left (its iteration's last read is of a, not b: the write of b revisits it as
-/// before). With --check-liveness: no violation (the blocked iterations read values the
+/// in the outer one), with `--disable-ipr` or without (in-place revisiting, which
+/// would re-read the inner loop's a = 0 in place and leave 1 blocked, is off:
+/// `porf_explore::revisit_in_place`, not exact as implemented). With --check-liveness: no violation (the blocked iterations read values the
 /// writer overwrites).
 #[test]
 fn nested_spin_loops() {
@@ -155,7 +155,7 @@ fn nested_spin_loops() {
     assert_eq!(code, 0, "{v}");
     assert_eq!(
         (v["complete"].as_u64(), v["blocked"].as_u64()),
-        (Some(1), Some(1))
+        (Some(1), Some(2))
     );
     assert_eq!(v["spin_loops"].as_array().unwrap().len(), 2, "{v}");
 }

@@ -134,9 +134,9 @@ pub(crate) struct Optimal<'a, 'c, P: Program> {
     /// unless [`Config::disable_sr`].
     sr: bool,
     /// Whether threads waiting on a read's value re-read in place when a write arrives
-    /// ([`revisit_in_place`]): with the maximality rule, unless
-    /// [`Config::disable_ipr`], [`Config::explore_stale_blocks`] or
-    /// [`Config::keep_going`] (see [`revisit_in_place`]'s docs).
+    /// ([`revisit_in_place`]): never, for now. The scheme is not exact (it loses and
+    /// duplicates complete executions: see [`revisit_in_place`]'s docs), so it stays
+    /// off whatever [`Config::disable_ipr`] says.
     ipr: bool,
     /// Whether threads at awaited loads wait for their value ([`crate::bam`]): the
     /// program announces awaited loads and [`Config::disable_bam`] is off.
@@ -147,6 +147,12 @@ pub(crate) struct Optimal<'a, 'c, P: Program> {
     /// rule, which keeps the exploration optimal without memory.
     revisited: HashSet<Box<[u32]>>,
 }
+
+/// Whether in-place revisiting ([`revisit_in_place`]) is sound enough to run: not
+/// yet. Its module docs give programs on which it loses and duplicates complete
+/// executions (and loses final states); `tests/in_place.rs` runs them against the
+/// reference explorer.
+const IPR_EXACT: bool = false;
 
 impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
     pub(crate) fn new(
@@ -170,10 +176,7 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
             maximality,
             prune_stale: maximality && !cfg.explore_stale_blocks,
             sr: maximality && !cfg.disable_sr,
-            ipr: maximality
-                && !cfg.explore_stale_blocks
-                && !cfg.disable_ipr
-                && (!cfg.keep_going || cfg.ipr_despite_keep_going),
+            ipr: IPR_EXACT && maximality && !cfg.explore_stale_blocks && !cfg.disable_ipr,
             bam: prog.awaits() && !cfg.disable_bam,
             revisited: HashSet::new(),
         }

@@ -26,56 +26,43 @@
 //! performed after `w`, which is what the explorer does for a thread that is scheduled
 //! after `w` — here, a thread that could only wait until `w` came.
 //!
-//! **Why nothing is lost, and nothing is counted twice.** Let `r₀` be `t`'s read as
-//! first added, at the place where `t` was scheduled, reading the co-latest write `w₀`
-//! then (every later re-read of it is the same argument again).
-//! * `r₀`'s forward choices (the writes it could read then, older in co than `w₀`) were
-//!   explored where `r₀` was added, as before. Each read of theirs is non-maximal, so
-//!   never revisited, and a block decided by it is skipped ([`crate::stale`]).
-//! * The graphs in which `t`'s read reads `w₀`: `t` blocked on `w₀`, the same block at
-//!   every point below. Without this module they are the continuation of every write
-//!   that arrives without revisiting `r₀`; here they are the graphs where no write of
-//!   the location arrives after `r₀` — and those with a write `w` co-before `w₀` (not
-//!   co-latest: no re-read, `w`'s backward revisit of `r₀` as before).
-//! * The graphs in which `t`'s read reads a write `w` added after `r₀`: without this
-//!   module they come from `w`'s backward revisit of `r₀` (deleting the events `D` added
-//!   after `r₀` outside `w`'s porf-prefix, then added again after it), or from a later
-//!   write `w₂`'s revisit of `r₀` in `w`'s continuation (possible only when it deletes
-//!   `w`: `w` is then a kept co-successor of `r₀`'s source otherwise). Here the read is
-//!   performed after `w` — after `D` — and reads `w` when `w` is co-latest; a later
-//!   write `w₂` revisits the re-added read as it would a read added after `w` (keeping
-//!   `w` and `D`), and a revisit deleting `D`'s events deletes the re-added read with
-//!   them, whose thread then performs its read again, after them, with every choice:
-//!   exactly the exploration of the program in which `t` is scheduled after `w`. The
-//!   optimal explorer is exact for any order of adding events that is a function of
-//!   the graph (TruSt, "Truly Stateless, Optimal Dynamic Partial Order Reduction",
-//!   POPL 2022), and waiting is such a function: whether `t` waits is read off the
-//!   graph and `t`'s deterministic machine.
-//! * Doing the re-read before `w`'s backward revisits matters: a revisit of another
-//!   read `r₁` (added after `r₀`) by `w` keeps `t`'s re-added read only if `w`'s
-//!   porf-prefix holds it (it does not: the read is newer), so `t` reads again after
-//!   the revisit with every choice, as a thread scheduled after `w` would; re-reading
-//!   only in the continuation would keep `r₀` stale in those revisits and lose the
-//!   executions in which `t` reads `w` and `r₁` reads `w` too.
+//! **It is not exact, so it is off** (`optimal.rs`'s `IPR_EXACT`). The intended
+//! argument was that the exploration is the optimal explorer's for another order of
+//! adding events ("`t` scheduled after `w`"), and TruSt ("Truly Stateless, Optimal
+//! Dynamic Partial Order Reduction", POPL 2022) is exact for any order that is a
+//! function of the graph. That order is not one: `t`'s read `r₀` keeps its old place
+//! in the sibling branches explored before `w` came (its forward choices, and the
+//! backward revisits of `r₀` by earlier writes), and moves after `w` only below `w`.
+//! A backward revisit of a read `r₁` added between `r₀` and `w` (by `w` itself or by
+//! a later write) then keeps every event added up to `r₁`, which held `r₀`, but not
+//! the re-added read, which is newer: `t` performs its read again with every choice,
+//! where without this module `r₀` would have been kept, stale. Those choices repeat
+//! graphs the branches in which `r₀` kept its place produce, and the revisits whose
+//! maximality check (TruSt's `maximal_extension`) now sees the re-added read instead
+//! of `r₀` differ from the ones the plain exploration performs; graphs are lost too
+//! (that case is not traced event by event). Found by random search (toy programs without assertions, all models); the
+//! smallest cases, all under SC (`tests/in_place.rs`):
+//! * counted twice: `P0: r = x; assume(r == 0)`, `P1: x = 3; r = x`, `P2: x = 2` —
+//!   3 complete executions, 4 with in-place revisiting: `P0` reads 0, `P1` reads 2,
+//!   co `0, 3, 2` is found once with `P0`'s read first (reading the initial value)
+//!   and once from the re-read of `P0` (blocked on 3, re-added after `x = 2`) deleted
+//!   by `x = 2`'s revisit of `P1`'s read, `P0` then reading 0 afresh. With
+//!   keep-going this is what porf-explore's differential test met as extra erroneous
+//!   executions (seed 412 under ra, 715 against 610: there every execution fails an
+//!   assertion of another thread, so the duplicated complete-looking graphs counted
+//!   as erroneous ones).
+//! * lost, outcomes included: `P0: x = 3`, `P1: r = x; assume(r == 2)`,
+//!   `P2: x = 1; cas(x, 1, 2)`, `P3: x = 2; fetch_add(x, 1)`, all relaxed — 46
+//!   complete executions and 12 final states, 32 and 10 with in-place revisiting.
 //!
-//! So complete executions, their outcomes and deadlocks are the same with and without
-//! it, and so are errors: an error event, race or memory error lies in events the
-//! exploration adds either way (`t`'s events before `r₀` are kept, and the re-added read
-//! is checked for races and lifetime errors as any read). What changes is the number of
-//! blocked (and, with keep-going, erroneous) executions: the executions in which `t`
-//! stays blocked on a stale value are not explored. `porf-c/tests/differential_ipr.rs`
-//! compares outcomes, errors and complete counts with it on and off on random programs
-//! whose threads wait for values written after them, under every model, and
-//! `porf-cli/tests/ipr.rs` on the repository's C programs.
-//!
-//! `Config::disable_ipr` turns it off, and so does `Config::explore_stale_blocks` (for
-//! tests that count blocked executions against an explorer enumerating every one).
-//! `Config::keep_going` turns it off too: with keep-going, porf-explore's differential
-//! test against the reference explorer (`tests/differential.rs`, seed 412 under ra)
-//! finds more *erroneous* executions with it than exist (715 against 610), complete
-//! counts, final states and errors agreeing; the argument above covers complete
-//! executions and which errors are reported, and where it fails to bound erroneous
-//! ones is not yet found. Without keep-going only the first error matters. It
+//! Requiring no read between `r₀` and `w` (so that no revisit separates them) fixes
+//! these two programs, but random search still finds both kinds (34 against 45 and
+//! 25 against 24 complete executions on two toy programs of 3,000). GenMC keeps an in-place revisited read at its
+//! place in the order and, when a revisit deletes its source, makes it read the
+//! co-latest write again (`repairDanglingReads`), with the maximality checks taking
+//! such reads as maximal; porf's version moves the read instead, which is what breaks
+//! the argument. The code stays for that rework; `Config::disable_ipr` and
+//! `--disable-ipr` are accepted and change nothing meanwhile. It
 //! needs TruSt's maximality rule (co mode, a model whose maximal extensions are
 //! consistent: the re-added read reads the co-latest write). Lock acquires,
 //! compare-exchanges and library waits (`BlockReason::Lock`, `BlockReason::Wait`) are

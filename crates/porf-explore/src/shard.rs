@@ -1169,10 +1169,6 @@ fn probe<P: Program>(
 ) -> (Top, Stats) {
     let cfg = Config {
         keep_going: true,
-        // The walks branch as the shard's own run will: with in-place revisiting
-        // exactly when that run (with the user's `keep_going`) has it.
-        disable_ipr: cfg.disable_ipr || cfg.keep_going,
-        ipr_despite_keep_going: true,
         max_executions: None,
         progress: None,
         ..cfg.clone()
