@@ -46,9 +46,6 @@
 //!   tree handed between workers, results merged in the sequential order.
 //! * [`shard`]: splitting the optimal explorer's tree into N independent shards
 //!   (`--shard I/N`) and adding their records up.
-//! * [`revisit_in_place`]: a thread blocked on its last read's value re-reads a new
-//!   write in place instead of a backward revisit beside a blocked continuation
-//!   (off: not exact as implemented, see its docs).
 //! * [`coherence`]: co tracked (co mode) or derived by the model (rf mode);
 //!   [`key`]: execution and state keys for deduplication.
 
@@ -69,7 +66,6 @@ pub mod progress;
 pub mod record;
 pub mod reference;
 pub mod replay;
-pub mod revisit_in_place;
 pub mod rf_smc;
 pub mod rvf_smc;
 pub mod shard;
@@ -157,12 +153,11 @@ pub struct Config {
     /// explorer in co mode, under TruSt's maximality rule, otherwise explores
     /// executions that differ only by swapping two threads declared symmetric once.
     pub disable_sr: bool,
-    /// Optimal explorer, co mode under TruSt's maximality rule: no in-place
-    /// revisiting ([`revisit_in_place`], GenMC's `-disable-ipr`). In-place revisiting
-    /// is off whatever this says: as implemented it is not exact (it loses and
-    /// duplicates complete executions on some programs, see [`revisit_in_place`]), so
-    /// a thread blocked on its last read's value is always revisited by a new write
-    /// beside a continuation where it stays blocked.
+    /// GenMC's `-disable-ipr`, accepted so that GenMC command lines run: porf has no
+    /// in-place revisiting (GenMC's scheme, tried, lost and duplicated complete
+    /// executions on random programs), so a thread blocked on its last read's value
+    /// is always revisited by a new write beside a continuation where it stays
+    /// blocked, and this changes nothing.
     pub disable_ipr: bool,
     /// Optimal explorer: add events in the plain order (lowest-numbered thread first)
     /// even when threads announce awaited loads (`--disable-bam`); by default a thread

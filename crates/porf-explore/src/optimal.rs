@@ -34,7 +34,6 @@ use crate::coherence::Equiv;
 use crate::key::compact_state_key;
 use crate::parallel::{self, Worker};
 use crate::record::Recorder;
-use crate::revisit_in_place::{self, InPlace};
 use crate::shard::{Child, Filter};
 use crate::stale;
 use crate::state::{Snap, State, Taken, TidRegistry};
@@ -133,11 +132,6 @@ pub(crate) struct Optimal<'a, 'c, P: Program> {
     /// Whether symmetry reduction is on ([`symmetry`]): with the maximality rule,
     /// unless [`Config::disable_sr`].
     sr: bool,
-    /// Whether threads waiting on a read's value re-read in place when a write arrives
-    /// ([`revisit_in_place`]): never, for now. The scheme is not exact (it loses and
-    /// duplicates complete executions: see [`revisit_in_place`]'s docs), so it stays
-    /// off whatever [`Config::disable_ipr`] says.
-    ipr: bool,
     /// Whether threads at awaited loads wait for their value ([`crate::bam`]): the
     /// program announces awaited loads and [`Config::disable_bam`] is off.
     bam: bool,
@@ -147,12 +141,6 @@ pub(crate) struct Optimal<'a, 'c, P: Program> {
     /// rule, which keeps the exploration optimal without memory.
     revisited: HashSet<Box<[u32]>>,
 }
-
-/// Whether in-place revisiting ([`revisit_in_place`]) is sound enough to run: not
-/// yet. Its module docs give programs on which it loses and duplicates complete
-/// executions (and loses final states); `tests/in_place.rs` runs them against the
-/// reference explorer.
-const IPR_EXACT: bool = false;
 
 impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
     pub(crate) fn new(
@@ -176,7 +164,6 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
             maximality,
             prune_stale: maximality && !cfg.explore_stale_blocks,
             sr: maximality && !cfg.disable_sr,
-            ipr: IPR_EXACT && maximality && !cfg.explore_stale_blocks && !cfg.disable_ipr,
             bam: prog.awaits() && !cfg.disable_bam,
             revisited: HashSet::new(),
         }
@@ -252,44 +239,8 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
     /// A write `w` just placed in co (or, in rf mode, added): its backward revisits,
     /// then the state extended.
     fn placed(&mut self, st: &mut State<P>, w: EventId) {
-        self.in_place(st, w, |ex, st, waiting| {
-            let (revisits, n) = ex.backward_revisits(st, w, waiting);
-            ex.after_revisits(st, revisits, n);
-        });
-    }
-
-    /// Runs `then` (`w`'s backward revisits and the continuation) after the reads of
-    /// threads waiting on `w`'s location re-read `w` in place ([`revisit_in_place`]),
-    /// and puts them back after. `then` gets those reads, which it must not revisit.
-    fn in_place(
-        &mut self,
-        st: &mut State<P>,
-        w: EventId,
-        then: impl FnOnce(&mut Self, &mut State<P>, &[EventId]),
-    ) {
-        let waiting = self.waiting_reads(st, w);
-        if waiting.is_empty() {
-            return then(self, st, &waiting);
-        }
-        let (in_place, added) = InPlace::apply(st, self.model, w, &waiting);
-        // Each read is checked for races and lifetime errors with its new source, as
-        // a revisited read is.
-        if !added.iter().any(|&r| self.report_errors(&st.g, r)) {
-            then(self, st, &added);
-        }
-        if !self.abandoned() {
-            in_place.undo(st);
-        }
-    }
-
-    /// The reads of threads waiting on `w`'s location that re-read `w` in place
-    /// ([`revisit_in_place::waiting_reads`]); none without in-place revisiting.
-    fn waiting_reads(&self, st: &mut State<P>, w: EventId) -> Vec<EventId> {
-        if self.ipr {
-            revisit_in_place::waiting_reads(st, w)
-        } else {
-            Vec::new()
-        }
+        let (revisits, n) = self.backward_revisits(st, w);
+        self.after_revisits(st, revisits, n);
     }
 
     /// The last child of the branch point [`Optimal::backward_revisits`] opened (it
@@ -531,12 +482,10 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
                     return;
                 }
                 if atomic {
-                    self.in_place(st, w, |ex, st, waiting| {
-                        let (revisits, n) = ex.backward_revisits(st, w, waiting);
-                        ex.after_revisits(st, revisits, n);
-                    });
+                    let (revisits, n) = self.backward_revisits(st, w);
+                    self.after_revisits(st, revisits, n);
                 } else {
-                    self.backward_revisits(st, w, &[]);
+                    self.backward_revisits(st, w);
                     self.v.leave_branch(&mut self.rec);
                 }
             }
@@ -638,13 +587,10 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
     /// caller enters and leaves ([`Optimal::after_revisits`]). Returns whether there
     /// was a revisit (then the revisits and the continuation without one are the
     /// children of a real branch point, [`Filter::enter`]) and the number of children.
-    /// The `waiting` reads are not revisited: the continuation re-reads them in place
-    /// ([`revisit_in_place`]).
     fn backward_revisits(
         &mut self,
         st: &mut State<P>,
         w: EventId,
-        waiting: &[EventId],
     ) -> (bool, u32) {
         let g = &st.g;
         let loc = g.label(w).loc().unwrap();
@@ -658,9 +604,6 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
             }
             let child = Child { i: j as u32, n };
             self.v.child(&mut self.rec, child);
-            if waiting.contains(&r) {
-                continue;
-            }
             let keep = revisit_view(&st.g, r, w);
             if self.maximality && !maximal_extension(&st.g, r, w, &keep) {
                 continue;
