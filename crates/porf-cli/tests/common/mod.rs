@@ -232,6 +232,19 @@ pub fn verify_json(args: &[&str]) -> (i32, serde_json::Value, String) {
     (code, v, err)
 }
 
+/// [`verify_json`] without stderr: (exit code, the JSON object).
+pub fn json(args: &[&str]) -> (i32, serde_json::Value) {
+    let (code, v, _) = verify_json(args);
+    (code, v)
+}
+
+/// The complete executions of `porf verify --json ARGS`, which must exit with 0.
+pub fn complete(args: &[&str]) -> u64 {
+    let (code, v) = json(args);
+    assert_eq!(code, 0, "{args:?}: {v}");
+    v["complete"].as_u64().unwrap()
+}
+
 /// A file of the repository, `rel` from its root.
 pub fn repo_file(rel: &str) -> String {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
