@@ -3,6 +3,7 @@
 
 pub mod blocking;
 pub mod expect;
+pub mod porf_expect;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
