@@ -1,6 +1,7 @@
-//! The draws of the random C program generators that write one shape of program each
-//! (`random_spin`, `random_barrier`, `random_await`): a number below a bound, a
-//! percentage chance and a C11 memory order for an access's role.
+//! What the random C program generators that write one shape of program each
+//! (`random_spin`, `random_barrier`, `random_await`) share: their draws (a number
+//! below a bound, a percentage chance, a C11 memory order for an access's role) and
+//! the layout of a program whose `main` spawns and joins workers.
 //!
 //! Invariant: every method draws exactly one number from the seed's `SplitMix64`
 //! sequence (porf-graph's, Steele, Lea and Flood's "Fast splittable pseudorandom number
@@ -8,6 +9,7 @@
 //! for every seed as long as the generator makes the same calls in the same order.
 
 use porf_graph::hash::SplitMix64;
+use std::fmt::Write as _;
 
 /// A generator's source of choices.
 pub(crate) struct Gen {
@@ -53,6 +55,30 @@ impl Gen {
             _ => "memory_order_seq_cst",
         }
     }
+}
+
+/// Appends to `s` the workers (one statement a line) as `thread1`, `thread2`, … and a
+/// `main` that spawns them in that order, joins them all, then runs `main_end`.
+pub(crate) fn threads_and_main(s: &mut String, workers: &[Vec<String>], main_end: &[String]) {
+    for (i, body) in workers.iter().enumerate() {
+        let _ = writeln!(s, "void *thread{}(void *arg) {{", i + 1);
+        for l in body {
+            let _ = writeln!(s, "  {l}");
+        }
+        s.push_str("  return 0;\n}\n\n");
+    }
+    s.push_str("int main(void) {\n");
+    let _ = writeln!(s, "  pthread_t t[{}];", workers.len());
+    for i in 0..workers.len() {
+        let _ = writeln!(s, "  pthread_create(&t[{i}], 0, thread{}, 0);", i + 1);
+    }
+    for i in 0..workers.len() {
+        let _ = writeln!(s, "  pthread_join(t[{i}], 0);");
+    }
+    for l in main_end {
+        let _ = writeln!(s, "  {l}");
+    }
+    s.push_str("  return 0;\n}\n");
 }
 
 #[cfg(test)]

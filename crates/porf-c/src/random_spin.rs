@@ -16,7 +16,7 @@
 //!   them with `--unroll`), except `main`'s walk over the stack, which has at most
 //!   as many iterations as there are pushes (at most three).
 
-use crate::random_gen::Gen;
+use crate::random_gen::{threads_and_main, Gen};
 use std::fmt::Write as _;
 
 /// How the program's lock is taken.
@@ -214,25 +214,7 @@ pub fn random_spin_program(seed: u64) -> String {
          struct node { int v; _Atomic(struct node *) next; };\n\
          _Atomic(struct node *) top;\n\n",
     );
-    for (i, body) in workers.iter().enumerate() {
-        let _ = writeln!(s, "void *thread{}(void *arg) {{", i + 1);
-        for l in body {
-            let _ = writeln!(s, "  {l}");
-        }
-        s.push_str("  return 0;\n}\n\n");
-    }
-    s.push_str("int main(void) {\n");
-    let _ = writeln!(s, "  pthread_t t[{}];", workers.len());
-    for i in 0..workers.len() {
-        let _ = writeln!(s, "  pthread_create(&t[{i}], 0, thread{}, 0);", i + 1);
-    }
-    for i in 0..workers.len() {
-        let _ = writeln!(s, "  pthread_join(t[{i}], 0);");
-    }
-    for l in &main_end {
-        let _ = writeln!(s, "  {l}");
-    }
-    s.push_str("  return 0;\n}\n");
+    threads_and_main(&mut s, &workers, &main_end);
     s
 }
 
