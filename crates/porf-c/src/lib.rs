@@ -30,6 +30,7 @@ pub mod program;
 pub mod random;
 pub mod random_await;
 pub mod random_barrier;
+mod random_gen;
 pub mod random_spin;
 mod scan;
 pub mod spin;

@@ -13,36 +13,14 @@
 //! may assert on what the workers saw (an assertion that fails in some executions).
 //!
 //! Invariants of [`random_barrier_program`]:
-//! * The text is a function of the seed (porf-graph's `SplitMix64`).
+//! * The text is a function of the seed (drawn through `random_gen`).
 //! * Every program is in porf's C subset and loop-free but for `main`'s spawn and
 //!   join loops (bounded by the number of workers).
 //! * What a thread saw is stored in globals, so the final states of complete
 //!   executions tell the workers' views apart.
 
-use porf_graph::hash::SplitMix64;
+use crate::random_gen::Gen;
 use std::fmt::Write as _;
-
-struct Gen {
-    rng: SplitMix64,
-}
-
-impl Gen {
-    fn below(&mut self, n: u64) -> u64 {
-        self.rng.below(n)
-    }
-    fn chance(&mut self, percent: u64) -> bool {
-        self.below(100) < percent
-    }
-    /// A C11 order for a load (`load`) or a store (`store`).
-    fn order(&mut self, role: &str) -> &'static str {
-        match (self.below(3), role) {
-            (0, _) => "memory_order_relaxed",
-            (1, "load") => "memory_order_acquire",
-            (1, _) => "memory_order_release",
-            _ => "memory_order_seq_cst",
-        }
-    }
-}
 
 /// One thread's code between its barrier waits: `seen` counts the globals it stores
 /// what it read in (`v{tid}_{n}`).
@@ -53,12 +31,12 @@ fn segment(g: &mut Gen, tid: usize, value: &mut i64, seen: &mut Vec<String>) -> 
         match g.below(4) {
             0 | 1 => {
                 *value += 1;
-                let ord = g.order("store");
+                let ord = g.order("rel");
                 out.push(format!("atomic_store_explicit(&{var}, {value}, {ord});"));
             }
             2 => {
                 let name = format!("v{tid}_{}", seen.len());
-                let ord = g.order("load");
+                let ord = g.order("acq");
                 out.push(format!("{name} = atomic_load_explicit(&{var}, {ord});"));
                 seen.push(name);
             }
@@ -79,9 +57,7 @@ fn segment(g: &mut Gen, tid: usize, value: &mut i64, seen: &mut Vec<String>) -> 
 
 /// A random barrier program for `seed`.
 pub fn random_barrier_program(seed: u64) -> String {
-    let mut g = Gen {
-        rng: SplitMix64(seed ^ 0xba44_1e00),
-    };
+    let mut g = Gen::new(seed ^ 0xba44_1e00);
     let workers = 2 + g.chance(30) as usize;
     let main_meets = g.chance(25);
     let meeting = workers + main_meets as usize;

@@ -11,19 +11,13 @@
 //! section's store, a push that publishes the node before filling it).
 //!
 //! Invariants of [`random_spin_program`]:
-//! * The text is a function of the seed (porf-graph's `SplitMix64`).
+//! * The text is a function of the seed (drawn through `random_gen`).
 //! * Every program is in porf's C subset; its loops may spin forever (the tests run
 //!   them with `--unroll`), except `main`'s walk over the stack, which has at most
 //!   as many iterations as there are pushes (at most three).
 
-use porf_graph::hash::SplitMix64;
+use crate::random_gen::{threads_and_main, Gen};
 use std::fmt::Write as _;
-
-const ORDERS: [&str; 3] = [
-    "memory_order_relaxed",
-    "memory_order_acq_rel",
-    "memory_order_seq_cst",
-];
 
 /// How the program's lock is taken.
 #[derive(Clone, Copy, Debug)]
@@ -38,35 +32,9 @@ enum LockKind {
     Mutex,
 }
 
-struct Gen {
-    rng: SplitMix64,
-}
-
-impl Gen {
-    fn below(&mut self, n: u64) -> u64 {
-        self.rng.below(n)
-    }
-    fn chance(&mut self, percent: u64) -> bool {
-        self.below(100) < percent
-    }
-    /// An order for a read (`acq`), a write (`rel`) or an RMW (`rmw`), from a
-    /// strength 0 (relaxed), 1 (acquire/release) or 2 (seq_cst).
-    fn order(&mut self, role: &str) -> &'static str {
-        match (self.below(3), role) {
-            (0, _) => "memory_order_relaxed",
-            (1, "acq") => "memory_order_acquire",
-            (1, "rel") => "memory_order_release",
-            (1, _) => ORDERS[1],
-            _ => "memory_order_seq_cst",
-        }
-    }
-}
-
 /// A random spin-loop program for `seed`.
 pub fn random_spin_program(seed: u64) -> String {
-    let mut g = Gen {
-        rng: SplitMix64(seed ^ 0x5a17_e000),
-    };
+    let mut g = Gen::new(seed ^ 0x5a17_e000);
     let mut workers: Vec<Vec<String>> = Vec::new();
     let mut main_end: Vec<String> = Vec::new();
     let shape = g.below(3);
@@ -246,25 +214,7 @@ pub fn random_spin_program(seed: u64) -> String {
          struct node { int v; _Atomic(struct node *) next; };\n\
          _Atomic(struct node *) top;\n\n",
     );
-    for (i, body) in workers.iter().enumerate() {
-        let _ = writeln!(s, "void *thread{}(void *arg) {{", i + 1);
-        for l in body {
-            let _ = writeln!(s, "  {l}");
-        }
-        s.push_str("  return 0;\n}\n\n");
-    }
-    s.push_str("int main(void) {\n");
-    let _ = writeln!(s, "  pthread_t t[{}];", workers.len());
-    for i in 0..workers.len() {
-        let _ = writeln!(s, "  pthread_create(&t[{i}], 0, thread{}, 0);", i + 1);
-    }
-    for i in 0..workers.len() {
-        let _ = writeln!(s, "  pthread_join(t[{i}], 0);");
-    }
-    for l in &main_end {
-        let _ = writeln!(s, "  {l}");
-    }
-    s.push_str("  return 0;\n}\n");
+    threads_and_main(&mut s, &workers, &main_end);
     s
 }
 

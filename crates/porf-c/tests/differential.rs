@@ -38,8 +38,11 @@
 //! programs); `PORF_DIFF_C_FIRST` the first seed (default 0), to resume a large run;
 //! `PORF_DIFF_C_ACCESSES` the workers' access budget (default 8, `wra` 6).
 
+mod common;
+
+use common::env;
 use porf_c::random::{random_program, GenConfig};
-use porf_c::{compile_file, CProgram, FrontOptions, RunOptions};
+use porf_c::{CProgram, RunOptions};
 use porf_explore::{explore, Config, Equiv, ErrorClass, ErrorReport, Stats, Strategy};
 use porf_models::by_name;
 use std::collections::BTreeMap;
@@ -51,22 +54,8 @@ const LOOP_BOUND: u32 = 4;
 /// Another: the time limit of one exploration.
 const LIMIT_SECS: u64 = 120;
 
-fn env(var: &str, default: u64) -> u64 {
-    std::env::var(var)
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(default)
-}
-
 /// Compiles `text` with porf's front end, as `porf verify` would run it.
 fn compile(text: &str, model: &str, seed: u64) -> Result<CProgram, String> {
-    let path = std::env::temp_dir().join(format!(
-        "porf-diff-c-{}-{model}-{seed}.c",
-        std::process::id()
-    ));
-    std::fs::write(&path, text).map_err(|e| e.to_string())?;
-    let module = compile_file(&path, &FrontOptions::default());
-    let _ = std::fs::remove_file(&path);
     // The generator's loops end (two iterations, or spin-waits that spin-assume
     // blocks): the bound never cuts, and the tests check that it did not.
     let run = RunOptions {
@@ -74,9 +63,7 @@ fn compile(text: &str, model: &str, seed: u64) -> Result<CProgram, String> {
         unroll: Some(LOOP_BOUND),
         ..RunOptions::default()
     };
-    module
-        .map(|m| CProgram::new(m, run))
-        .map_err(|d| d.to_string())
+    common::try_compile(text, "diff-c", &format!("{model}-{seed}"), run)
 }
 
 /// What must be equal between two explorations of one program in co mode.

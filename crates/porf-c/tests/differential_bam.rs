@@ -26,8 +26,11 @@
 //! `--disable-bam` (and `--explore-stale-blocks`, `--explorer reference`), reproduces
 //! it.
 
+mod common;
+
+use common::{compile, outcome_diffs, seeds, Campaign};
 use porf_c::random_barrier::random_barrier_program;
-use porf_c::{compile_file, CProgram, FrontOptions, RunOptions};
+use porf_c::RunOptions;
 use porf_explore::{explore, Config, Stats, Strategy};
 use porf_models::by_name;
 
@@ -35,26 +38,6 @@ const LIMIT_SECS: u64 = 30;
 /// The reference explorer's time limit (it is exponential: larger programs are only
 /// compared between the graph explorer's runs).
 const REFERENCE_SECS: u64 = 5;
-
-fn env(var: &str, default: u64) -> u64 {
-    std::env::var(var)
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(default)
-}
-
-fn compile(text: &str, tag: &str) -> CProgram {
-    let path = std::env::temp_dir().join(format!("porf-diff-bam-{}-{tag}.c", std::process::id()));
-    std::fs::write(&path, text).unwrap();
-    let module = compile_file(&path, &FrontOptions::default());
-    let _ = std::fs::remove_file(&path);
-    let module = module.unwrap_or_else(|d| panic!("{d}\n{text}"));
-    let run = RunOptions {
-        spin_assume: true,
-        ..RunOptions::default()
-    };
-    CProgram::new(module, run)
-}
 
 /// What `a` and `b` disagree on: complete counts, final states and errors always;
 /// blocked and erroneous counts when `all`.
@@ -70,19 +53,7 @@ fn diffs(what: &str, a: &Stats, b: &Stats, all: bool) -> Vec<String> {
             (b.blocked, b.erroneous)
         ));
     }
-    if a.final_states != b.final_states {
-        d.push(format!(
-            "{what}: final states\n    {:?}\n    {:?}",
-            a.final_states, b.final_states
-        ));
-    }
-    if a.error_keys() != b.error_keys() {
-        d.push(format!(
-            "{what}: errors\n    {:?}\n    {:?}",
-            a.error_keys(),
-            b.error_keys()
-        ));
-    }
+    d.extend(outcome_diffs(what, a, b));
     d
 }
 
@@ -115,15 +86,23 @@ fn differential(model_name: &str) {
         eager_split: true,
         ..base.clone()
     };
-    let first = env("PORF_DIFF_BAM_FIRST", 0);
-    let n = env("PORF_DIFF_BAM_PROGRAMS", 12);
-    let mut failures = Vec::new();
-    let mut stopped = Vec::new();
+    let seeds = seeds("PORF_DIFF_BAM", 12);
+    let n = seeds.end - seeds.start;
+    let mut campaign = Campaign::new(model_name);
     let mut ref_stopped = 0;
     let (mut complete, mut blocked_on, mut blocked_off, mut errors) = (0, 0, 0, 0);
-    for seed in first..first + n {
+    for seed in seeds {
         let text = random_barrier_program(seed);
-        let prog = compile(&text, &format!("{model_name}-{seed}"));
+        let spin_assume = RunOptions {
+            spin_assume: true,
+            ..RunOptions::default()
+        };
+        let prog = compile(
+            &text,
+            "diff-bam",
+            &format!("{model_name}-{seed}"),
+            spin_assume,
+        );
         let run = |cfg: &Config| explore(Strategy::Optimal, &prog, model.as_ref(), cfg);
         let (on, no) = (run(&base), run(&off));
         let (st_on, st_off) = (run(&stale), run(&stale_off));
@@ -131,7 +110,7 @@ fn differential(model_name: &str) {
             .iter()
             .any(|s| s.stopped_by.is_some())
         {
-            stopped.push(seed);
+            campaign.stopped(seed);
             continue;
         }
         let mut d = diffs("BAM on / off", &on, &no, false);
@@ -155,23 +134,17 @@ fn differential(model_name: &str) {
         blocked_on += on.blocked;
         blocked_off += no.blocked;
         errors += on.errors.len();
-        if !d.is_empty() {
-            failures.push(format!(
-                "model {model_name}, seed {seed}:\n  {}\n{text}",
-                d.join("\n  ")
-            ));
-        }
+        campaign.check(format!("seed {seed}"), &text, d);
     }
-    eprintln!(
-        "{model_name}: {n} programs, {complete} complete executions, blocked {blocked_on} \
-         with BAM and {blocked_off} without; {errors} errors; not compared (time limit): \
-         {stopped:?}; reference explorer out of time on {ref_stopped}"
+    campaign.finish(
+        &format!(
+            "{n} programs, {complete} complete executions, blocked {blocked_on} with BAM \
+             and {blocked_off} without; {errors} errors; reference explorer out of time on \
+             {ref_stopped}"
+        ),
+        n,
+        Some(10),
     );
-    assert!(
-        stopped.len() as u64 * 10 <= n,
-        "{model_name}: too many programs hit the time limit: {stopped:?}"
-    );
-    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
 
 #[test]

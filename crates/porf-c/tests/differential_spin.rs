@@ -21,8 +21,11 @@
 //! verify FILE --model M --keep-going --unroll 3`, with and without
 //! `--disable-zne-spin-assume`, reproduces it.
 
+mod common;
+
+use common::{compile, outcome_diffs, seeds, verify_spin_run, Campaign};
 use porf_c::random_spin::random_spin_program;
-use porf_c::{compile_file, CProgram, FrontOptions, RunOptions};
+use porf_c::RunOptions;
 use porf_explore::{explore, Config, Stats, Strategy};
 use porf_models::by_name;
 
@@ -30,45 +33,18 @@ use porf_models::by_name;
 /// reductions hits it is not compared (at most a quarter of them may).
 const LIMIT_SECS: u64 = 30;
 
-fn env(var: &str, default: u64) -> u64 {
-    std::env::var(var)
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(default)
-}
-
-fn compile(text: &str, tag: &str, model: &str, zne: bool, unroll: u32) -> CProgram {
-    let path = std::env::temp_dir().join(format!("porf-diff-spin-{}-{tag}.c", std::process::id()));
-    std::fs::write(&path, text).unwrap();
-    let module = compile_file(&path, &FrontOptions::default());
-    let _ = std::fs::remove_file(&path);
-    let module = module.unwrap_or_else(|d| panic!("{d}\n{text}"));
+/// `text` as `porf verify --model MODEL --unroll UNROLL` runs it, with the reductions
+/// (`zne`) or without.
+fn program(text: &str, tag: &str, model: &str, zne: bool, unroll: u32) -> porf_c::CProgram {
     let run = RunOptions {
-        spin_assume: true,
         disable_zne_spin_assume: !zne,
-        // As `porf verify` sets it.
-        spin_private_writes: !matches!(model, "pso" | "wra"),
-        unroll: Some(unroll),
-        ..RunOptions::default()
+        ..verify_spin_run(model, unroll)
     };
-    CProgram::new(module, run)
+    compile(text, "diff-spin", tag, run)
 }
 
 fn diffs(on: &Stats, off: &Stats) -> Vec<String> {
-    let mut d = Vec::new();
-    if on.final_states != off.final_states {
-        d.push(format!(
-            "final states\n    on  {:?}\n    off {:?}",
-            on.final_states, off.final_states
-        ));
-    }
-    if on.error_keys() != off.error_keys() {
-        d.push(format!(
-            "errors\n    on  {:?}\n    off {:?}",
-            on.error_keys(),
-            off.error_keys()
-        ));
-    }
+    let mut d = outcome_diffs("on / off", on, off);
     if on.complete > off.complete {
         d.push(format!("complete {} > {}", on.complete, off.complete));
     }
@@ -89,64 +65,37 @@ fn differential(model_name: &str) {
         collect_final_states: true,
         ..Config::default()
     };
-    let first = env("PORF_DIFF_SPIN_FIRST", 0);
-    let n = env("PORF_DIFF_SPIN_PROGRAMS", 20);
-    let unroll = env("PORF_DIFF_SPIN_UNROLL", 3) as u32;
-    let mut failures = Vec::new();
-    let mut stopped = Vec::new();
+    let seeds = seeds("PORF_DIFF_SPIN", 20);
+    let n = seeds.end - seeds.start;
+    let unroll = common::env("PORF_DIFF_SPIN_UNROLL", 3) as u32;
+    let mut campaign = Campaign::new(model_name);
     let (mut on_n, mut off_n, mut errs) = (0u64, 0u64, 0usize);
-    for seed in first..first + n {
+    for seed in seeds {
         let text = random_spin_program(seed);
-        let on = explore(
-            Strategy::Optimal,
-            &compile(
-                &text,
-                &format!("{model_name}-{seed}-on"),
-                model_name,
-                true,
-                unroll,
-            ),
-            model.as_ref(),
-            &cfg,
-        );
-        let off = explore(
-            Strategy::Optimal,
-            &compile(
-                &text,
-                &format!("{model_name}-{seed}-off"),
-                model_name,
-                false,
-                unroll,
-            ),
-            model.as_ref(),
-            &cfg,
-        );
+        let run = |zne: bool, side: &str| {
+            let tag = format!("{model_name}-{seed}-{side}");
+            let prog = program(&text, &tag, model_name, zne, unroll);
+            explore(Strategy::Optimal, &prog, model.as_ref(), &cfg)
+        };
+        let (on, off) = (run(true, "on"), run(false, "off"));
         if on.stopped_by.is_some() || off.stopped_by.is_some() {
             // Too big to compare within the limit (wra's co-mode executions multiply
             // with the orders of the writes); a few such programs are expected.
-            stopped.push(seed);
+            campaign.stopped(seed);
             continue;
         }
         on_n += on.complete;
         off_n += off.complete;
         errs += on.errors.len();
-        let d = diffs(&on, &off);
-        if !d.is_empty() {
-            failures.push(format!(
-                "model {model_name}, seed {seed}:\n  {}\n{text}",
-                d.join("\n  ")
-            ));
-        }
+        campaign.check(format!("seed {seed}"), &text, diffs(&on, &off));
     }
-    eprintln!(
-        "{model_name}: {n} programs, complete {on_n} with the reductions, {off_n} without; \
-         {errs} errors; not compared (time limit): {stopped:?}"
+    campaign.finish(
+        &format!(
+            "{n} programs, complete {on_n} with the reductions, {off_n} without; {errs} errors"
+        ),
+        n,
+        Some(4),
     );
-    assert!(
-        stopped.len() as u64 * 4 <= n,
-        "{model_name}: too many programs hit the time limit: {stopped:?}"
-    );
-    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
 
 #[test]

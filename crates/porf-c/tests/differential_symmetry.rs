@@ -15,34 +15,18 @@
 //! seed and the program; `porf verify FILE --model M --keep-going`, with and without
 //! `--disable-sr`, reproduces it.
 
-use porf_c::{compile_file, CProgram, FrontOptions, RunOptions};
+mod common;
+
+use common::{compile, differ, seeds, Campaign};
+use porf_c::RunOptions;
 use porf_explore::{explore, Config, Stats, Strategy};
+use porf_graph::hash::SplitMix64;
 use porf_models::by_name;
 use std::collections::BTreeSet;
 
-fn env(var: &str, default: u64) -> u64 {
-    std::env::var(var)
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(default)
-}
-
-/// A small deterministic generator (SplitMix64).
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-    fn pick<'a>(&mut self, xs: &[&'a str]) -> &'a str {
-        xs[self.below(xs.len() as u64) as usize]
-    }
+/// One of `xs`, drawn from `rng`.
+fn pick<'a>(rng: &mut SplitMix64, xs: &[&'a str]) -> &'a str {
+    xs[rng.below(xs.len() as u64) as usize]
 }
 
 const ORDS: &[&str] = &[
@@ -55,12 +39,12 @@ const VARS: &[&str] = &["x", "y"];
 
 /// A thread body of two to four statements over `x` and `y`, with registers
 /// `r0..`; sometimes an assertion over what it read.
-fn body(rng: &mut Rng, name: &str) -> String {
+fn body(rng: &mut SplitMix64, name: &str) -> String {
     let n = 2 + rng.below(3);
     let mut s = format!("void *{name}(void *arg)\n{{\n");
     let mut regs = 0;
     for _ in 0..n {
-        let v = rng.pick(VARS);
+        let v = pick(rng, VARS);
         let load_ord = [
             "memory_order_relaxed",
             "memory_order_acquire",
@@ -71,7 +55,7 @@ fn body(rng: &mut Rng, name: &str) -> String {
             "memory_order_release",
             "memory_order_seq_cst",
         ][rng.below(3) as usize];
-        let rmw_ord = rng.pick(ORDS);
+        let rmw_ord = pick(rng, ORDS);
         match rng.below(5) {
             0 | 1 => {
                 s += &format!("\tint r{regs} = atomic_load_explicit(&{v}, {load_ord});\n");
@@ -108,7 +92,7 @@ fn body(rng: &mut Rng, name: &str) -> String {
 /// A random program: `main` spawns two or three copies of `f` (declared symmetric or
 /// not), and maybe a thread `g`, before or after them.
 fn program(seed: u64) -> String {
-    let mut rng = Rng(seed.wrapping_mul(0x2545_f491_4f6c_dd1d) ^ 0x5eed);
+    let mut rng = SplitMix64(seed.wrapping_mul(0x2545_f491_4f6c_dd1d) ^ 0x5eed);
     let copies = 2 + rng.below(2);
     let declared = rng.below(2) == 0;
     let other = rng.below(3);
@@ -141,15 +125,6 @@ fn program(seed: u64) -> String {
     s
 }
 
-fn compile(text: &str, tag: &str) -> CProgram {
-    let path = std::env::temp_dir().join(format!("porf-diff-sr-{}-{tag}.c", std::process::id()));
-    std::fs::write(&path, text).unwrap();
-    let module = compile_file(&path, &FrontOptions::default());
-    let _ = std::fs::remove_file(&path);
-    let module = module.unwrap_or_else(|d| panic!("{d}\n{text}"));
-    CProgram::new(module, RunOptions::default())
-}
-
 /// A final state up to which thread holds which registers: the threads' registers
 /// sorted, and the memory.
 type Outcome = (Vec<Vec<i64>>, Vec<(u64, i64)>);
@@ -174,32 +149,34 @@ fn differential(model_name: &str) {
         disable_sr,
         ..Config::default()
     };
-    let first = env("PORF_DIFF_SR_FIRST", 0);
-    let n = env("PORF_DIFF_SR_PROGRAMS", 12);
-    let mut failures = Vec::new();
+    let seeds = seeds("PORF_DIFF_SR", 12);
+    let n = seeds.end - seeds.start;
+    let mut campaign = Campaign::new(model_name);
     let (mut on_n, mut off_n, mut errs) = (0u64, 0u64, 0usize);
-    for seed in first..first + n {
+    for seed in seeds {
         let text = program(seed);
-        let prog = compile(&text, &format!("{model_name}-{seed}"));
+        let tag = format!("{model_name}-{seed}");
+        let prog = compile(&text, "diff-sr", &tag, RunOptions::default());
         let on = explore(Strategy::Optimal, &prog, model.as_ref(), &cfg(false));
         let off = explore(Strategy::Optimal, &prog, model.as_ref(), &cfg(true));
         let reference = explore(Strategy::Reference, &prog, model.as_ref(), &cfg(true));
         let mut d = Vec::new();
-        if outcomes(&on) != outcomes(&off) || outcomes(&off) != outcomes(&reference) {
-            d.push(format!(
-                "final states\n    on  {:?}\n    off {:?}\n    ref {:?}",
-                outcomes(&on),
-                outcomes(&off),
-                outcomes(&reference)
-            ));
-        }
-        if on.error_keys() != off.error_keys() || off.error_keys() != reference.error_keys() {
-            d.push(format!(
-                "errors\n    on  {:?}\n    off {:?}\n    ref {:?}",
-                on.error_keys(),
-                off.error_keys(),
-                reference.error_keys()
-            ));
+        for (what, a, b) in [
+            ("on / off", &on, &off),
+            ("off / reference", &off, &reference),
+        ] {
+            differ(
+                &mut d,
+                &format!("{what}: final states"),
+                &outcomes(a),
+                &outcomes(b),
+            );
+            differ(
+                &mut d,
+                &format!("{what}: errors"),
+                &a.error_keys(),
+                &b.error_keys(),
+            );
         }
         if on.complete > off.complete || off.complete != reference.complete {
             d.push(format!(
@@ -210,17 +187,15 @@ fn differential(model_name: &str) {
         on_n += on.complete;
         off_n += off.complete;
         errs += on.errors.len();
-        if !d.is_empty() {
-            failures.push(format!(
-                "model {model_name}, seed {seed}:\n  {}\n{text}",
-                d.join("\n  ")
-            ));
-        }
+        campaign.check(format!("seed {seed}"), &text, d);
     }
-    eprintln!(
-        "{model_name}: {n} programs, complete executions {on_n} with symmetry reduction, {off_n} without; {errs} errors"
+    campaign.finish(
+        &format!(
+            "{n} programs, complete executions {on_n} with symmetry reduction, {off_n} without; {errs} errors"
+        ),
+        n,
+        None,
     );
-    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
     assert!(
         on_n < off_n,
         "the programs exercise the reduction ({on_n} against {off_n})"

@@ -5,30 +5,24 @@
 
 mod common;
 
-use std::path::PathBuf;
-use std::process::Command;
-
 #[test]
 fn bench_script_runs_on_one_small_row() {
     if common::shared_absent("conformance/expected.tsv") {
         return;
     }
     common::shared("conformance/expected.tsv");
-    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../scripts/bench.py");
-    let out = Command::new("python3")
-        .arg(script)
-        .args(["--porf", env!("CARGO_BIN_EXE_porf")])
-        .args(["--medium", "--no-bigger", "--repeat", "1"])
-        .args(["--filter", "readers.c -DN=8 rc11 co"])
-        .output()
-        .expect("cannot run python3");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{stdout}{stderr}");
-    let row = stdout
-        .lines()
-        .find(|l| l.starts_with("readers.c -DN=8 rc11 co"))
-        .unwrap_or_else(|| panic!("no row in:\n{stdout}"));
+    let stdout = common::run_script(
+        "bench.py",
+        &[
+            "--medium",
+            "--no-bigger",
+            "--repeat",
+            "1",
+            "--filter",
+            "readers.c -DN=8 rc11 co",
+        ],
+    );
+    let row = common::row(&stdout, "readers.c -DN=8 rc11 co");
     // readers N=8: the writer's one store and 8 readers, each reading the initial value
     // or the store: 2^8 = 256 complete executions (the table's figure from GenMC).
     assert_eq!(row.split_whitespace().nth(4), Some("256"), "{row}");
@@ -48,20 +42,11 @@ fn genmc_bench_script_runs_on_one_tiny_row() {
         return;
     }
     common::shared("bench/genmc-0.11-times.tsv");
-    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../scripts/genmc_bench.py");
-    let out = Command::new("python3")
-        .arg(script)
-        .args(["--porf", env!("CARGO_BIN_EXE_porf")])
-        .args(["--timeout", "30", "--filter", "ainc.c -DN=7"])
-        .output()
-        .expect("cannot run python3");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{stdout}{stderr}");
-    let row = stdout
-        .lines()
-        .find(|l| l.starts_with("ainc.c -DN=7 "))
-        .unwrap_or_else(|| panic!("no row in:\n{stdout}"));
+    let stdout = common::run_script(
+        "genmc_bench.py",
+        &["--timeout", "30", "--filter", "ainc.c -DN=7"],
+    );
+    let row = common::row(&stdout, "ainc.c -DN=7 ");
     let cells: Vec<&str> = row.split_whitespace().collect();
     // ainc N=7: seven relaxed fetch-adds on one location, one execution per order of
     // them: 7! = 5040 complete, porf's (cell 2) as GenMC's recorded count (cell 6).

@@ -19,20 +19,6 @@ fn tests_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests")
 }
 
-fn c_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(rd) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for e in rd {
-        let p = e.unwrap().path();
-        if p.is_dir() {
-            c_files(&p, out);
-        } else if p.extension().is_some_and(|x| x == "c") {
-            out.push(p);
-        }
-    }
-}
-
 /// The trace lines of `porf verify` on `file` that show a `__` name.
 fn internal_lines(file: &Path) -> Vec<String> {
     let f = file.display().to_string();
@@ -69,17 +55,15 @@ fn conformance_traces_show_no_internal_names() {
         return;
     }
     let dir = common::shared_dir().join("conformance");
-    let mut files = Vec::new();
-    c_files(&dir, &mut files);
+    let files = common::c_files(&dir);
     assert!(files.len() >= 20, "{}", files.len());
     check(&files);
 }
 
 #[test]
 fn test_program_traces_show_no_internal_names() {
-    let mut files = Vec::new();
-    c_files(&tests_dir().join("c"), &mut files);
-    c_files(&tests_dir().join("errors"), &mut files);
+    let mut files = common::c_files(&tests_dir().join("c"));
+    files.extend(common::c_files(&tests_dir().join("errors")));
     files.sort();
     assert!(files.len() >= 100, "{}", files.len());
     check(&files);

@@ -6,24 +6,12 @@
 
 mod common;
 
-use common::verify_json;
+use common::{complete, json};
 use std::path::PathBuf;
 
 fn file(rel: &str) -> String {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/c/spin/zne");
     root.join(rel).display().to_string()
-}
-
-/// `porf verify --json ARGS`: (exit code, the JSON object).
-fn json(args: &[&str]) -> (i32, serde_json::Value) {
-    let (code, v, _) = verify_json(args);
-    (code, v)
-}
-
-fn complete(args: &[&str]) -> u64 {
-    let (code, v) = json(args);
-    assert_eq!(code, 0, "{args:?}: {v}");
-    v["complete"].as_u64().unwrap()
 }
 
 const LOCKS: [&str; 4] = ["-DTAS", "-DXCHG", "-DCAS", "-DTRYLOCK"];

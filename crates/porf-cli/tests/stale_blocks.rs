@@ -9,117 +9,25 @@
 
 mod common;
 
-use common::porf;
-use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
-
-fn c_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            c_files(&p, out);
-        } else if p.extension().is_some_and(|e| e == "c") {
-            out.push(p);
-        }
-    }
-}
-
-/// What both runs must agree on, and the blocked count.
-struct Run {
-    code: i32,
-    verdict: String,
-    complete: u64,
-    errors: BTreeSet<String>,
-    blocked: u64,
-    partial: bool,
-}
-
-fn run(args: &[&str]) -> Run {
-    let mut a = vec!["verify", "--json", "--keep-going", "--threads", "1"];
-    a.extend_from_slice(args);
-    let (code, out, err) = porf(&a);
-    let Ok(v) = serde_json::from_str::<serde_json::Value>(&out) else {
-        // Rejected before exploring (unsupported construct, bad input): the error text.
-        return Run {
-            code,
-            verdict: err,
-            complete: 0,
-            errors: BTreeSet::new(),
-            blocked: 0,
-            partial: false,
-        };
-    };
-    Run {
-        code,
-        verdict: v["verdict"].to_string(),
-        complete: v["complete"].as_u64().unwrap_or(0),
-        errors: v["errors"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .map(|e| e["message"].to_string())
-            .collect(),
-        blocked: v["blocked"].as_u64().unwrap_or(0),
-        partial: v["partial"].as_bool().unwrap_or(false),
-    }
-}
+use common::blocking::pairs;
 
 #[test]
 fn skipping_stale_blocks_changes_only_the_blocked_count() {
-    let mut files = Vec::new();
-    c_files(
-        &PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/c"),
-        &mut files,
-    );
-    let conf = PathBuf::from(common::conformance("mutex_counter.c"))
-        .parent()
-        .unwrap()
-        .to_path_buf();
-    let mut cases: Vec<(PathBuf, Vec<&str>)> = files.into_iter().map(|f| (f, vec![])).collect();
-    for (f, d) in [
-        ("mutex_counter.c", "-DN=4"),
-        ("mutex_counter.c", "-DN=3 -DK=2"),
-        ("ticketlock.c", "-DN=3"),
-        ("spinlock_cas.c", "-DN=3"),
-        ("seqlock.c", "-DN=2"),
-        ("peterson_sc.c", "-DN=2"),
-        ("peterson_ra.c", "-DN=2"),
-    ] {
-        cases.push((conf.join(f), d.split(' ').collect()));
-    }
-    let (mut compared, mut fewer, mut skipped) = (0, 0, 0);
+    let flag = "--explore-stale-blocks";
+    let (pairs, skipped) = pairs(&["--keep-going"], flag);
+    let compared = pairs.len();
+    let mut fewer = 0;
     let mut failures = Vec::new();
-    for (path, defines) in &cases {
-        for model in ["rc11", "tso"] {
-            let p = path.display().to_string();
-            let mut args = vec!["--model", model, "--timeout", "3"];
-            args.extend_from_slice(defines);
-            args.push(&p);
-            let pruned = run(&args);
-            args.insert(0, "--explore-stale-blocks");
-            let full = run(&args);
-            if pruned.partial || full.partial {
-                skipped += 1;
-                continue;
-            }
-            compared += 1;
-            fewer += u32::from(pruned.blocked < full.blocked);
-            if pruned.code != full.code
-                || pruned.verdict != full.verdict
-                || pruned.complete != full.complete
-                || pruned.errors != full.errors
-                || pruned.blocked > full.blocked
-            {
-                failures.push(format!(
-                    "{p} {defines:?} {model}: default: exit {}, {}, {} complete, {} blocked, errors {:?}; --explore-stale-blocks: exit {}, {}, {} complete, {} blocked, errors {:?}",
-                    pruned.code, pruned.verdict, pruned.complete, pruned.blocked, pruned.errors,
-                    full.code, full.verdict, full.complete, full.blocked, full.errors
-                ));
-            }
+    for pair in &pairs {
+        let (pruned, full) = (&pair.default, &pair.flagged);
+        fewer += u32::from(pruned.blocked < full.blocked);
+        if pruned.code != full.code
+            || pruned.verdict != full.verdict
+            || pruned.complete != full.complete
+            || pruned.errors != full.errors
+            || pruned.blocked > full.blocked
+        {
+            failures.push(pair.describe(flag));
         }
     }
     println!(

@@ -10,8 +10,6 @@
 mod common;
 
 use std::collections::BTreeSet;
-use std::path::PathBuf;
-use std::process::Command;
 
 fn file(name: &str) -> String {
     common::repo_file(&format!("crates/porf-cli/tests/c/symmetry/{name}"))
@@ -97,17 +95,8 @@ fn genmc_sr_tests_count_what_genmc_counts() {
     {
         return;
     }
-    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../scripts/genmc_bench.py");
     for filter in ["conf-loop", "ainc/ainc0"] {
-        let out = Command::new("python3")
-            .arg(&script)
-            .args(["--porf", env!("CARGO_BIN_EXE_porf")])
-            .args(["--timeout", "60", "--filter", filter])
-            .output()
-            .expect("cannot run python3");
-        let stdout = String::from_utf8_lossy(&out.stdout);
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert!(out.status.success(), "{stdout}{stderr}");
+        let stdout = common::run_script("genmc_bench.py", &["--timeout", "60", "--filter", filter]);
         let rows: Vec<&str> = stdout
             .lines()
             .filter(|l| l.contains(filter) && l.contains(".c"))

@@ -6,7 +6,7 @@
 
 mod common;
 use common::example;
-use common::porf;
+use common::{json, porf};
 
 /// Writes `src` to a fresh `.toy` file and returns its path.
 fn toy_file(name: &str, src: &str) -> String {
@@ -15,14 +15,6 @@ fn toy_file(name: &str, src: &str) -> String {
     let path = dir.join(format!("{name}.toy"));
     std::fs::write(&path, src).unwrap();
     path.display().to_string()
-}
-
-fn json(args: &[&str]) -> (i32, serde_json::Value) {
-    let mut a = vec!["verify", "--json"];
-    a.extend_from_slice(args);
-    let (code, out, err) = porf(&a);
-    let v = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}{err}"));
-    (code, v)
 }
 
 #[test]

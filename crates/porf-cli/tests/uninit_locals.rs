@@ -14,51 +14,10 @@
 
 mod common;
 use common::porf;
+use common::porf_expect::{check_answer, parse, Expect, MODELS};
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;
-
-const MODELS: [&str; 8] = ["sc", "tso", "pso", "ra", "rc11", "rc11-genmc", "wra", "sra"];
-
-struct Expect {
-    models: Vec<String>,
-    /// (kind, message part) pairs; empty = safe.
-    errors: Vec<(String, String)>,
-}
-
-fn parse_expectations(path: &PathBuf) -> Vec<Expect> {
-    let text = std::fs::read_to_string(path).unwrap();
-    let mut out = Vec::new();
-    for line in text.lines() {
-        let Some(rest) = line.trim().strip_prefix("// porf-expect ") else {
-            continue;
-        };
-        let (models, what) = rest
-            .split_once(':')
-            .unwrap_or_else(|| panic!("{}: bad expectation {line}", path.display()));
-        let models = models
-            .split_whitespace()
-            .flat_map(|m| match m {
-                "ALL" => MODELS.map(String::from).to_vec(),
-                m => vec![m.to_string()],
-            })
-            .collect();
-        let what = what.trim();
-        let errors = if what == "safe" {
-            Vec::new()
-        } else {
-            what.split(';')
-                .map(|e| {
-                    let (kind, msg) = e.trim().split_once(' ').expect("KIND \"message part\"");
-                    (kind.to_string(), msg.trim().trim_matches('"').to_string())
-                })
-                .collect()
-        };
-        out.push(Expect { models, errors });
-    }
-    assert!(!out.is_empty(), "{}: no porf-expect line", path.display());
-    out
-}
 
 /// The explorer configurations that apply under `model`.
 fn configs(model: &str) -> Vec<Vec<&'static str>> {
@@ -83,53 +42,23 @@ fn check(path: &str, model: &str, config: &[&str], exp: &Expect) -> Result<(), S
     let (code, out, err) = porf(&args);
     let v: serde_json::Value =
         serde_json::from_str(out.trim()).map_err(|e| format!("{e}: {out} {err}"))?;
-    let errors = v["errors"].as_array().unwrap();
-    let got: BTreeSet<&str> = errors.iter().map(|e| e["kind"].as_str().unwrap()).collect();
-    let want: BTreeSet<&str> = exp.errors.iter().map(|(k, _)| k.as_str()).collect();
-    if got != want {
-        return Err(format!("error kinds {got:?}, expected {want:?}: {v}"));
-    }
-    if want.is_empty() {
-        if code != 0 || v["complete"].as_u64() == Some(0) {
-            return Err(format!("expected safe with complete executions: {v}"));
-        }
-        return Ok(());
-    }
-    if code != 42 {
-        return Err(format!("exit code {code}, expected 42: {v}"));
-    }
-    for (kind, part) in &exp.errors {
-        let found = errors
-            .iter()
-            .any(|e| e["kind"] == kind.as_str() && e["message"].as_str().unwrap().contains(part));
-        if !found {
-            return Err(format!("no {kind} error mentioning {part:?}: {v}"));
-        }
-    }
-    if let Some(e) = errors
-        .iter()
-        .find(|e| e["trace"].as_array().is_none_or(|t| t.is_empty()))
-    {
-        return Err(format!("error without a witness trace: {e}"));
-    }
-    Ok(())
+    check_answer(code, &v, exp)
 }
 
 #[test]
 fn uninitialised_locals_are_reported_by_every_explorer_under_every_model() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/uninit");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "c"))
-        .collect();
-    files.sort();
+    let files = common::c_files(&dir);
     let (mut buggy, mut runs) = (0, 0);
     let mut failures = Vec::new();
     for f in &files {
         let path = f.display().to_string();
         let mut covered = BTreeSet::new();
-        for exp in parse_expectations(f) {
+        for exp in parse(f) {
+            assert!(
+                exp.errors.iter().all(|(_, part)| part.is_some()),
+                "{path}: every error is KIND \"message part\""
+            );
             for model in &exp.models {
                 covered.insert(model.clone());
                 for config in configs(model) {

@@ -2,7 +2,7 @@
 //! Expected counts come from the reference explorer run by the same binary.
 
 mod common;
-use common::porf;
+use common::{json, porf};
 
 use std::path::PathBuf;
 
@@ -12,14 +12,6 @@ fn root() -> PathBuf {
 
 fn file(rel: &str) -> String {
     root().join(rel).display().to_string()
-}
-
-fn json(args: &[&str]) -> (i32, serde_json::Value) {
-    let mut a = vec!["verify", "--json"];
-    a.extend_from_slice(args);
-    let (code, out, err) = porf(&a);
-    let v = serde_json::from_str(out.trim()).unwrap_or_else(|e| panic!("{e}: {out} {err}"));
-    (code, v)
 }
 
 fn complete_line(out: &str) -> String {

@@ -13,6 +13,10 @@
 //!
 //! `PORF_DIFF_CAUSAL_PROGRAMS` sets the number of programs (default 1000).
 
+mod common;
+
+use common::env;
+
 use porf_explore::{explore, Config, Stats, Strategy};
 use porf_graph::{AllReleaseAcquire, EventId, Graph, LabelKind, View};
 use porf_models::relation::Base;
@@ -55,10 +59,7 @@ impl MemoryModel for PaperRa {
 }
 
 fn programs() -> u64 {
-    std::env::var("PORF_DIFF_CAUSAL_PROGRAMS")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(1000)
+    env("PORF_DIFF_CAUSAL_PROGRAMS", 1000)
 }
 
 fn diffs(ra: &Stats, paper: &Stats) -> Vec<String> {

@@ -23,6 +23,8 @@
 
 mod common;
 
+use common::env;
+
 use std::collections::BTreeMap;
 
 use porf_explore::{explore, Config, ErrorClass, ErrorReport, Stats, Strategy};
@@ -30,14 +32,7 @@ use porf_models::by_name;
 use porf_toy::{random_program, GenConfig};
 
 fn programs_per_model() -> u64 {
-    env_count("PORF_DIFF_PROGRAMS", 2000)
-}
-
-fn env_count(var: &str, default: u64) -> u64 {
-    std::env::var(var)
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(default)
+    env("PORF_DIFF_PROGRAMS", 2000)
 }
 
 fn compare(model: &str, seed: u64, opt: &Stats, reff: &Stats) -> Result<(), String> {
@@ -229,11 +224,11 @@ fn differential_heap(model_name: &str) {
     let gen = GenConfig {
         heap: true,
         lock_misuse: true,
-        max_events: env_count("PORF_DIFF_HEAP_EVENTS", 11) as usize,
-        max_locs: env_count("PORF_DIFF_HEAP_LOCS", 2) as usize,
+        max_events: env("PORF_DIFF_HEAP_EVENTS", 11) as usize,
+        max_locs: env("PORF_DIFF_HEAP_LOCS", 2) as usize,
         ..GenConfig::default()
     };
-    let n = env_count("PORF_DIFF_HEAP_PROGRAMS", 2000);
+    let n = env("PORF_DIFF_HEAP_PROGRAMS", 2000);
     let mut failures = Vec::new();
     let (mut complete, mut blocked, mut erroneous, mut pruned) = (0u64, 0u64, 0u64, 0u64);
     let mut kinds: BTreeMap<&str, u64> = BTreeMap::new();
@@ -333,7 +328,7 @@ fn differential_sc_fences(model_name: &str) {
         mutexes: false,
         ..GenConfig::default()
     };
-    let want = env_count("PORF_DIFF_FENCE_PROGRAMS", 600);
+    let want = env("PORF_DIFF_FENCE_PROGRAMS", 600);
     let (mut kept, mut complete) = (0u64, 0u64);
     let mut failures = Vec::new();
     let mut seed = 0u64;

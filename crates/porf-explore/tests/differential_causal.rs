@@ -27,14 +27,15 @@
 
 mod common;
 
-use porf_explore::{explore, Config, Equiv, ErrorClass, FinalState, Stats, Strategy};
+use common::{env, registers};
+
+use porf_explore::{explore, Config, Equiv, ErrorClass, Stats, Strategy};
 use porf_graph::{AllReleaseAcquire, EventId, Graph, View};
 use porf_models::causal::op::{self, System};
 use porf_models::causal::{sra::Sra, wra};
 use porf_models::rf::CoWitness;
 use porf_models::{by_name, MemoryModel};
 use porf_toy::{random_program, GenConfig};
-use std::collections::BTreeSet;
 use std::sync::Mutex;
 
 /// A model that answers as `inner` and, on every whole-graph question (co mode's
@@ -102,20 +103,6 @@ impl CrossCheck {
 
 fn programs() -> u64 {
     env("PORF_DIFF_CAUSAL_PROGRAMS", 1000)
-}
-
-fn env(var: &str, default: u64) -> u64 {
-    std::env::var(var)
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(default)
-}
-
-fn registers(s: &Stats) -> BTreeSet<Vec<(u32, Vec<i64>)>> {
-    s.final_states
-        .iter()
-        .map(|f: &FinalState| f.registers.clone())
-        .collect()
 }
 
 fn co_diffs(opt: &Stats, reff: &Stats) -> Vec<String> {

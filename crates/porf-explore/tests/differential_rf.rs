@@ -12,30 +12,20 @@
 //! `PORF_DIFF_RF_HEAP_PROGRAMS` that of the runs on programs with heap blocks and
 //! mutex misuse (default 500).
 
-use porf_explore::{explore, Config, Equiv, FinalState, Stats, Strategy};
+mod common;
+
+use common::{env, registers};
+
+use porf_explore::{explore, Config, Equiv, Stats, Strategy};
 use porf_models::by_name;
 use porf_toy::{random_program, GenConfig};
-use std::collections::BTreeSet;
 
 fn programs_per_model() -> u64 {
-    std::env::var("PORF_DIFF_RF_PROGRAMS")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(2000)
+    env("PORF_DIFF_RF_PROGRAMS", 2000)
 }
 
 fn heap_programs_per_model() -> u64 {
-    std::env::var("PORF_DIFF_RF_HEAP_PROGRAMS")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(500)
-}
-
-fn registers(s: &Stats) -> BTreeSet<Vec<(u32, Vec<i64>)>> {
-    s.final_states
-        .iter()
-        .map(|f: &FinalState| f.registers.clone())
-        .collect()
+    env("PORF_DIFF_RF_HEAP_PROGRAMS", 500)
 }
 
 fn compare(co: &Stats, opt: &Stats, reff: &Stats) -> Vec<String> {

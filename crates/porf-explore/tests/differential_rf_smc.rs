@@ -22,24 +22,13 @@
 //! `PORF_DIFF_SMC_HEAP_PROGRAMS` that of the runs on programs with heap blocks and
 //! mutex misuse (default 500).
 
-use porf_explore::{explore, Config, Equiv, FinalState, Stats, Strategy};
+mod common;
+
+use common::{env, registers};
+
+use porf_explore::{explore, Config, Equiv, Stats, Strategy};
 use porf_models::by_name;
 use porf_toy::{random_program, GenConfig};
-use std::collections::BTreeSet;
-
-fn env_or(var: &str, default: u64) -> u64 {
-    std::env::var(var)
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(default)
-}
-
-fn registers(s: &Stats) -> BTreeSet<Vec<(u32, Vec<i64>)>> {
-    s.final_states
-        .iter()
-        .map(|f: &FinalState| f.registers.clone())
-        .collect()
-}
 
 fn compare(graph: &Stats, smc: &Stats, optimal: bool) -> Vec<String> {
     let mut diffs = Vec::new();
@@ -104,7 +93,7 @@ fn run_with(
     };
     let mut failures = Vec::new();
     let (mut classes, mut traces, mut repeats) = (0u64, 0u64, 0u64);
-    let first: u64 = env_or("PORF_DIFF_FIRST", 0);
+    let first: u64 = env("PORF_DIFF_FIRST", 0);
     for seed in first..first + n {
         let prog = random_program(seed, gen);
         let graph = explore(Strategy::Optimal, &prog, model.as_ref(), &cfg);
@@ -151,13 +140,13 @@ fn run_with(
 /// Programs with RMWs and mutexes (RF-SMC counts each class once but may reach one
 /// twice: see `rf_smc`'s documentation).
 fn differential(model_name: &str) {
-    let n = env_or("PORF_DIFF_SMC_PROGRAMS", 2000);
+    let n = env("PORF_DIFF_SMC_PROGRAMS", 2000);
     run(model_name, &GenConfig::default(), n, "", false);
 }
 
 /// Programs without RMWs and mutexes: RF-SMC explores each class once.
 fn differential_plain(model_name: &str) {
-    let n = env_or("PORF_DIFF_SMC_PROGRAMS", 2000);
+    let n = env("PORF_DIFF_SMC_PROGRAMS", 2000);
     let gen = GenConfig {
         rmws: false,
         mutexes: false,
@@ -176,7 +165,7 @@ fn differential_heap(model_name: &str) {
         max_locs: 2,
         ..GenConfig::default()
     };
-    let n = env_or("PORF_DIFF_SMC_HEAP_PROGRAMS", 500);
+    let n = env("PORF_DIFF_SMC_HEAP_PROGRAMS", 500);
     run(model_name, &gen, n, " heap", false);
 }
 
@@ -212,7 +201,7 @@ fn rf_smc_plain_pso() {
 
 /// RF-partSMC (`--low-memory`) on programs with RMWs and mutexes: each class once.
 fn differential_part(model_name: &str) {
-    let n = env_or("PORF_DIFF_SMC_PROGRAMS", 2000);
+    let n = env("PORF_DIFF_SMC_PROGRAMS", 2000);
     run_with(
         Strategy::RfPartSmc,
         model_name,
@@ -232,7 +221,7 @@ fn differential_part_heap(model_name: &str) {
         max_locs: 2,
         ..GenConfig::default()
     };
-    let n = env_or("PORF_DIFF_SMC_HEAP_PROGRAMS", 500);
+    let n = env("PORF_DIFF_SMC_HEAP_PROGRAMS", 500);
     run_with(Strategy::RfPartSmc, model_name, &gen, n, " heap", true);
 }
 

@@ -13,17 +13,14 @@
 //! of the runs on programs with a heap block and mutex misuse (default 400), and
 //! `PORF_DIFF_DENSE_N` that of denser programs (default 300).
 
+mod common;
+
+use common::env;
+
 use porf_explore::{explore, Config, Equiv, Stats, Strategy};
 use porf_models::by_name;
 use porf_toy::{random_program, GenConfig};
 use std::collections::HashSet;
-
-fn env_n(var: &str, default: u64) -> u64 {
-    std::env::var(var)
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(default)
-}
 
 fn compare(co: &Stats, rf: &Stats, rvf: &Stats) -> Vec<String> {
     let mut diffs = Vec::new();
@@ -120,7 +117,7 @@ fn run(gen: &GenConfig, n: u64, what: &str) {
 
 #[test]
 fn differential_rvf_sc() {
-    run(&GenConfig::default(), env_n("PORF_DIFF_N", 2000), "");
+    run(&GenConfig::default(), env("PORF_DIFF_N", 2000), "");
 }
 
 #[test]
@@ -132,7 +129,7 @@ fn differential_rvf_heap_sc() {
         max_locs: 2,
         ..GenConfig::default()
     };
-    run(&gen, env_n("PORF_DIFF_HEAP_N", 400), " heap");
+    run(&gen, env("PORF_DIFF_HEAP_N", 400), " heap");
 }
 
 /// Denser programs: more events over fewer locations, so more reads share values
@@ -144,5 +141,5 @@ fn differential_rvf_dense_sc() {
         max_locs: 2,
         ..GenConfig::default()
     };
-    run(&gen, env_n("PORF_DIFF_DENSE_N", 300), " dense");
+    run(&gen, env("PORF_DIFF_DENSE_N", 300), " dense");
 }

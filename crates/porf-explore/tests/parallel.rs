@@ -7,15 +7,16 @@
 //!
 //! `PORF_PAR_PROGRAMS` overrides the number of programs per model (default 300).
 
+mod common;
+
+use common::env;
+
 use porf_explore::{explore, Config, Stats, Strategy};
 use porf_models::by_name;
 use porf_toy::{random_program, GenConfig};
 
 fn programs() -> u64 {
-    std::env::var("PORF_PAR_PROGRAMS")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(300)
+    env("PORF_PAR_PROGRAMS", 300)
 }
 
 /// A witness graph's events and co lists. The graph's table of locations may keep a

@@ -1,9 +1,11 @@
 //! Helpers shared by the CLI integration tests.
 #![allow(dead_code)]
 
+pub mod blocking;
 pub mod expect;
+pub mod porf_expect;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// Replaces what varies from run to run or machine to machine (times, memory, rates)
@@ -100,6 +102,27 @@ pub fn shell_words(line: &str) -> Vec<String> {
     args
 }
 
+/// The `.c` files below `dir`, sorted (each directory's entries by name).
+pub fn c_files(dir: &Path) -> Vec<PathBuf> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+            .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+            .map(|e| e.unwrap().path())
+            .collect();
+        entries.sort();
+        for p in entries {
+            if p.is_dir() {
+                walk(&p, out);
+            } else if p.extension().is_some_and(|e| e == "c") {
+                out.push(p);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(dir, &mut out);
+    out
+}
+
 /// Runs the `porf` binary with `args`: (exit code, stdout, stderr).
 pub fn porf(args: &[&str]) -> (i32, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_porf"))
@@ -111,6 +134,31 @@ pub fn porf(args: &[&str]) -> (i32, String, String) {
         String::from_utf8_lossy(&out.stdout).into_owned(),
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
+}
+
+/// Runs the repository's `scripts/NAME` with python3, `--porf` this build's binary and
+/// `args`, asserts that it exited with 0, and returns its stdout.
+pub fn run_script(name: &str, args: &[&str]) -> String {
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../scripts")
+        .join(name);
+    let out = Command::new("python3")
+        .arg(script)
+        .args(["--porf", env!("CARGO_BIN_EXE_porf")])
+        .args(args)
+        .output()
+        .expect("cannot run python3");
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stdout}{stderr}");
+    stdout
+}
+
+/// The first line of `text` that starts with `prefix` (a table's row).
+pub fn row<'a>(text: &'a str, prefix: &str) -> &'a str {
+    text.lines()
+        .find(|l| l.starts_with(prefix))
+        .unwrap_or_else(|| panic!("no row in:\n{text}"))
 }
 
 /// The shared data directory: `PORF_SHARED` if set, else `../shared` beside the
@@ -183,6 +231,19 @@ pub fn verify_json(args: &[&str]) -> (i32, serde_json::Value, String) {
     let (code, out, err) = porf(&a);
     let v = serde_json::from_str(out.trim()).unwrap_or_else(|e| panic!("{e}: {out} {err}"));
     (code, v, err)
+}
+
+/// [`verify_json`] without stderr: (exit code, the JSON object).
+pub fn json(args: &[&str]) -> (i32, serde_json::Value) {
+    let (code, v, _) = verify_json(args);
+    (code, v)
+}
+
+/// The complete executions of `porf verify --json ARGS`, which must exit with 0.
+pub fn complete(args: &[&str]) -> u64 {
+    let (code, v) = json(args);
+    assert_eq!(code, 0, "{args:?}: {v}");
+    v["complete"].as_u64().unwrap()
 }
 
 /// A file of the repository, `rel` from its root.

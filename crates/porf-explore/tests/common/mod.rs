@@ -1,6 +1,24 @@
-//! Checks shared by the differential tests.
+//! Checks shared by the differential tests, and their environment variables.
+#![allow(dead_code)]
 
-use porf_explore::Stats;
+use porf_explore::{FinalState, Stats};
+use std::collections::BTreeSet;
+
+/// The value of the environment variable `var` as a number, or `default`.
+pub fn env(var: &str, default: u64) -> u64 {
+    std::env::var(var)
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(default)
+}
+
+/// The threads' registers of each final state of complete executions.
+pub fn registers(s: &Stats) -> BTreeSet<Vec<(u32, Vec<i64>)>> {
+    s.final_states
+        .iter()
+        .map(|f: &FinalState| f.registers.clone())
+        .collect()
+}
 
 /// The optimal explorer's default run (stale blocks skipped, `porf_explore::stale`)
 /// against its run with them explored (`full`): the same complete executions, final
