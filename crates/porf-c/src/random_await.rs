@@ -1,7 +1,6 @@
 //! Random small C programs whose threads wait for values that threads spawned after
-//! them write, as source text: the input of the differential test of in-place
-//! revisiting (`tests/differential_ipr.rs`, `porf_explore::revisit_in_place` on against
-//! off). The waiters come first, so the explorer (lowest thread first) finds them
+//! them write, as source text: the input of `tests/differential_await.rs` (the
+//! optimal explorer against the reference explorer). The waiters come first, so the explorer (lowest thread first) finds them
 //! blocked on a stale value when the write they wait for arrives. Shapes:
 //! * ticket locks: a relaxed `fetch_add` takes a ticket, a load loop (or
 //!   `__VERIFIER_assume`) awaits the turn, the turn is handed on by a store (of the

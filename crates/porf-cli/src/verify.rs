@@ -80,10 +80,10 @@ pub struct VerifyArgs {
     /// argument, nothing telling them apart); see the README.
     #[arg(long)]
     disable_sr: bool,
-    /// No in-place revisiting (GenMC's `-disable-ipr`). In-place revisiting is
-    /// currently off whatever this says: it is not exact yet (see the README), so a
-    /// thread blocked in a spin loop or failed assume on the value of its last read is
-    /// always revisited by a new write beside an exploration where it stays blocked.
+    /// GenMC's `-disable-ipr`, accepted so that GenMC command lines run; it changes
+    /// nothing: porf has no in-place revisiting (see the README), so a thread blocked
+    /// in a spin loop or failed assume on the value of its last read is always
+    /// revisited by a new write beside an exploration where it stays blocked.
     #[arg(long)]
     disable_ipr: bool,
     /// Add a thread's wait at a barrier as soon as the thread gets there, as any other

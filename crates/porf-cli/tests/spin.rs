@@ -64,9 +64,9 @@ fn liveness_violation_of_genmc_test() {
 /// The reader spins until it sees the flag, then reads the data. With spin-assume,
 /// each iteration that reads flag = 0 blocks: 1 complete execution (flag = 1, so data
 /// = 1 by release/acquire) and 1 blocked (flag = 0 read from the initialisation, the
-/// writer's flag = 1 coming after), with `--disable-ipr` or without: in-place
-/// revisiting, which would re-read the flag in place when the writer's store arrives
-/// (0 blocked), is off (`porf_explore::revisit_in_place`: not exact as implemented).
+/// writer's flag = 1 coming after), with `--disable-ipr` or without (porf has no
+/// in-place revisiting, which would re-read the flag in place when the writer's store
+/// arrives: GenMC counts 0 blocked).
 #[test]
 fn spin_wait_message_passing() {
     let (code, v) = json(&["--disable-ipr", &file("mp_spin_ok.c")]);
@@ -127,9 +127,9 @@ fn loops_with_effects_are_not_assumed_to_exit() {
 /// `while (!b) { while (!a); }` against a writer of a, then b. The outer loop's
 /// iteration that reads b = 0, then a = 1, only read: it blocks too. Left: b = 1 at
 /// once (complete), and two blocked executions (a = 0 in the inner loop; b = 0, a = 1
-/// in the outer one), with `--disable-ipr` or without (in-place revisiting, which
-/// would re-read the inner loop's a = 0 in place and leave 1 blocked, is off:
-/// `porf_explore::revisit_in_place`, not exact as implemented). With --check-liveness: no violation (the blocked iterations read values the
+/// in the outer one), with `--disable-ipr` or without (porf has no in-place
+/// revisiting, which would re-read the inner loop's a = 0 in place and leave 1
+/// blocked). With --check-liveness: no violation (the blocked iterations read values the
 /// writer overwrites).
 #[test]
 fn nested_spin_loops() {

@@ -587,11 +587,7 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
     /// caller enters and leaves ([`Optimal::after_revisits`]). Returns whether there
     /// was a revisit (then the revisits and the continuation without one are the
     /// children of a real branch point, [`Filter::enter`]) and the number of children.
-    fn backward_revisits(
-        &mut self,
-        st: &mut State<P>,
-        w: EventId,
-    ) -> (bool, u32) {
+    fn backward_revisits(&mut self, st: &mut State<P>, w: EventId) -> (bool, u32) {
         let g = &st.g;
         let loc = g.label(w).loc().unwrap();
         let reads = revisit_candidates(g, loc, &g.label(w).porf);

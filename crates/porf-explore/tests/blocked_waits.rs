@@ -1,10 +1,11 @@
-//! Programs on which in-place revisiting (`porf_explore::revisit_in_place`, as
-//! implemented) duplicated or lost complete executions, run by the optimal explorer at
-//! its defaults against the brute-force reference explorer, under every model: the
-//! same complete executions and final states, and at most as many blocked ones. With
-//! in-place revisiting off (`optimal.rs`'s `IPR_EXACT`), these pass; they are here so
-//! that a rework of it is checked on them first. Then a random search of the same
-//! kind: toy programs without assertions (so that no error hides a complete
+//! Programs where a thread waits on a value a later write brings (a spin-assume or
+//! failed-`assume` block on its last read, the write arriving after it), run by the
+//! optimal explorer at its defaults against the brute-force reference explorer, under
+//! every model: the same complete executions and final states, and at most as many
+//! blocked ones. They are the programs on which two attempts at GenMC's in-place
+//! revisiting duplicated or lost complete executions (porf has none), kept so that any
+//! scheme touching waiting reads is checked on them first. Then a random search of the
+//! same kind: toy programs without assertions (so that no error hides a complete
 //! execution), the default run against the one exploring stale blocks.
 
 use porf_explore::{explore, Config, Stats, Strategy};
@@ -106,10 +107,10 @@ fn differential_seed_412() {
 
 /// Random toy programs without assertions (the generator's default and a larger,
 /// lock-free one): the default run against the one exploring stale blocks, under SC
-/// and RA. `PORF_IPR_PROGRAMS` overrides the number of programs (default 600 each).
+/// and RA. `PORF_WAIT_PROGRAMS` overrides the number of programs (default 600 each).
 #[test]
 fn random_waits() {
-    let n: u64 = std::env::var("PORF_IPR_PROGRAMS")
+    let n: u64 = std::env::var("PORF_WAIT_PROGRAMS")
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(600);
