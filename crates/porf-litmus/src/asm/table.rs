@@ -136,9 +136,12 @@ fn comment_end(src: &Src, start: usize) -> R<usize> {
     src.err(start, "unterminated comment `(*`")
 }
 
+/// The doc string, the `Key=value` lines and the offset of the `{`.
+type Preamble = (Option<String>, Vec<(String, String)>, usize);
+
 /// From the end of the test name to the `{` opening the initial state: the doc
 /// string (the first quoted string), herd's `Key=value` lines, and text herd skips.
-fn preamble(src: &Src, mut pos: usize) -> R<(Option<String>, Vec<(String, String)>, usize)> {
+fn preamble(src: &Src, mut pos: usize) -> R<Preamble> {
     let text = src.text;
     let b = text.as_bytes();
     let mut doc = None;

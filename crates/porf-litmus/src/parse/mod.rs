@@ -283,6 +283,10 @@ exists (0:r0=0 /\\ 1:r0=0)
         );
         // A bare parenthesised proposition is an `exists`.
         assert_eq!(cond("(x=1)").quant, Quant::Exists);
+        // herd's old `final P; with NAME: KIND;` is an `exists`; the kinds are
+        // information only.
+        let c = cond("final (x=1);\nwith\ntso: ~exists;\ncc: exists;");
+        assert_eq!(c.to_string(), "exists ([x]=1)");
     }
 
     #[test]
