@@ -292,6 +292,7 @@ fn memory(c: &mut Cursor, m: &str) -> R<Op> {
                 addr,
                 size,
                 ann,
+                clobbers_flags: false,
             },
         });
     }
@@ -309,6 +310,7 @@ fn memory(c: &mut Cursor, m: &str) -> R<Op> {
             addr,
             size: access_size(suffix, width),
             ann,
+            clobbers_flags: false,
         });
     }
     c.unsupported(c.at, &format!("instruction `{m}`"))
@@ -343,14 +345,12 @@ fn mem(c: &mut Cursor, offsets: bool) -> R<Addr> {
         }
     }
     c.expect(']')?;
-    if c.peek() == Some(&super::cell::Tok::Punct('!')) || c.peek().is_some() {
-        let off = c.off();
-        if c.eat('!') || c.eat(',') {
-            return c.unsupported(
-                off,
-                "pre- or post-indexed addressing (writes the base register)",
-            );
-        }
+    let off = c.off();
+    if c.eat('!') || c.eat(',') {
+        return c.unsupported(
+            off,
+            "pre- or post-indexed addressing (writes the base register)",
+        );
     }
     Ok(a)
 }

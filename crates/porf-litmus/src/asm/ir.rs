@@ -11,8 +11,8 @@
 //!   [`Op::Cmp`] sets it to the comparison of its two operands, a branch
 //!   [`Jump::Flags`] reads it, PPC's `stwcx.` sets it to "equal" exactly when the
 //!   store succeeded, and X86 arithmetic ([`Op::Alu`] with `clobbers_flags`) leaves
-//!   it holding a value this IR does not describe (a consumer must refuse a branch on
-//!   such flags).
+//!   it holding a value this IR does not describe, as does X86 `LOCK` arithmetic
+//!   ([`Op::Rmw`] with `clobbers_flags`; a consumer must refuse a branch on such flags).
 //! - every access has its size in bytes; an address is `sym + base + ext(index) << shift
 //!   + offset`, all parts optional.
 //! - a branch's target is an index into its thread's code (`code.len()` for a label
@@ -425,7 +425,8 @@ pub enum Op {
     },
     /// A store-exclusive / store-conditional: memory at addr := src if the
     /// reservation holds. `status` := 0 on success, 1 on failure (AArch64 STXR, RISC-V
-    /// sc), or [`Reg::Flags`] := "equal" exactly on success (PPC stwcx.).
+    /// sc: herd's values; RISC-V's ISA only says non-zero), or [`Reg::Flags`] :=
+    /// "equal" exactly on success (PPC stwcx.).
     StoreEx {
         status: Reg,
         src: Reg,
@@ -441,6 +442,8 @@ pub enum Op {
         addr: Addr,
         size: Size,
         ann: Annot,
+        /// X86 `LOCK` arithmetic also writes the flags (see the module invariants).
+        clobbers_flags: bool,
     },
     /// Compare-and-swap (AArch64 CAS Rs,Rt,[Xn]): old := memory; if old == expected
     /// then memory := new; expected := old. The write happens only on success.
@@ -515,7 +518,18 @@ impl Op {
     pub fn writes(&self) -> Vec<Reg> {
         let mut v = match self {
             Op::Nop | Op::Fence(_) | Op::Store { .. } | Op::Branch { .. } => vec![],
-            Op::Mov { dst, .. } | Op::Load { dst, .. } | Op::Rmw { dst, .. } => vec![*dst],
+            Op::Mov { dst, .. } | Op::Load { dst, .. } => vec![*dst],
+            Op::Rmw {
+                dst,
+                clobbers_flags,
+                ..
+            } => {
+                let mut v = vec![*dst];
+                if *clobbers_flags {
+                    v.push(Reg::Flags);
+                }
+                v
+            }
             Op::Alu {
                 dst,
                 clobbers_flags,

@@ -279,6 +279,7 @@ fn memory(c: &mut Cursor, m: &str) -> R<Op> {
                     addr,
                     size,
                     ann,
+                    clobbers_flags: false,
                 });
             }
         }

@@ -240,7 +240,8 @@ fn aarch64_acquire_release_exclusive_and_atomics() {
             src: Operand::Reg(Reg::Gpr(2)),
             addr: base(1),
             size: Size::Word,
-            ann: ACQ_REL
+            ann: ACQ_REL,
+            clobbers_flags: false
         }
     );
     assert!(matches!(
@@ -555,6 +556,8 @@ show 0
             ..
         }
     ));
+    assert_eq!(p1[2].writes(), vec![Reg::Gpr(2), Reg::Flags]);
+    assert_eq!(p1[0].writes(), vec![Reg::Gpr(0)]);
 }
 
 #[test]

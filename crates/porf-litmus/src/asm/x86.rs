@@ -117,6 +117,7 @@ pub(super) fn instr(c: &mut Cursor, m: &str) -> R<Op> {
                 addr,
                 size: w,
                 ann: Annot::PLAIN,
+                clobbers_flags: false,
             }
         }
         "LOCK" => {
@@ -154,6 +155,8 @@ pub(super) fn instr(c: &mut Cursor, m: &str) -> R<Op> {
                 addr,
                 size: w,
                 ann: Annot::PLAIN,
+                // XCHG leaves the flags alone; the arithmetic sets them.
+                clobbers_flags: op != RmwOp::Swap,
             }
         }
         "ADD" | "SUB" | "AND" | "OR" | "XOR" => {
