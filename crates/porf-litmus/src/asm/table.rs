@@ -175,12 +175,11 @@ fn preamble(src: &Src, mut pos: usize) -> R<Preamble> {
                     .bytes()
                     .take_while(|&c| c.is_ascii_alphanumeric() || b"_/.-".contains(&c))
                     .count();
+                // The whole line is the value, `{` included, as herd reads it.
                 if let Some(v) = line[key_len..].trim_start().strip_prefix('=') {
-                    if !v.contains('{') {
-                        info.push((line[..key_len].to_string(), v.trim().to_string()));
-                        pos = end;
-                        continue;
-                    }
+                    info.push((line[..key_len].to_string(), v.trim().to_string()));
+                    pos = end;
+                    continue;
                 }
                 line_start = false;
             }

@@ -62,6 +62,7 @@ const MP: &str = r#"AArch64 MP+dmb+addr
 "A message-passing shape, written for porf's tests"
 Cycle=Rfe DMB.SYdWW Fre
 Prefetch=
+Note={ not the init }
 {
 0:X1=x; 0:X3=y;
 1:X1=y; 1:X3=x; uint64_t z; x=1;
@@ -90,7 +91,8 @@ fn parses_a_whole_aarch64_test() {
         l.info,
         vec![
             ("Cycle".into(), "Rfe DMB.SYdWW Fre".into()),
-            ("Prefetch".into(), "".into())
+            ("Prefetch".into(), "".into()),
+            ("Note".into(), "{ not the init }".into())
         ]
     );
     let init: Vec<(Loc, Option<&str>, Value)> = l
@@ -108,7 +110,7 @@ fn parses_a_whole_aarch64_test() {
     );
     assert_eq!(init[5], (Loc::Global("x".into()), None, Value::Int(1)));
     assert_eq!(l.threads.len(), 2);
-    assert_eq!(l.threads[1].pos, Pos { line: 9, col: 16 });
+    assert_eq!(l.threads[1].pos, Pos { line: 10, col: 16 });
     assert_eq!(
         ops(&l, 0),
         vec![
@@ -141,7 +143,7 @@ fn parses_a_whole_aarch64_test() {
     assert_eq!(p1.code.len(), 5);
     assert_eq!(p1.labels, vec![("L0".to_string(), 4)]);
     assert_eq!(p1.code[2].text, "LDR W4,[X3,W2,SXTW]");
-    assert_eq!(p1.code[2].pos, Pos { line: 12, col: 16 });
+    assert_eq!(p1.code[2].pos, Pos { line: 13, col: 16 });
     let Op::Load { addr, .. } = &p1.code[2].op else {
         panic!()
     };
@@ -714,4 +716,28 @@ fn errors_name_the_file_line_column_and_construct() {
             "expected a value (an integer or a location) after `=`, found `)`".into()
         )
     );
+}
+
+/// Every prefix of a test, and the test with a byte replaced by each of a few
+/// troublesome characters at every position, parses or gives an error: never a panic.
+#[test]
+fn malformed_inputs_give_errors_not_panics() {
+    let x86 = "X86 t \"d\"\n{x = 0; P1:EAX = 1};\n P0 | P1 ;\n MOV [x],$1 | XCHG [x],EAX ;\n L: JMP L | ;\nfinal (1:EAX = 0); with tso: ~exists;\n<< show 0 >>\n";
+    let riscv = "RISCV t\n(* c *)\n{ 0:x6=x; }\n P0 ;\n lr.w.aq x5,(x6) ;\n sc.w x7,x5,0(x6) ;\n fence r,rw ;\nexists (0:x7=0)\n";
+    let ppc = "PPC t\n{ 0:r2=x; }\n P0 ;\n lwarx r1,r0,r2 ;\n stwcx. r1,r0,r2 ;\n bne L ;\n L: ;\nexists ([x]=1)\n";
+    for text in [MP, x86, riscv, ppc] {
+        for end in 0..=text.len() {
+            if text.is_char_boundary(end) {
+                let _ = parse_asm("t.litmus", &text[..end]);
+            }
+        }
+        for i in 0..text.len() {
+            for rep in ["é", ";", "|", "[", "(*", "#", "~", ":", "\u{a0}"] {
+                let mut s = text.as_bytes()[..i].to_vec();
+                s.extend_from_slice(rep.as_bytes());
+                s.extend_from_slice(&text.as_bytes()[i + 1..]);
+                let _ = parse_asm("t.litmus", &String::from_utf8_lossy(&s));
+            }
+        }
+    }
 }
