@@ -1,4 +1,4 @@
-//! herd's C11 litmus format for porf.
+//! herd's litmus formats for porf: C11 tests run, assembly tests parsed.
 //!
 //! **Architecture invariant**: tests become C programs for `porf-c` and run through the
 //! explorers' public API (`porf_explore::explore` → `Stats`); nothing here looks inside
