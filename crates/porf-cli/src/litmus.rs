@@ -55,6 +55,12 @@ pub struct LitmusArgs {
     /// SIZE (as `porf verify --memory-limit`; exit code 3).
     #[arg(long, value_name = "SIZE", value_parser = crate::limits::parse_memory_limit)]
     memory_limit: Option<crate::limits::MemoryLimit>,
+    /// Only parse the tests, run nothing: C tests and herd's AArch64, RISCV, PPC and
+    /// X86 assembly tests (into porf's typed instructions). Prints one line per file
+    /// (`--json`: one object), errors on stderr; exit code 3 if some file does not
+    /// parse.
+    #[arg(long)]
+    parse_only: bool,
 }
 
 fn to_json(o: &Outcome) -> serde_json::Value {
@@ -95,6 +101,9 @@ fn to_json(o: &Outcome) -> serde_json::Value {
 /// [`crate::report::EXIT_INCOMPLETE`] if the loop bound cut some test's executions,
 /// else 0.
 pub fn run(a: LitmusArgs) -> u8 {
+    if a.parse_only {
+        return parse_only(&a.files, a.json);
+    }
     let model = porf_models::by_name(&a.model).expect("clap checked the model name");
     let threads = match a.threads {
         Some(0) => {
@@ -153,6 +162,58 @@ pub fn run(a: LitmusArgs) -> u8 {
             }
             Err(e) => {
                 eprintln!("{e}");
+                code = 3;
+            }
+        }
+    }
+    code
+}
+
+/// `--parse-only`: parses each file and prints what it holds.
+fn parse_only(files: &[PathBuf], json: bool) -> u8 {
+    let mut code = 0;
+    for f in files {
+        let shown = f.display().to_string();
+        let r = match std::fs::read(f) {
+            Err(e) => Err(format!("{shown}: error: cannot read {shown}: {e}")),
+            Ok(bytes) => {
+                let text = String::from_utf8_lossy(&bytes);
+                if porf_litmus::arch_of(&text).is_some() {
+                    porf_litmus::parse_asm(&shown, &text)
+                        .map(|t| {
+                            let n: usize = t.threads.iter().map(|th| th.code.len()).sum();
+                            (t.arch.name().to_string(), t.name, t.threads.len(), Some(n))
+                        })
+                        .map_err(|e| e.to_string())
+                } else {
+                    porf_litmus::parse(&shown, &text)
+                        .map(|t| ("C".to_string(), t.name, t.threads.len(), None))
+                        .map_err(|e| e.to_string())
+                }
+            }
+        };
+        match r {
+            Ok((arch, name, threads, instrs)) => {
+                let line = if json {
+                    format!(
+                        "{}\n",
+                        json!({"file": shown, "parsed": true, "arch": arch, "name": name,
+                               "threads": threads, "instructions": instrs})
+                    )
+                } else {
+                    let n = instrs.map_or(String::new(), |n| format!(", {n} instructions"));
+                    format!("{shown}: parsed {arch} {name} ({threads} threads{n})\n")
+                };
+                crate::report::emit(&line);
+            }
+            Err(e) => {
+                eprintln!("{e}");
+                if json {
+                    crate::report::emit(&format!(
+                        "{}\n",
+                        json!({"file": shown, "parsed": false, "error": e})
+                    ));
+                }
                 code = 3;
             }
         }

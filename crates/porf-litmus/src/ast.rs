@@ -222,7 +222,8 @@ impl fmt::Display for Cond {
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct InitItem {
     pub loc: Loc,
-    /// The declared C type (`int`, `atomic_int`, `int*`), if any.
+    /// The declared C type (`int`, `atomic_int`, `int*`; in assembly tests also an
+    /// array `uint8_t[128]`, all cells 0), if any.
     pub ty: Option<String>,
     pub value: Value,
     pub pos: Pos,

@@ -1,10 +1,12 @@
-//! herd's C11 litmus format for porf.
+//! herd's litmus formats for porf: C11 tests run, assembly tests parsed.
 //!
 //! **Architecture invariant**: tests become C programs for `porf-c` and run through the
 //! explorers' public API (`porf_explore::explore` → `Stats`); nothing here looks inside
 //! an execution graph.
 //!
-//! **API boundary**: [`parse`], [`translate`], [`check`] and [`herd_text`].
+//! **API boundary**: [`parse`], [`translate`], [`check`] and [`herd_text`] for C tests;
+//! [`parse_asm`] and the typed instructions of [`asm::ir`] for herd's AArch64,
+//! RISC-V, PPC and X86 tests (parsed only: nothing runs them yet).
 //!
 //! [`parse`] reads a test (`C NAME`, initial state, threads `Pn (params) { C }`,
 //! `locations`, `filter`, and an `exists` / `~exists` / `forall` condition);
@@ -14,12 +16,14 @@
 //! under a memory model and counts executions and final states the way herd7 does;
 //! [`herd_text`] prints herd's result lines.
 
+pub mod asm;
 pub mod ast;
 mod body;
 pub mod parse;
 pub mod run;
 pub mod translate;
 
+pub use asm::{arch_of, parse_asm, AsmLitmus};
 pub use ast::{Cond, Litmus, Loc, Pos, Prop, Quant, Value};
 pub use parse::{parse, LitmusError};
 pub use run::{check, check_file, herd_text, CheckError, FinalState, Options, Outcome};

@@ -187,6 +187,17 @@ pub fn check_file(
         ))
     })?;
     let text = String::from_utf8_lossy(&text);
+    if let Some(arch) = crate::asm::arch_of(&text) {
+        return Err(CheckError::Litmus(LitmusError {
+            file: shown,
+            line: 1,
+            col: 1,
+            message: format!(
+                "`{arch}` tests are not supported: porf parses them \
+                 (`porf litmus --parse-only`) but does not run them yet"
+            ),
+        }));
+    }
     let l = parse(&shown, &text).map_err(CheckError::Litmus)?;
     check(&l, model, model_name, opts)
 }

@@ -82,11 +82,56 @@ impl<'a> Parser<'a> {
         if self.peek()?.0 == Tok::Punct(";") {
             self.next()?;
         }
+        let kinds = if self.peek()?.0 == Tok::Ident("with".into()) {
+            self.next()?;
+            self.kinds()?
+        } else {
+            Vec::new()
+        };
         let (t, off) = self.next()?;
         if t != Tok::Eof {
             return self.err_at(off, format!("unexpected {t} after the final condition"));
         }
-        Ok((locations, filter, cond))
+        Ok((locations, filter, cond, kinds))
+    }
+
+    /// herd's `with NAME: exists; NAME: ~exists; NAME: forall;` after a condition: the
+    /// verdict some other model expects, information only.
+    pub(super) fn kinds(&mut self) -> R<Vec<(String, Quant)>> {
+        let mut kinds = Vec::new();
+        loop {
+            let (t, off) = self.next()?;
+            let Tok::Ident(name) = t else {
+                if kinds.is_empty() {
+                    return self.err_at(
+                        off,
+                        format!("expected `NAME: exists` after `with`, found {t}"),
+                    );
+                }
+                self.pos = off;
+                return Ok(kinds);
+            };
+            self.expect(":", "after the name of a `with` item")?;
+            let (q, qo) = self.next()?;
+            let quant = match q {
+                Tok::Ident(k) if k == "exists" => Quant::Exists,
+                Tok::Ident(k) if k == "forall" => Quant::Forall,
+                Tok::Punct("~") if self.peek()?.0 == Tok::Ident("exists".into()) => {
+                    self.next()?;
+                    Quant::NotExists
+                }
+                _ => {
+                    return self.err_at(
+                        qo,
+                        format!("expected `exists`, `~exists` or `forall`, found {q}"),
+                    )
+                }
+            };
+            kinds.push((name, quant));
+            if self.peek()?.0 == Tok::Punct(";") {
+                self.next()?;
+            }
+        }
     }
 
     /// `or := and ('\/' and)*`

@@ -50,8 +50,8 @@ impl std::error::Error for LitmusError {}
 
 type R<T> = Result<T, LitmusError>;
 
-/// The `locations` items, the filter and the condition.
-type Constraints = (Vec<(Loc, Pos)>, Option<Prop>, Cond);
+/// The `locations` items, the filter, the condition and herd's `with` kinds.
+pub(crate) type Constraints = (Vec<(Loc, Pos)>, Option<Prop>, Cond, Vec<(String, Quant)>);
 
 /// Parses the litmus test `text`, read from `file`.
 pub fn parse(file: &str, text: &str) -> R<Litmus> {
@@ -60,8 +60,38 @@ pub fn parse(file: &str, text: &str) -> R<Litmus> {
         text,
         pos: 0,
         lines: line_starts(text),
+        arrays: false,
     };
     p.litmus()
+}
+
+/// The initial state of an assembly test: the block opening with the `{` at byte `at`
+/// of `text`, arrays `T x[N]` allowed (their type is `T[N]`, their cells 0); returns
+/// its items and the offset just past its `}`.
+pub(crate) fn init_block(file: &str, text: &str, at: usize) -> R<(Vec<InitItem>, usize)> {
+    let mut p = Parser {
+        file: file.to_string(),
+        text,
+        pos: at,
+        lines: line_starts(text),
+        arrays: true,
+    };
+    let items = p.init()?;
+    Ok((items, p.pos))
+}
+
+/// The constraints of a test in any of herd's formats: `locations`, `filter`, the
+/// condition and `with` kinds, from byte `at` to the end of `text` (the caller cuts
+/// what herd ignores, its `<<` configuration blocks).
+pub(crate) fn constraints_at(file: &str, text: &str, at: usize) -> R<Constraints> {
+    let mut p = Parser {
+        file: file.to_string(),
+        text,
+        pos: at,
+        lines: line_starts(text),
+        arrays: false,
+    };
+    p.constraints()
 }
 
 fn line_starts(text: &str) -> Vec<usize> {
@@ -99,6 +129,9 @@ struct Parser<'a> {
     text: &'a str,
     pos: usize,
     lines: Vec<usize>,
+    /// Accept array declarations `uint8_t x[128]` in the initial state (assembly
+    /// tests; the C translation has no arrays).
+    arrays: bool,
 }
 
 fn is_ident_start(c: u8) -> bool {
@@ -250,6 +283,10 @@ exists (0:r0=0 /\\ 1:r0=0)
         );
         // A bare parenthesised proposition is an `exists`.
         assert_eq!(cond("(x=1)").quant, Quant::Exists);
+        // herd's old `final P; with NAME: KIND;` is an `exists`; the kinds are
+        // information only.
+        let c = cond("final (x=1);\nwith\ntso: ~exists;\ncc: exists;");
+        assert_eq!(c.to_string(), "exists ([x]=1)");
     }
 
     #[test]

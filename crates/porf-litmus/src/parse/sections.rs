@@ -37,7 +37,7 @@ impl<'a> Parser<'a> {
         let doc = self.preamble()?;
         let init = self.init()?;
         let threads = self.threads()?;
-        let (locations, filter, cond) = self.constraints()?;
+        let (locations, filter, cond, _kinds) = self.constraints()?;
         let lit = Litmus {
             file: self.file.clone(),
             text: self.text.to_string(),
@@ -140,6 +140,35 @@ impl<'a> Parser<'a> {
             Some(i) => (&toks[..i], Some(&toks[i + 1..])),
             None => (toks, None),
         };
+        if let (
+            true,
+            None,
+            [ty @ .., (Tok::Ident(x), _), (Tok::Punct("["), _), (Tok::Num(n), _), (Tok::Punct("]"), _)],
+        ) = (self.arrays, rhs, lhs)
+        {
+            let mut t = String::new();
+            for (tok, off) in ty {
+                let Tok::Ident(w) = tok else {
+                    return self.err_at(*off, format!("unexpected {tok} in an array declaration"));
+                };
+                if !t.is_empty() {
+                    t.push(' ');
+                }
+                t.push_str(w);
+            }
+            if t.is_empty() || *n <= 0 {
+                return self.err_at(
+                    toks[0].1,
+                    "expected an array declaration `T x[N]` with N > 0",
+                );
+            }
+            return Ok(InitItem {
+                loc: Loc::Global(x.clone()),
+                ty: Some(format!("{t}[{n}]")),
+                value: Value::Int(0),
+                pos: self.at(toks[0].1),
+            });
+        }
         let (loc, ty_toks) = self.init_loc(lhs)?;
         let mut ty = String::new();
         let mut stars = 0;
