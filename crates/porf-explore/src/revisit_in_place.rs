@@ -71,7 +71,7 @@
 
 use crate::state::{State, Taken};
 use crate::step::{self, AfterRead};
-use porf_graph::{Action, BlockReason, EventId, LabelKind, Program, ReadKind, ThreadMachine, View};
+use porf_graph::{Action, BlockReason, EventId, LabelKind, Program, ReadKind, View};
 use porf_models::MemoryModel;
 
 /// Whether `reason` is a block for good that the value of the read before it decided.
@@ -112,7 +112,7 @@ pub fn waiting_reads<P: Program>(st: &mut State<P>, w: EventId) -> Vec<EventId> 
                 loc: rl,
                 kind: ReadKind::Plain,
                 ..
-            } if *rl == loc => match st.machine_mut(t).peek() {
+            } if *rl == loc => match st.peek(t) {
                 Action::Block { reason, .. } if waits(&reason) => last,
                 _ => continue,
             },
