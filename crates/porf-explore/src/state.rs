@@ -380,7 +380,49 @@ impl<P: Program> State<P> {
 
 #[cfg(test)]
 mod tests {
-    use super::TidRegistry;
+    use super::{Snap, State, TidRegistry};
+    use porf_graph::{LabelKind, MemOrder, SrcLoc, ThreadMachine};
+    use porf_models::rc11::Rc11;
+    use porf_toy::ProgramBuilder;
+
+    /// Resuming a state again with the same answer gives the remembered state (the
+    /// same one, not a copy); another answer gives a new one, equal to what resuming a
+    /// copy gives, and is remembered instead.
+    #[test]
+    fn a_state_remembers_its_last_successor() {
+        let mut b = ProgramBuilder::new();
+        let x = b.loc("x");
+        b.thread(|t| {
+            t.store(x, 1, MemOrder::Relaxed);
+        });
+        let prog = b.build();
+        let mut st = State::new(&prog, &Rc11);
+        let first = st.peek(0);
+        let step = |st: &mut State<_>, ret| {
+            let fence = LabelKind::Fence {
+                ord: MemOrder::SeqCst,
+            };
+            st.g.add(0, fence, SrcLoc::UNKNOWN);
+            st.push_resumed(0, ret);
+            Snap::clone(st.ts[0].last().unwrap())
+        };
+        let a = step(&mut st, 7);
+        st.truncate(1);
+        let again = step(&mut st, 7);
+        assert!(Snap::ptr_eq(&a, &again), "the same answer reuses the state");
+        st.truncate(1);
+        let other = step(&mut st, 8);
+        assert!(!Snap::ptr_eq(&a, &other));
+        let mut copy = porf_toy::ToyThread::clone(&st.ts[0][0]);
+        assert_eq!(copy.peek(), first);
+        copy.resume(8);
+        assert_eq!(other.peeked(), Some(copy.peek()));
+        st.truncate(1);
+        assert!(
+            !Snap::ptr_eq(&a, &step(&mut st, 7)),
+            "only the last is kept"
+        );
+    }
 
     /// Ids follow the order keys are met on the path from the root; a branch's keys
     /// are forgotten when it is left, so a sibling branch numbers its own spawns from
