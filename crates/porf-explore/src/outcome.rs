@@ -28,8 +28,7 @@ use crate::coherence::{Coherence, Equiv};
 use crate::mutex;
 use crate::state::State;
 use porf_graph::{
-    Action, BlockReason, EventId, Graph, LabelKind, Loc, MemOrder, Program, ReadKind, SrcLoc,
-    ThreadMachine, Tid,
+    Action, BlockReason, EventId, Graph, LabelKind, Loc, MemOrder, Program, ReadKind, SrcLoc, Tid,
 };
 
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -202,7 +201,7 @@ fn stuck<P: Program>(st: &mut State<P>, t: Tid, equiv: Equiv, coherent: bool) ->
             }
             Stuck::Assume
         }
-        _ => match st.machine_mut(t).peek() {
+        _ => match st.peek(t) {
             a @ Action::Join { .. } => Stuck::Join(last, a.src()),
             // Excluded for good by another thread's atomic section, which ended
             // (blocked or failed) inside it: the execution is blocked.

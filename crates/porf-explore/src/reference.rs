@@ -310,8 +310,9 @@ impl<P: Program> Reference<'_, '_, P> {
             .filter(|&t| st.enabled_action(t).is_some())
             .collect();
         if self.sections {
-            let inside = (0..st.g.num_threads())
-                .find(|&t| st.g.thread_exists(t) && st.machine_mut(t).in_atomic_section());
+            let inside = (0..st.g.num_threads()).find(|&t| {
+                st.g.thread_exists(t) && st.ts[t as usize].last().unwrap().in_atomic_section()
+            });
             if let Some(t) = inside {
                 enabled.retain(|&u| u == t);
             }

@@ -9,15 +9,78 @@
 //! revisit's [`State::restricted`]) and an event that leaves its thread's machine as
 //! it was ([`State::push_same`]) share the machines instead of cloning them; a shared
 //! machine is cloned only when it is changed ([`State::machine_mut`]).
+//!
+//! Thread states are also remembered ([`Node`]): a state keeps the state it was last
+//! resumed to, with the answer it was resumed with, already peeked. A thread machine is
+//! a deterministic function of its state and the answers it is given
+//! ([`ThreadMachine`]), so resuming a state again with the same answer — what a search
+//! does for every thread but the one whose choice changed when it goes back to a branch
+//! point and extends the graph again — takes the remembered state instead of copying,
+//! resuming and running the machine to its next action. Only machines that give their
+//! peeked action without changing ([`ThreadMachine::peeked`]) are remembered, so a
+//! remembered state is never cloned to be peeked. Memory: a state keeps at most one
+//! successor, which keeps at most one of its own, so every remembered state is a
+//! successor chain of a live state, no longer than its thread.
 
 use porf_graph::{
     Action, EventId, Graph, LabelKind, Program, Removed, ThreadMachine, Tid, Val, View,
 };
 use porf_models::MemoryModel;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 /// A thread state in [`State::ts`], shared between the states and events that have it.
-pub type Snap<T> = Arc<T>;
+pub type Snap<T> = Arc<Node<T>>;
+
+/// A thread state and the state it was last resumed to ([`State::push_resumed`]).
+pub struct Node<T> {
+    m: T,
+    next: Mutex<Option<(Answer, Snap<T>)>>,
+}
+
+/// How a thread state was resumed.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+enum Answer {
+    /// [`ThreadMachine::resume`] with this value.
+    Val(Val),
+    /// [`ThreadMachine::resume_uninit`].
+    Uninit,
+}
+
+impl<T> Node<T> {
+    pub fn new(m: T) -> Node<T> {
+        Node {
+            m,
+            next: Mutex::new(None),
+        }
+    }
+
+    /// The state this one was last resumed to with `answer`, if that is remembered.
+    fn next(&self, answer: Answer) -> Option<Snap<T>> {
+        let next = self.next.lock().unwrap_or_else(|e| e.into_inner());
+        next.as_ref()
+            .filter(|(a, _)| *a == answer)
+            .map(|(_, s)| Snap::clone(s))
+    }
+
+    fn remember(&self, answer: Answer, s: &Snap<T>) {
+        let mut next = self.next.lock().unwrap_or_else(|e| e.into_inner());
+        *next = Some((answer, Snap::clone(s)));
+    }
+}
+
+/// A copy forgets the remembered successor (a copy is made to be changed).
+impl<T: Clone> Clone for Node<T> {
+    fn clone(&self) -> Self {
+        Node::new(self.m.clone())
+    }
+}
+
+impl<T> std::ops::Deref for Node<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.m
+    }
+}
 
 /// What [`State::remove_outside`] took out of a state.
 pub struct Taken<T> {
@@ -90,7 +153,7 @@ impl<P: Program> State<P> {
         g.label_mut(e).hb = model.hb_view(&g, e);
         State {
             g,
-            ts: vec![vec![Snap::new(prog.main_thread())]],
+            ts: vec![vec![Snap::new(Node::new(prog.main_thread()))]],
         }
     }
 
@@ -118,7 +181,7 @@ impl<P: Program> State<P> {
         if !self.g.thread_exists(t) || self.ended(t) {
             return None;
         }
-        let a = self.machine_mut(t).peek();
+        let a = self.peek(t);
         if let Action::Join { tid, .. } = a {
             if !self.finished(tid) {
                 return None;
@@ -171,24 +234,48 @@ impl<P: Program> State<P> {
     /// Thread `t`'s newest machine, to be changed (`peek` caches what it computes):
     /// cloned first if another state or event shares it.
     pub fn machine_mut(&mut self, t: Tid) -> &mut P::Thread {
-        Snap::make_mut(self.ts[t as usize].last_mut().unwrap())
+        &mut Snap::make_mut(self.ts[t as usize].last_mut().unwrap()).m
+    }
+
+    /// Thread `t`'s next action ([`ThreadMachine::peek`] of its newest machine), read
+    /// without a copy when the machine already has it ([`ThreadMachine::peeked`]).
+    pub fn peek(&mut self, t: Tid) -> Action {
+        match self.ts[t as usize].last().unwrap().peeked() {
+            Some(a) => a,
+            None => self.machine_mut(t).peek(),
+        }
     }
 
     /// Pushes the state of thread `t` after its newest action, which returned `ret`.
     pub fn push_resumed(&mut self, t: Tid, ret: Val) {
-        self.push_after(t, |s| s.resume(ret));
+        self.push_after(t, Answer::Val(ret));
     }
     /// Pushes the state of thread `t` after its newest action, a copy load that read an
     /// uninitialised cell ([`ThreadMachine::resume_uninit`]).
     pub fn push_resumed_uninit(&mut self, t: Tid) {
-        self.push_after(t, |s| s.resume_uninit());
+        self.push_after(t, Answer::Uninit);
     }
-    /// Pushes a copy of thread `t`'s current state, changed by `resume`.
-    fn push_after(&mut self, t: Tid, resume: impl FnOnce(&mut P::Thread)) {
+    /// Pushes thread `t`'s current state resumed with `answer`: the remembered
+    /// successor ([`Node`]) if there is one, else a copy resumed and peeked, which is
+    /// remembered if the machine gives its peeked action without changing.
+    fn push_after(&mut self, t: Tid, answer: Answer) {
         let ts = &mut self.ts[t as usize];
-        let mut s = P::Thread::clone(ts.last().unwrap());
-        resume(&mut s);
-        ts.push(Snap::new(s));
+        let parent = ts.last().unwrap();
+        if let Some(s) = parent.next(answer) {
+            ts.push(s);
+            return;
+        }
+        let mut s = P::Thread::clone(parent);
+        match answer {
+            Answer::Val(v) => s.resume(v),
+            Answer::Uninit => s.resume_uninit(),
+        }
+        s.peek();
+        let s = Snap::new(Node::new(s));
+        if s.peeked().is_some() {
+            parent.remember(answer, &s);
+        }
+        ts.push(s);
     }
     /// Pushes thread `t`'s current state again, shared (for events that end the thread
     /// or that are a second event of the same action).
@@ -277,7 +364,7 @@ impl<P: Program> State<P> {
             self.ts.resize_with(c + 1, Vec::new);
         }
         debug_assert!(self.ts[c].is_empty());
-        self.ts[c].push(Snap::new(machine));
+        self.ts[c].push(Snap::new(Node::new(machine)));
         e
     }
 
@@ -293,7 +380,49 @@ impl<P: Program> State<P> {
 
 #[cfg(test)]
 mod tests {
-    use super::TidRegistry;
+    use super::{Snap, State, TidRegistry};
+    use porf_graph::{LabelKind, MemOrder, SrcLoc, ThreadMachine};
+    use porf_models::rc11::Rc11;
+    use porf_toy::ProgramBuilder;
+
+    /// Resuming a state again with the same answer gives the remembered state (the
+    /// same one, not a copy); another answer gives a new one, equal to what resuming a
+    /// copy gives, and is remembered instead.
+    #[test]
+    fn a_state_remembers_its_last_successor() {
+        let mut b = ProgramBuilder::new();
+        let x = b.loc("x");
+        b.thread(|t| {
+            t.store(x, 1, MemOrder::Relaxed);
+        });
+        let prog = b.build();
+        let mut st = State::new(&prog, &Rc11);
+        let first = st.peek(0);
+        let step = |st: &mut State<_>, ret| {
+            let fence = LabelKind::Fence {
+                ord: MemOrder::SeqCst,
+            };
+            st.g.add(0, fence, SrcLoc::UNKNOWN);
+            st.push_resumed(0, ret);
+            Snap::clone(st.ts[0].last().unwrap())
+        };
+        let a = step(&mut st, 7);
+        st.truncate(1);
+        let again = step(&mut st, 7);
+        assert!(Snap::ptr_eq(&a, &again), "the same answer reuses the state");
+        st.truncate(1);
+        let other = step(&mut st, 8);
+        assert!(!Snap::ptr_eq(&a, &other));
+        let mut copy = porf_toy::ToyThread::clone(&st.ts[0][0]);
+        assert_eq!(copy.peek(), first);
+        copy.resume(8);
+        assert_eq!(other.peeked(), Some(copy.peek()));
+        st.truncate(1);
+        assert!(
+            !Snap::ptr_eq(&a, &step(&mut st, 7)),
+            "only the last is kept"
+        );
+    }
 
     /// Ids follow the order keys are met on the path from the root; a branch's keys
     /// are forgotten when it is left, so a sibling branch numbers its own spawns from

@@ -8,7 +8,7 @@ use crate::state::{State, TidRegistry};
 use crate::symmetry;
 use porf_graph::{
     Action, BlockReason, ErrorKind, EventId, LabelKind, Loc, MemOrder, Program, ReadKind, SrcLoc,
-    Tid, Val, WriteKind, MUTEX_DESTROYED,
+    ThreadMachine, Tid, Val, WriteKind, MUTEX_DESTROYED,
 };
 use porf_models::{lifetime, MemoryModel};
 
@@ -148,8 +148,9 @@ pub fn fix_source(model: &dyn MemoryModel, g: &mut porf_graph::Graph, r: EventId
 /// The order the action behind read `r` asked for (before a failed CAS lowered it).
 /// `r`'s thread must have a state before `r` (`st.ts[r.tid][r.idx - 1]`).
 pub fn access_order<P: Program>(st: &mut State<P>, r: EventId) -> MemOrder {
-    let pre = &st.ts[r.tid as usize][r.idx as usize - 1];
-    match porf_graph::ThreadMachine::peek(&mut P::Thread::clone(pre)) {
+    let pre: &P::Thread = &st.ts[r.tid as usize][r.idx as usize - 1];
+    let action = pre.peeked().unwrap_or_else(|| pre.clone().peek());
+    match action {
         Action::Load { ord, .. } | Action::Rmw { ord, .. } => ord,
         _ => MemOrder::Acquire,
     }

@@ -529,6 +529,14 @@ pub const MUTEX_DESTROYED: Val = -1;
 pub trait ThreadMachine: Clone + Send + Sync {
     /// The next action. Calling `peek` twice without `resume` yields the same action.
     fn peek(&mut self) -> Action;
+    /// The action the next `peek` returns, if the machine already computed it (a
+    /// `peek` since the last `resume`) and can give it without changing: then it
+    /// equals what `peek` returns. `None` otherwise (the default): the caller peeks.
+    /// Explorers share a thread state that answers it between executions without
+    /// copying it (`porf-explore`'s `State`).
+    fn peeked(&self) -> Option<Action> {
+        None
+    }
     /// The action returned by the last `peek` was performed and returned `ret`.
     fn resume(&mut self, ret: Val);
     /// The action returned by the last `peek`, a copy load ([`Action::Load`] with

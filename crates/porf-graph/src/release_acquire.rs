@@ -79,6 +79,9 @@ impl<T: ThreadMachine> ThreadMachine for RaThread<T> {
     fn peek(&mut self) -> Action {
         upgrade(self.0.peek())
     }
+    fn peeked(&self) -> Option<Action> {
+        self.0.peeked().map(upgrade)
+    }
     fn resume(&mut self, ret: Val) {
         self.0.resume(ret)
     }

@@ -432,147 +432,158 @@ impl ToyThread {
     }
 }
 
-impl ThreadMachine for ToyThread {
-    fn peek(&mut self) -> Action {
+impl ToyThread {
+    /// The action of the instruction at the program counter, or `Err` with the next
+    /// program counter when that instruction is local (a branch, a jump, an assume or
+    /// assertion that holds).
+    fn at_pc(&self) -> Result<Action, usize> {
         let regs = &self.regs;
         let val = |e: &Expr| e.eval(&|r: Reg| regs[r.index as usize]);
+        let Some(instr) = self.code.instrs.get(self.pc) else {
+            return Ok(Action::Finish { ret: 0 });
+        };
+        Ok(match instr {
+            Instr::BranchIfZero { cond, target } => {
+                return Err(if val(cond) == 0 { *target } else { self.pc + 1 });
+            }
+            Instr::Jump { target } => return Err(*target),
+            Instr::Assume { cond, src } => {
+                if val(cond) != 0 {
+                    return Err(self.pc + 1);
+                }
+                Action::Block {
+                    reason: porf_graph::BlockReason::Assume,
+                    src: *src,
+                }
+            }
+            Instr::Assert { cond, src } => {
+                if val(cond) != 0 {
+                    return Err(self.pc + 1);
+                }
+                Action::Error {
+                    kind: ErrorKind::Assertion,
+                    msg: format!("assertion failed: {cond}"),
+                    src: *src,
+                }
+            }
+            Instr::Load { loc, ord, src, .. } => Action::Load {
+                loc: *loc,
+                bytes: CELL_BYTES,
+                ord: *ord,
+                copy: false,
+                src: *src,
+            },
+            Instr::Store {
+                loc,
+                val: v,
+                ord,
+                src,
+            } => Action::Store {
+                loc: *loc,
+                bytes: CELL_BYTES,
+                val: val(v),
+                ord: *ord,
+                src: *src,
+            },
+            Instr::Rmw {
+                loc,
+                kind,
+                operand,
+                ord,
+                src,
+                ..
+            } => Action::Rmw {
+                loc: *loc,
+                bytes: CELL_BYTES,
+                op: kind.op(val(operand)),
+                ord: *ord,
+                src: *src,
+            },
+            Instr::Cas {
+                loc,
+                expected,
+                new,
+                ord,
+                fail_ord,
+                src,
+                ..
+            } => Action::Rmw {
+                loc: *loc,
+                bytes: CELL_BYTES,
+                op: RmwOp::Cas {
+                    expected: val(expected),
+                    new: val(new),
+                    fail_ord: *fail_ord,
+                },
+                ord: *ord,
+                src: *src,
+            },
+            Instr::Fence { ord, src } => Action::Fence {
+                ord: *ord,
+                src: *src,
+            },
+            Instr::Lock { loc, src } => Action::Lock {
+                loc: *loc,
+                src: *src,
+            },
+            Instr::TryLock { loc, src, .. } => Action::TryLock {
+                loc: *loc,
+                src: *src,
+            },
+            Instr::Unlock { loc, src } => Action::Unlock {
+                loc: *loc,
+                src: *src,
+            },
+            Instr::MutexInit { loc, src } => Action::MutexInit {
+                loc: *loc,
+                src: *src,
+            },
+            Instr::MutexDestroy { loc, src } => Action::MutexDestroy {
+                loc: *loc,
+                src: *src,
+            },
+            Instr::Malloc {
+                base,
+                size,
+                zeroed,
+                src,
+            } => Action::Malloc {
+                base: *base,
+                size: *size,
+                zeroed: *zeroed,
+                src: *src,
+            },
+            Instr::Free { base, src } => Action::Free {
+                base: *base,
+                src: *src,
+            },
+            Instr::Spawn { entry, src, .. } => Action::Spawn {
+                entry: *entry,
+                arg: 0,
+                symmetric: porf_graph::Symmetry::Asymmetric,
+                src: *src,
+            },
+            Instr::Join { tid, src } => Action::Join {
+                tid: u32::try_from(val(tid)).expect("join of a non-tid value"),
+                src: *src,
+            },
+        })
+    }
+}
+
+impl ThreadMachine for ToyThread {
+    fn peek(&mut self) -> Action {
         loop {
-            let Some(instr) = self.code.instrs.get(self.pc) else {
-                return Action::Finish { ret: 0 };
-            };
-            return match instr {
-                Instr::BranchIfZero { cond, target } => {
-                    self.pc = if val(cond) == 0 { *target } else { self.pc + 1 };
-                    continue;
-                }
-                Instr::Jump { target } => {
-                    self.pc = *target;
-                    continue;
-                }
-                Instr::Assume { cond, src } => {
-                    if val(cond) != 0 {
-                        self.pc += 1;
-                        continue;
-                    }
-                    Action::Block {
-                        reason: porf_graph::BlockReason::Assume,
-                        src: *src,
-                    }
-                }
-                Instr::Assert { cond, src } => {
-                    if val(cond) != 0 {
-                        self.pc += 1;
-                        continue;
-                    }
-                    Action::Error {
-                        kind: ErrorKind::Assertion,
-                        msg: format!("assertion failed: {cond}"),
-                        src: *src,
-                    }
-                }
-                Instr::Load { loc, ord, src, .. } => Action::Load {
-                    loc: *loc,
-                    bytes: CELL_BYTES,
-                    ord: *ord,
-                    copy: false,
-                    src: *src,
-                },
-                Instr::Store {
-                    loc,
-                    val: v,
-                    ord,
-                    src,
-                } => Action::Store {
-                    loc: *loc,
-                    bytes: CELL_BYTES,
-                    val: val(v),
-                    ord: *ord,
-                    src: *src,
-                },
-                Instr::Rmw {
-                    loc,
-                    kind,
-                    operand,
-                    ord,
-                    src,
-                    ..
-                } => Action::Rmw {
-                    loc: *loc,
-                    bytes: CELL_BYTES,
-                    op: kind.op(val(operand)),
-                    ord: *ord,
-                    src: *src,
-                },
-                Instr::Cas {
-                    loc,
-                    expected,
-                    new,
-                    ord,
-                    fail_ord,
-                    src,
-                    ..
-                } => Action::Rmw {
-                    loc: *loc,
-                    bytes: CELL_BYTES,
-                    op: RmwOp::Cas {
-                        expected: val(expected),
-                        new: val(new),
-                        fail_ord: *fail_ord,
-                    },
-                    ord: *ord,
-                    src: *src,
-                },
-                Instr::Fence { ord, src } => Action::Fence {
-                    ord: *ord,
-                    src: *src,
-                },
-                Instr::Lock { loc, src } => Action::Lock {
-                    loc: *loc,
-                    src: *src,
-                },
-                Instr::TryLock { loc, src, .. } => Action::TryLock {
-                    loc: *loc,
-                    src: *src,
-                },
-                Instr::Unlock { loc, src } => Action::Unlock {
-                    loc: *loc,
-                    src: *src,
-                },
-                Instr::MutexInit { loc, src } => Action::MutexInit {
-                    loc: *loc,
-                    src: *src,
-                },
-                Instr::MutexDestroy { loc, src } => Action::MutexDestroy {
-                    loc: *loc,
-                    src: *src,
-                },
-                Instr::Malloc {
-                    base,
-                    size,
-                    zeroed,
-                    src,
-                } => Action::Malloc {
-                    base: *base,
-                    size: *size,
-                    zeroed: *zeroed,
-                    src: *src,
-                },
-                Instr::Free { base, src } => Action::Free {
-                    base: *base,
-                    src: *src,
-                },
-                Instr::Spawn { entry, src, .. } => Action::Spawn {
-                    entry: *entry,
-                    arg: 0,
-                    symmetric: porf_graph::Symmetry::Asymmetric,
-                    src: *src,
-                },
-                Instr::Join { tid, src } => Action::Join {
-                    tid: u32::try_from(val(tid)).expect("join of a non-tid value"),
-                    src: *src,
-                },
-            };
+            match self.at_pc() {
+                Ok(a) => return a,
+                Err(pc) => self.pc = pc,
+            }
         }
+    }
+
+    /// The action at the program counter when it is one (as after a `peek`).
+    fn peeked(&self) -> Option<Action> {
+        self.at_pc().ok()
     }
 
     fn resume(&mut self, ret: Val) {

@@ -446,6 +446,10 @@ impl ThreadMachine for CThread {
             .clone()
     }
 
+    fn peeked(&self) -> Option<Action> {
+        self.pending.as_ref().map(|p| p.action.clone())
+    }
+
     fn resume(&mut self, ret: Val) {
         let p = self.take_pending();
         self.pending = match p.cont {

@@ -20,7 +20,7 @@
 
 use crate::state::{State, TidRegistry};
 use crate::step::{self, Access, AfterRead, Step};
-use porf_graph::{EventId, Graph, LabelKind, Program, ThreadMachine, View};
+use porf_graph::{EventId, Graph, LabelKind, Program, View};
 use porf_models::MemoryModel;
 use std::collections::HashMap;
 
@@ -312,7 +312,7 @@ fn execute_read<P: Program>(
     r: EventId,
     w: Option<EventId>,
 ) {
-    let action = st.machine_mut(r.tid).peek();
+    let action = st.peek(r.tid);
     let Step::Access(a @ Access::Read { ord, .. }) =
         step::perform(st, prog, model, tids, r.tid, action)
     else {

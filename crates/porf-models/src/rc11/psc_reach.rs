@@ -107,8 +107,8 @@
 //! search reaches with the closure of `psc'` on random graphs with SC fences.
 
 use super::Flavor;
+use porf_graph::hash::FastMap;
 use porf_graph::{EventId, Graph, Label, LabelKind, Loc, MemOrder, View};
-use std::collections::HashMap;
 
 /// True iff adding `e` (porf-maximal, hb view `hb_e`, the others' stored) to `g`,
 /// whose psc was acyclic without it, creates a psc cycle.
@@ -201,6 +201,41 @@ enum Work {
     H(u32, u32, u32),
 }
 
+/// Per location, the lowest co slice index entered so far (absent: the co list's
+/// length, nothing entered). Most searches enter a few locations: a list, which
+/// becomes a map past [`Entered::LIST`] entries.
+#[derive(Default)]
+struct Entered {
+    list: Vec<(Loc, usize)>,
+    map: FastMap<Loc, usize>,
+}
+
+impl Entered {
+    const LIST: usize = 16;
+
+    /// Lowers `loc`'s index to `from` (`len` if absent) and returns the old one, or
+    /// `None` if it was already at or below `from`.
+    fn lower(&mut self, loc: Loc, from: usize, len: usize) -> Option<usize> {
+        let slot = match self.list.iter_mut().find(|(l, _)| *l == loc) {
+            Some((_, i)) => Some(i),
+            None => self.map.get_mut(&loc),
+        };
+        match slot {
+            Some(i) if from < *i => Some(std::mem::replace(i, from)),
+            Some(_) => None,
+            None if from < len => {
+                if self.list.len() < Self::LIST {
+                    self.list.push((loc, from));
+                } else {
+                    self.map.insert(loc, from);
+                }
+                Some(len)
+            }
+            None => None,
+        }
+    }
+}
+
 struct Search<'g> {
     g: &'g Graph,
     e: EventId,
@@ -220,10 +255,10 @@ struct Search<'g> {
     /// `P` per thread.
     p: Vec<u32>,
     /// Per location: the writes from this co slice index on are co/fr targets.
-    co_entered: HashMap<Loc, usize>,
+    co_entered: Entered,
     /// Per location: the readers of the writes from this co slice index on are eco
     /// targets.
-    rd_entered: HashMap<Loc, usize>,
+    rd_entered: Entered,
     work: Vec<Work>,
     /// A member of `X_f` was reached, or `e` while `target_e`.
     found: bool,
@@ -243,8 +278,8 @@ impl<'g> Search<'g> {
             reached: lens.clone(),
             h: if fences { lens.clone() } else { Vec::new() },
             p: if fences { lens } else { Vec::new() },
-            co_entered: HashMap::new(),
-            rd_entered: HashMap::new(),
+            co_entered: Entered::default(),
+            rd_entered: Entered::default(),
             work: Vec::new(),
             found: false,
         }
@@ -366,11 +401,9 @@ impl<'g> Search<'g> {
     /// co/fr targets: the writes of `loc` from co slice index `from` on.
     fn enter_co(&mut self, loc: Loc, from: usize) {
         let co = self.g.co(loc);
-        let old = *self.co_entered.get(&loc).unwrap_or(&co.len());
-        if from >= old {
+        let Some(old) = self.co_entered.lower(loc, from, co.len()) else {
             return;
-        }
-        self.co_entered.insert(loc, from);
+        };
         for &w in &co[from..old] {
             if is_sc(self.g.label(w)) {
                 self.reach(w.tid, w.idx);
@@ -383,11 +416,9 @@ impl<'g> Search<'g> {
     /// `from` on.
     fn enter_readers(&mut self, loc: Loc, from: usize) {
         let co = self.g.co(loc);
-        let old = *self.rd_entered.get(&loc).unwrap_or(&co.len());
-        if from >= old {
+        let Some(old) = self.rd_entered.lower(loc, from, co.len()) else {
             return;
-        }
-        self.rd_entered.insert(loc, from);
+        };
         for &w in &co[from..old] {
             for &r in &self.g.label(w).readers {
                 self.p_after(r);
