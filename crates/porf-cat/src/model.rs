@@ -17,7 +17,7 @@
 //! a later one makes the graph inconsistent and is kept for
 //! [`CatModel::runtime_error`].
 
-use crate::build::from_graph;
+use crate::build::{from_graph, from_graph_without_atomicity};
 use crate::diag::CatError;
 use crate::eval::{evaluate, Verdict};
 use crate::exec::Execution;
@@ -25,14 +25,14 @@ use crate::load::Loaded;
 use crate::rel::{Rel, Set};
 use porf_graph::{EventId, Graph, LabelKind, View};
 use porf_models::{atomicity, MemoryModel};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
-/// A memory model given by a cat file.
-#[derive(Debug)]
+/// A memory model given by a cat file. Clones share the model and the error slot.
+#[derive(Clone, Debug)]
 pub struct CatModel {
-    model: Loaded,
+    model: Arc<Loaded>,
     name: &'static str,
-    error: Mutex<Option<CatError>>,
+    error: Arc<Mutex<Option<CatError>>>,
 }
 
 impl CatModel {
@@ -49,9 +49,9 @@ impl CatModel {
         empty.finish();
         evaluate(&model, &empty, false)?;
         Ok(CatModel {
-            model,
+            model: Arc::new(model),
             name: Box::leak(name.to_string().into_boxed_str()),
-            error: Mutex::new(None),
+            error: Arc::new(Mutex::new(None)),
         })
     }
     /// The model's verdict on `g` (all checks and flags).
@@ -62,8 +62,9 @@ impl CatModel {
     pub fn runtime_error(&self) -> Option<CatError> {
         self.error.lock().map(|e| e.clone()).unwrap_or(None)
     }
-    fn allowed(&self, g: &Graph) -> bool {
-        match evaluate(&self.model, &from_graph(g), true) {
+    /// Whether the model allows `x`; an evaluation error is kept and denies it.
+    fn allowed(&self, x: &Execution) -> bool {
+        match evaluate(&self.model, x, true) {
             Ok(v) => v.allowed(),
             Err(e) => {
                 if let Ok(mut slot) = self.error.lock() {
@@ -100,11 +101,14 @@ impl MemoryModel for CatModel {
         v.include(e);
         v
     }
+    /// The whole model on the whole graph, but RMW atomicity: see
+    /// [`from_graph_without_atomicity`].
     fn consistent_with(&self, g: &Graph, _e: EventId) -> bool {
-        self.allowed(g)
+        self.allowed(&from_graph_without_atomicity(g))
     }
+    /// porf's RMW atomicity and the whole model.
     fn is_consistent(&self, g: &Graph) -> bool {
-        atomicity::holds(g) && self.allowed(g)
+        atomicity::holds(g) && self.allowed(&from_graph(g))
     }
     fn reads_stale(&self, _g: &Graph, _r: EventId) -> bool {
         false
