@@ -125,9 +125,9 @@ impl Variant {
 pub enum CheckKind {
     /// A plain check: the execution is forbidden.
     Check,
-    /// `flag`: the execution is allowed, the flag is raised.
+    /// `flag`: never forbids; the flag is raised when the test *holds*.
     Flag,
-    /// `undefined_unless`: the execution is allowed but undefined (a flag too).
+    /// `undefined_unless`: never forbids; a flag (undefined behaviour) when it fails.
     UndefinedUnless,
     /// `assert`: like a check.
     Assert,

@@ -3,8 +3,9 @@
 //! Values are sets, relations, tuples and functions; `0` is the empty value, a set or a
 //! relation as its context needs. `let rec` computes the least fixpoint by iterating
 //! from empty values (Kleene iteration, as herd7 does) until nothing changes. A check
-//! that fails either forbids the execution (plain checks and `assert`) or raises a
-//! flag (`flag`, `undefined_unless`); [`Verdict`] records both. Every error — an
+//! that fails forbids the execution (plain checks and `assert`); a `flag` test that
+//! holds, or an `undefined_unless` test that fails, raises a flag; [`Verdict`] records
+//! both. Every error — an
 //! unknown name, a type mismatch, a fixpoint that does not converge — is a
 //! [`CatError`] at the position of the expression, never a panic.
 
@@ -52,7 +53,8 @@ pub struct Verdict {
     /// The checks that failed and forbid the execution (their `as` names, else
     /// `check at FILE:LINE:COL`).
     pub violated: Vec<String>,
-    /// The flags raised (`flag` checks that fail, and failed `undefined_unless`).
+    /// The flags raised: `flag` tests that hold (herd's `flag ~empty dr as Dr` raises
+    /// `Dr` when `dr` is not empty) and `undefined_unless` tests that fail.
     pub flags: Vec<String>,
 }
 
@@ -135,19 +137,18 @@ impl Eval {
                     let snapshot: Env = Rc::new(env.clone());
                     let v = self.expr(expr, &snapshot)?;
                     let holds = self.test(*test, &v, expr.span())? != *negated;
-                    if !holds {
-                        let label = name.clone().unwrap_or_else(|| format!("check at {span}"));
-                        match kind {
-                            CheckKind::Check | CheckKind::Assert => {
-                                self.verdict.violated.push(label);
-                                if self.first_violation {
-                                    return Ok(false);
-                                }
-                            }
-                            CheckKind::Flag | CheckKind::UndefinedUnless => {
-                                self.verdict.flags.push(label)
+                    let label = || name.clone().unwrap_or_else(|| format!("check at {span}"));
+                    match kind {
+                        CheckKind::Check | CheckKind::Assert if !holds => {
+                            self.verdict.violated.push(label());
+                            if self.first_violation {
+                                return Ok(false);
                             }
                         }
+                        // herd raises a flag when its test holds (`flag ~empty dr`).
+                        CheckKind::Flag if holds => self.verdict.flags.push(label()),
+                        CheckKind::UndefinedUnless if !holds => self.verdict.flags.push(label()),
+                        _ => {}
                     }
                 }
                 Instr::IfVariant(v, yes, no) => {
@@ -482,4 +483,110 @@ fn op2(op: Op2, x: Value, y: Value, span: &Span) -> Result<Value, CatError> {
             ));
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::load::load_str;
+    use std::path::{Path, PathBuf};
+
+    /// Four events: 0 = IW x, 1 = W x (T0), 2 = R x (T1) reading 1, 3 = R x (T1)
+    /// reading 0; po 2 -> 3.
+    fn exec() -> Execution {
+        let mut x = Execution::new(4);
+        x.set("R", Set::from_fn(4, |i| i >= 2));
+        x.set("W", Set::from_fn(4, |i| i < 2));
+        x.set("F", Set::empty(4));
+        x.set("IW", Set::from_fn(4, |i| i == 0));
+        x.set("FW", Set::from_fn(4, |i| i == 1));
+        x.rel("po", Rel::from_pairs(4, [(2, 3)]));
+        x.rel("rf", Rel::from_pairs(4, [(1, 2), (0, 3)]));
+        x.rel("co", Rel::from_pairs(4, [(0, 1)]));
+        x.rel("loc", Rel::product(&Set::full(4), &Set::full(4)));
+        x.rel(
+            "int",
+            Rel::from_pairs(4, [(0, 0), (1, 1), (2, 2), (2, 3), (3, 2), (3, 3)]),
+        );
+        x.finish();
+        x
+    }
+
+    fn run(src: &str) -> Result<Verdict, CatError> {
+        let m = load_str(Path::new("t.cat"), src, &[])?;
+        evaluate(&m, &exec(), false)
+    }
+
+    #[test]
+    fn coherence_violation_is_found() {
+        // CoRR: 2 reads the new value, then 3 the initial one.
+        let v = run("\"t\"\nacyclic po-loc | rf | co | fr as sc-per-loc").unwrap();
+        assert_eq!(v.violated, vec!["sc-per-loc".to_string()]);
+        assert!(!v.allowed());
+        let v = run("acyclic po | rf as ok\nflag ~empty fr as has-fr\nflag empty fr").unwrap();
+        assert!(v.allowed());
+        assert_eq!(v.flags, ["has-fr"]);
+    }
+
+    #[test]
+    fn let_rec_is_the_least_fixpoint() {
+        // The transitive closure of rf | po by iteration equals `+`.
+        let src = "let r = rf | po\nlet rec t = r | t ; t\n\
+                   empty t \\ r+ as below\nempty r+ \\ t as above\n\
+                   let rec a = b | [IW] and b = a ; 0\nempty a \\ [IW] as mutual";
+        assert_eq!(run(src).unwrap(), Verdict::default());
+        let e = run("let rec t = rf \\ t").unwrap_err();
+        assert!(e.msg.contains("fixpoint"), "{e}");
+    }
+
+    #[test]
+    fn functions_tuples_and_conditionals() {
+        let src = "let f(a, b) = a ; b\nlet g = fun r -> r^-1\nlet (x, y) = (rf, co)\n\
+                   empty f(x, g rf) \\ id as f-ok\n\
+                   let h s = [s] ; po\nempty h(R) \\ po as h-ok\n\
+                   let z = if \"nothing\" then 0 else co\nempty co \\ z as if-ok\n\
+                   let w = try undefined-name with rf\nempty rf \\ w as try-ok\n\
+                   empty fencerel(R) \\ po as prelude-ok\n\
+                   empty domain(rf) \\ W as dom\nempty range(co) & IW as rng\n\
+                   if \"v\" acyclic id as never end";
+        assert_eq!(run(src).unwrap(), Verdict::default());
+    }
+
+    #[test]
+    fn type_errors_name_their_position() {
+        let e = run("\"t\"\nlet x = R ; po").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "t.cat:2:11: error: `;` needs two relations, not a set and a relation"
+        );
+        let e = run("acyclic R").unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with("t.cat:1:9: error: `acyclic` needs a relation"),
+            "{e}"
+        );
+        let e = run("let f(a, b) = a\nlet x = f(po)").unwrap_err();
+        assert!(e.to_string().contains("a tuple of 2 expected"), "{e}");
+    }
+
+    #[test]
+    fn includes_resolve_next_to_the_file_then_on_the_search_path() {
+        let dir = std::env::temp_dir().join(format!("porf-cat-inc-{}", std::process::id()));
+        let (here, lib) = (dir.join("here"), dir.join("lib"));
+        std::fs::create_dir_all(&here).unwrap();
+        std::fs::create_dir_all(&lib).unwrap();
+        std::fs::write(here.join("a.cat"), "let a = rf\ninclude \"b.cat\"").unwrap();
+        std::fs::write(lib.join("b.cat"), "let b = a | co").unwrap();
+        std::fs::write(here.join("loop.cat"), "include \"loop.cat\"").unwrap();
+        let main = here.join("main.cat");
+        let src = "\"m\"\ninclude \"stdlib.cat\"\ninclude \"a.cat\"\nempty b \\ (rf | co) as ok";
+        let dirs: Vec<PathBuf> = vec![lib.clone()];
+        let m = load_str(&main, src, &dirs).unwrap();
+        assert_eq!(evaluate(&m, &exec(), false).unwrap(), Verdict::default());
+        let e = load_str(&main, src, &[]).unwrap_err();
+        assert!(e.msg.contains("cannot find included file \"b.cat\""), "{e}");
+        let e = load_str(&main, "include \"loop.cat\"", &[]).unwrap_err();
+        assert!(e.msg.contains("includes itself"), "{e}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }
