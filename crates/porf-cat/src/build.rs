@@ -94,17 +94,18 @@ fn build(g: &Graph, atomic_pairs_only: bool) -> Execution {
     let mut int = Rel::empty(n);
     let mut rf = Rel::empty(n);
     let mut amo = Rel::empty(n);
-    for i in 0..n {
+    for (i, l) in labels.iter().enumerate() {
         for j in 0..n {
             if ix.thread(i) == ix.thread(j) {
                 int.add(i, j);
             }
         }
-        let Some(e) = ix.event(i) else { continue };
+        let (Some(e), Some(l)) = (ix.event(i), l) else {
+            continue;
+        };
         if let Some(next) = ix.event(i + 1).filter(|n| n.tid == e.tid) {
             po.add(i, ix.of(next));
         }
-        let l = labels[i].expect("a graph event");
         match l.kind {
             LabelKind::Start { parent: Some(p) } => po.add(ix.of(p), i),
             LabelKind::Join { child } => {

@@ -131,9 +131,8 @@ pub fn lex(file: &Arc<str>, src: &str) -> Result<Vec<(Tok, Span)>, CatError> {
             continue;
         }
         // A name: '_'? alpha (alpha | digit | '_' | '.' | '-')* '\''?
-        let name_start = if c == b'_' && b.get(i + 1).is_some_and(|&x| is_alpha(x)) {
-            Some(i)
-        } else if is_alpha(c) {
+        let name_start = if is_alpha(c) || (c == b'_' && b.get(i + 1).is_some_and(|&x| is_alpha(x)))
+        {
             Some(i)
         } else if c == b'\'' && b.get(i + 1).is_some_and(|&x| is_alpha(x) || x == b'_') {
             Some(i + 1)
