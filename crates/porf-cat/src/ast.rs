@@ -52,7 +52,7 @@ pub enum Expr {
     Op2(Op2, Box<Expr>, Box<Expr>, Span),
     Tuple(Vec<Expr>, Span),
     App(Box<Expr>, Box<Expr>, Span),
-    Fun(Pat, Box<Expr>, Span),
+    Fun(Pat, std::sync::Arc<Expr>, Span),
     Let(Vec<Binding>, Box<Expr>, Span),
     LetRec(Vec<Binding>, Box<Expr>, Span),
     /// `try e with alt`: `alt` if evaluating `e` fails.

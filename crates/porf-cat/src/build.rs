@@ -94,12 +94,17 @@ fn build(g: &Graph, atomic_pairs_only: bool) -> Execution {
     let mut int = Rel::empty(n);
     let mut rf = Rel::empty(n);
     let mut amo = Rel::empty(n);
+    // One block per thread (the initial writes are one), so `int` is a union of
+    // products.
+    let mut start = 0;
+    while start < n {
+        let t = ix.thread(start);
+        let end = (start..n).find(|&j| ix.thread(j) != t).unwrap_or(n);
+        let block = Set::from_fn(n, |j| (start..end).contains(&j));
+        int = int.union(&Rel::product(&block, &block));
+        start = end;
+    }
     for (i, l) in labels.iter().enumerate() {
-        for j in 0..n {
-            if ix.thread(i) == ix.thread(j) {
-                int.add(i, j);
-            }
-        }
         let (Some(e), Some(l)) = (ix.event(i), l) else {
             continue;
         };
@@ -136,20 +141,11 @@ fn build(g: &Graph, atomic_pairs_only: bool) -> Execution {
     x.rel("rf", rf);
     x.rel("amo", amo);
     let mut loc = Rel::empty(n);
-    for i in 0..n {
-        for j in 0..n {
-            if locs[i].is_some() && locs[i] == locs[j] {
-                loc.add(i, j);
-            }
-        }
+    for &l in &ix.locs {
+        let same = Set::from_fn(n, |i| locs[i] == Some(l));
+        loc = loc.union(&Rel::product(&same, &same));
     }
     x.rel("loc", loc);
-    x.names = (0..n)
-        .map(|i| match ix.event(i) {
-            Some(e) => format!("{e}"),
-            None => format!("IW {:?}", ix.locs[i]),
-        })
-        .collect();
     x.finish();
     x
 }

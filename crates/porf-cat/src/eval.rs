@@ -14,7 +14,7 @@ use crate::diag::{CatError, Span};
 use crate::exec::Execution;
 use crate::load::Loaded;
 use crate::rel::{Rel, Set};
-use std::collections::HashMap;
+use porf_graph::hash::FastMap;
 use std::rc::Rc;
 
 /// A value of the cat language.
@@ -41,11 +41,35 @@ pub enum Builtin {
 #[derive(Debug)]
 pub struct Closure {
     pat: Pat,
-    body: Expr,
+    body: std::sync::Arc<Expr>,
     env: Env,
 }
 
-type Env = Rc<HashMap<String, Value>>;
+/// Scopes: a frame of bindings over its parent's. Extending an environment is O(1) and
+/// shares everything below, so closures capture theirs for free.
+#[derive(Debug, Default)]
+struct Frame {
+    vars: FastMap<String, Value>,
+    parent: Option<Env>,
+}
+
+type Env = Rc<Frame>;
+
+fn lookup<'e>(mut env: &'e Env, name: &str) -> Option<&'e Value> {
+    loop {
+        if let Some(v) = env.vars.get(name) {
+            return Some(v);
+        }
+        env = env.parent.as_ref()?;
+    }
+}
+
+fn extend(env: &Env, vars: FastMap<String, Value>) -> Env {
+    Rc::new(Frame {
+        vars,
+        parent: Some(env.clone()),
+    })
+}
 
 /// The outcome of a model on an execution.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -73,19 +97,23 @@ pub fn evaluate(model: &Loaded, x: &Execution, first_violation: bool) -> Result<
         verdict: Verdict::default(),
         first_violation,
     };
-    let mut env: HashMap<String, Value> = HashMap::new();
+    let mut base: FastMap<String, Value> = FastMap::default();
     for (name, s) in x.sets() {
-        env.insert(name.to_string(), Value::Set(Rc::new(s.clone())));
+        base.insert(name.to_string(), Value::Set(Rc::new(s.clone())));
     }
     for (name, r) in x.rels() {
-        env.insert(name.to_string(), Value::Rel(Rc::new(r.clone())));
+        base.insert(name.to_string(), Value::Rel(Rc::new(r.clone())));
     }
-    env.insert(
+    base.insert(
         "id".into(),
         Value::Rel(Rc::new(Rel::id(&Set::full(x.len())))),
     );
-    env.insert("domain".into(), Value::Builtin(Builtin::Domain));
-    env.insert("range".into(), Value::Builtin(Builtin::Range));
+    base.insert("domain".into(), Value::Builtin(Builtin::Domain));
+    base.insert("range".into(), Value::Builtin(Builtin::Range));
+    let mut env: Env = Rc::new(Frame {
+        vars: base,
+        parent: None,
+    });
     for part in [&model.prelude, &model.instrs] {
         if !ev.instrs(part, &mut env)? {
             break;
@@ -106,25 +134,20 @@ const MAX_ITERATIONS: usize = 100_000;
 
 impl Eval {
     /// Runs instructions; false once a violation stops the evaluation.
-    fn instrs(
-        &mut self,
-        instrs: &[Instr],
-        env: &mut HashMap<String, Value>,
-    ) -> Result<bool, CatError> {
+    fn instrs(&mut self, instrs: &[Instr], env: &mut Env) -> Result<bool, CatError> {
         for ins in instrs {
             match ins {
                 Instr::Let(binds, _) => {
-                    let snapshot: Env = Rc::new(env.clone());
+                    let mut vars = FastMap::default();
                     for b in binds {
-                        let v = self.expr(&b.expr, &snapshot)?;
-                        bind(&b.pat, v, env, &b.span)?;
+                        let v = self.expr(&b.expr, env)?;
+                        bind(&b.pat, v, &mut vars, &b.span)?;
                     }
+                    *env = extend(env, vars);
                 }
                 Instr::LetRec(binds, span) => {
-                    let snapshot: Env = Rc::new(env.clone());
-                    for (k, v) in self.fixpoint(binds, &snapshot, span)? {
-                        env.insert(k, v);
-                    }
+                    let vars = self.fixpoint(binds, env, span)?.into_iter().collect();
+                    *env = extend(env, vars);
                 }
                 Instr::Check {
                     kind,
@@ -134,8 +157,7 @@ impl Eval {
                     name,
                     span,
                 } => {
-                    let snapshot: Env = Rc::new(env.clone());
-                    let v = self.expr(expr, &snapshot)?;
+                    let v = self.expr(expr, env)?;
                     let holds = self.test(*test, &v, expr.span())? != *negated;
                     let label = || name.clone().unwrap_or_else(|| format!("check at {span}"));
                     match kind {
@@ -211,11 +233,8 @@ impl Eval {
         }
         let mut cur: Vec<Value> = vec![Value::Empty; binds.len()];
         for _ in 0..MAX_ITERATIONS {
-            let mut e = (**env).clone();
-            for (n, v) in names.iter().zip(&cur) {
-                e.insert(n.clone(), v.clone());
-            }
-            let e: Env = Rc::new(e);
+            let vars = names.iter().cloned().zip(cur.iter().cloned()).collect();
+            let e = extend(env, vars);
             let mut next = Vec::with_capacity(binds.len());
             for b in binds {
                 let v = self.expr(&b.expr, &e)?;
@@ -243,8 +262,7 @@ impl Eval {
         Ok(match e {
             Expr::Empty(_) | Expr::EmptySet(_) => Value::Empty,
             Expr::Universe(_) => Value::Set(Rc::new(Set::full(n))),
-            Expr::Var(name, span) => env
-                .get(name)
+            Expr::Var(name, span) => lookup(env, name)
                 .cloned()
                 .ok_or_else(|| CatError::at(span, format!("unbound name `{name}`")))?,
             Expr::Tag(t, _) => Value::Tag(t.clone()),
@@ -270,23 +288,20 @@ impl Eval {
             }
             Expr::Fun(pat, body, _) => Value::Fun(Rc::new(Closure {
                 pat: pat.clone(),
-                body: (**body).clone(),
+                body: body.clone(),
                 env: env.clone(),
             })),
             Expr::Let(binds, body, _) => {
-                let mut inner = (**env).clone();
+                let mut vars = FastMap::default();
                 for b in binds {
                     let v = self.expr(&b.expr, env)?;
-                    bind(&b.pat, v, &mut inner, &b.span)?;
+                    bind(&b.pat, v, &mut vars, &b.span)?;
                 }
-                self.expr(body, &Rc::new(inner))?
+                self.expr(body, &extend(env, vars))?
             }
             Expr::LetRec(binds, body, span) => {
-                let mut inner = (**env).clone();
-                for (k, v) in self.fixpoint(binds, env, span)? {
-                    inner.insert(k, v);
-                }
-                self.expr(body, &Rc::new(inner))?
+                let vars = self.fixpoint(binds, env, span)?.into_iter().collect();
+                self.expr(body, &extend(env, vars))?
             }
             Expr::Try(a, alt, _) => match self.expr(a, env) {
                 Ok(v) => v,
@@ -324,9 +339,9 @@ impl Eval {
                 )),
             },
             Value::Fun(c) => {
-                let mut env = (*c.env).clone();
-                bind(&c.pat, x, &mut env, span)?;
-                self.expr(&c.body, &Rc::new(env))
+                let mut vars = FastMap::default();
+                bind(&c.pat, x, &mut vars, span)?;
+                self.expr(&c.body, &extend(&c.env, vars))
             }
             v => Err(CatError::at(
                 span,
@@ -339,7 +354,7 @@ impl Eval {
 fn bind(
     pat: &Pat,
     v: Value,
-    env: &mut HashMap<String, Value>,
+    env: &mut FastMap<String, Value>,
     span: &Span,
 ) -> Result<(), CatError> {
     match pat {

@@ -37,8 +37,6 @@ pub struct Execution {
     n: usize,
     sets: BTreeMap<String, Set>,
     rels: BTreeMap<String, Rel>,
-    /// A short description of each event, for messages (`T1.3: W x rlx`).
-    pub names: Vec<String>,
 }
 
 impl Execution {
@@ -47,7 +45,6 @@ impl Execution {
             n,
             sets: BTreeMap::new(),
             rels: BTreeMap::new(),
-            names: (0..n).map(|i| format!("e{i}")).collect(),
         }
     }
     pub fn len(&self) -> usize {

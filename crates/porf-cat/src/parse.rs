@@ -341,7 +341,7 @@ impl Parser {
         let body = self.expr()?;
         Ok(Binding {
             pat: Pat::Var(Some(fname)),
-            expr: Expr::Fun(param, Box::new(body), span.clone()),
+            expr: Expr::Fun(param, std::sync::Arc::new(body), span.clone()),
             span,
         })
     }
@@ -386,7 +386,7 @@ impl Parser {
                 Pat::Var(self.pat0()?)
             };
             self.expect_p("->")?;
-            return Ok(Expr::Fun(pat, Box::new(self.expr()?), span));
+            return Ok(Expr::Fun(pat, std::sync::Arc::new(self.expr()?), span));
         }
         if self.eat_kw("try") {
             let e = self.expr()?;
