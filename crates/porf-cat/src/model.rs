@@ -2,7 +2,12 @@
 //!
 //! Both consistency questions run the whole model over the whole graph
 //! ([`crate::build::from_graph`], then [`crate::eval::evaluate`]): the incremental
-//! `consistent_with` is the whole check too. Flags do not make a graph inconsistent.
+//! `consistent_with` is the whole check too, but for RMW atomicity, which porf's
+//! explorers handle themselves for every model
+//! ([`crate::build::from_graph_without_atomicity`]: backward revisits pass through
+//! graphs in which a new RMW reads a write another RMW already follows, and must not
+//! be pruned there); `is_consistent` adds `porf_models::atomicity`. Flags do not make
+//! a graph inconsistent.
 //! What porf cannot know of an arbitrary model, it does not assume:
 //! * `maximal_extensions_consistent` is false (the explorer keeps its set of revisit
 //!   graphs instead of TruSt's maximality rule), `reads_stale` never prunes and
