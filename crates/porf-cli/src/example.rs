@@ -44,7 +44,15 @@ pub fn run(a: ExampleArgs) -> u8 {
     if crate::progress::wanted(false, a.explore.no_progress) {
         cfg.progress = Some(Default::default());
     }
-    let model = porf_models::by_name(&a.explore.model).expect("clap checked the model name");
+    let chosen = match crate::model_file::choose(&a.explore.model, a.explore.model_file.as_deref())
+    {
+        Ok(c) => c,
+        Err(msg) => {
+            eprintln!("{msg}");
+            return 3;
+        }
+    };
+    let model = &chosen.model;
     let result = if a.explore.all_release_acquire {
         crate::progress::explore(
             a.explore.strategy(),
@@ -55,6 +63,10 @@ pub fn run(a: ExampleArgs) -> u8 {
     } else {
         crate::progress::explore(a.explore.strategy(), &prog, model.as_ref(), &cfg)
     };
+    if let Some(e) = chosen.runtime_error() {
+        eprintln!("{e}");
+        return 3;
+    }
     report::print_warnings(&result, report::Bounds::default());
     if let Some(g) = crate::limits::growth_line(&result, |s| report::trace::location(&prog, s)) {
         eprintln!("warning: {g}");

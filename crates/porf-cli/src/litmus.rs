@@ -29,6 +29,8 @@ pub struct LitmusArgs {
     /// Memory model.
     #[arg(long, default_value = "rc11", value_parser = porf_models::MODEL_NAMES.to_vec())]
     model: String,
+    #[arg(long, value_name = "FILE.cat", conflicts_with = "model", help = crate::model_file::HELP)]
+    model_file: Option<PathBuf>,
     /// Print one JSON object per file (one per line) instead of herd's lines.
     #[arg(long)]
     json: bool,
@@ -104,7 +106,14 @@ pub fn run(a: LitmusArgs) -> u8 {
     if a.parse_only {
         return parse_only(&a.files, a.json);
     }
-    let model = porf_models::by_name(&a.model).expect("clap checked the model name");
+    let chosen = match crate::model_file::choose(&a.model, a.model_file.as_deref()) {
+        Ok(c) => c,
+        Err(msg) => {
+            eprintln!("{msg}");
+            return 3;
+        }
+    };
+    let (model, model_name) = (&chosen.model, &chosen.name);
     let threads = match a.threads {
         Some(0) => {
             eprintln!("error: --threads must be at least 1");
@@ -126,7 +135,11 @@ pub fn run(a: LitmusArgs) -> u8 {
     };
     let mut code = 0;
     for f in &a.files {
-        match check_file(f, model.as_ref(), &a.model, &opts) {
+        match check_file(f, model.as_ref(), model_name, &opts) {
+            Ok(_) if chosen.runtime_error().is_some() => {
+                eprintln!("{}", chosen.runtime_error().unwrap_or_default());
+                return 3;
+            }
             Ok(o) => {
                 if o.loop_cut {
                     eprintln!(
@@ -148,7 +161,7 @@ pub fn run(a: LitmusArgs) -> u8 {
                 for (x, y) in &o.races {
                     eprintln!(
                         "{}: note: data race (undefined behaviour under {}) between {x} and {y}",
-                        o.file, a.model
+                        o.file, model_name
                     );
                 }
                 for e in &o.errors {

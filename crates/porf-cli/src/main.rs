@@ -10,6 +10,7 @@
 mod example;
 mod limits;
 mod litmus;
+mod model_file;
 mod progress;
 mod reach;
 mod report;
@@ -57,6 +58,8 @@ pub struct ExploreArgs {
     /// Memory model.
     #[arg(long, default_value = "rc11", value_parser = porf_models::MODEL_NAMES.to_vec())]
     model: String,
+    #[arg(long, value_name = "FILE.cat", conflicts_with = "model", help = model_file::HELP)]
+    model_file: Option<std::path::PathBuf>,
     /// Exploration strategy.
     #[arg(long, value_enum, default_value_t = Explorer::Graph)]
     explorer: Explorer,

@@ -7,7 +7,6 @@ use clap::Args;
 use porf_c::{CProgram, FrontOptions, RunOptions};
 use porf_explore::{Config, Equiv};
 use porf_graph::{AllReleaseAcquire, Program, SrcLoc};
-use porf_models::MemoryModel;
 use std::path::PathBuf;
 
 #[derive(Args)]
@@ -228,7 +227,7 @@ fn parse_range(s: &str) -> Result<(i64, i64), String> {
 }
 
 /// Runs the command; returns the exit code.
-pub fn run(a: VerifyArgs) -> u8 {
+pub fn run(mut a: VerifyArgs) -> u8 {
     let equiv = match a.equiv_name() {
         "co" => Equiv::Co,
         "rf" => Equiv::Rf,
@@ -238,6 +237,15 @@ pub fn run(a: VerifyArgs) -> u8 {
             return 2;
         }
     };
+    let chosen = match crate::model_file::choose(&a.explore.model, a.explore.model_file.as_deref())
+    {
+        Ok(c) => c,
+        Err(msg) => {
+            eprintln!("{msg}");
+            return 3;
+        }
+    };
+    a.explore.model = chosen.name.clone();
     let mut cfg = match a.explore.config(equiv) {
         Ok(c) => c,
         Err(msg) => {
@@ -269,7 +277,7 @@ pub fn run(a: VerifyArgs) -> u8 {
     cfg.disable_ipr = a.disable_ipr;
     cfg.disable_bam = a.disable_bam;
     cfg.keep_sample = a.print_execution;
-    let model = porf_models::by_name(&a.explore.model).expect("clap checked the model name");
+    let model = &chosen.model;
     if let Err(msg) = porf_explore::supported(a.explore.strategy(), model.as_ref(), equiv) {
         eprintln!("error: {msg}");
         return 2;
@@ -301,7 +309,7 @@ pub fn run(a: VerifyArgs) -> u8 {
         let prog = porf_toylang::ToyLangProgram::new(prog, run);
         let bounds = report::Bounds::unroll(a.unroll);
         let strategy = a.explore.strategy();
-        return explore_and_report(&a, &prog, model.as_ref(), &cfg, &[], bounds, strategy);
+        return explore_and_report(&a, &prog, &chosen, &cfg, &[], bounds, strategy);
     }
     let front = FrontOptions {
         defines: a.define.clone(),
@@ -325,7 +333,8 @@ pub fn run(a: VerifyArgs) -> u8 {
         unroll: a.unroll,
         spin_assume: !a.disable_spin_assume,
         disable_zne_spin_assume: a.disable_zne_spin_assume,
-        spin_private_writes: !matches!(a.explore.model.as_str(), "pso" | "wra"),
+        spin_private_writes: !matches!(a.explore.model.as_str(), "pso" | "wra")
+            && chosen.cat.is_none(),
         nondet_range: a.nondet_range,
         recursion_limit: Some(a.recursion_limit),
         abort_blocks: a.abort_blocks,
@@ -361,14 +370,14 @@ pub fn run(a: VerifyArgs) -> u8 {
         explore_and_report(
             &a,
             &AllReleaseAcquire(prog),
-            model.as_ref(),
+            &chosen,
             &cfg,
             &loops,
             bounds,
             strategy,
         )
     } else {
-        explore_and_report(&a, &prog, model.as_ref(), &cfg, &loops, bounds, strategy)
+        explore_and_report(&a, &prog, &chosen, &cfg, &loops, bounds, strategy)
     }
 }
 
@@ -432,12 +441,13 @@ fn leak_warning((loc, func, n): &(String, Option<String>, u64)) -> String {
 fn explore_and_report<P: Program + Sync>(
     a: &VerifyArgs,
     prog: &P,
-    model: &dyn MemoryModel,
+    chosen: &crate::model_file::Chosen,
     cfg: &Config,
     loops: &[(SrcLoc, String)],
     bounds: report::Bounds,
     strategy: porf_explore::Strategy,
 ) -> u8 {
+    let model = chosen.model.as_ref();
     if let Some(split) = a.shard {
         let id = crate::shard::Identity {
             file: &a.file,
@@ -459,6 +469,10 @@ fn explore_and_report<P: Program + Sync>(
         )
     };
     let result = crate::limits::explore_watching(strategy, prog, model, cfg, &note);
+    if let Some(e) = chosen.runtime_error() {
+        eprintln!("{e}");
+        return 3;
+    }
     for e in result
         .errors
         .iter()

@@ -59,6 +59,7 @@ fn crates_state_their_invariant_and_boundary() {
         "porf-toylang",
         "porf-cli",
         "porf-wsts",
+        "porf-cat",
     ] {
         let src = crates_dir().join(krate).join("src");
         let root = ["lib.rs", "main.rs"]
@@ -140,6 +141,18 @@ fn crates_name_only_what_their_invariant_allows() {
                 "porf_litmus",
                 "Graph",
                 "LabelKind",
+            ],
+        ),
+        (
+            "porf-cat",
+            &[
+                "porf_explore",
+                "porf_c",
+                "porf_toy",
+                "porf_litmus",
+                "porf_toylang",
+                "ThreadMachine",
+                "Action",
             ],
         ),
         (

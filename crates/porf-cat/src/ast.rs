@@ -1,0 +1,170 @@
+//! The parsed cat model: instructions and expressions, each with its source position.
+
+use crate::diag::Span;
+
+/// Unary operators.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Op1 {
+    /// `r*`
+    Star,
+    /// `r+`
+    Plus,
+    /// `r?`
+    Opt,
+    /// `r^-1`
+    Inv,
+    /// `~e`
+    Comp,
+    /// `[s]`
+    ToId,
+}
+
+/// Binary operators.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Op2 {
+    Union,
+    Inter,
+    Diff,
+    Seq,
+    /// `s1 * s2`
+    Cartesian,
+    /// `e ++ s`: adding an element to a set (not supported by the evaluator).
+    Add,
+}
+
+/// A binding pattern: one name (`_` is `None`) or a tuple of them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Pat {
+    Var(Option<String>),
+    Tuple(Vec<Option<String>>),
+}
+
+/// An expression.
+#[derive(Clone, Debug)]
+pub enum Expr {
+    /// `0`
+    Empty(Span),
+    /// `_`
+    Universe(Span),
+    Var(String, Span),
+    Tag(String, Span),
+    Op1(Op1, Box<Expr>, Span),
+    Op2(Op2, Box<Expr>, Box<Expr>, Span),
+    Tuple(Vec<Expr>, Span),
+    App(Box<Expr>, Box<Expr>, Span),
+    Fun(Pat, std::sync::Arc<Expr>, Span),
+    Let(Vec<Binding>, Box<Expr>, Span),
+    LetRec(Vec<Binding>, Box<Expr>, Span),
+    /// `try e with alt`: `alt` if evaluating `e` fails.
+    Try(Box<Expr>, Box<Expr>, Span),
+    If(Box<Cond>, Box<Expr>, Box<Expr>, Span),
+    /// `{}` (explicit sets with elements are not supported).
+    EmptySet(Span),
+}
+
+impl Expr {
+    pub fn span(&self) -> &Span {
+        match self {
+            Expr::Empty(s)
+            | Expr::Universe(s)
+            | Expr::Var(_, s)
+            | Expr::Tag(_, s)
+            | Expr::Op1(_, _, s)
+            | Expr::Op2(_, _, _, s)
+            | Expr::Tuple(_, s)
+            | Expr::App(_, _, s)
+            | Expr::Fun(_, _, s)
+            | Expr::Let(_, _, s)
+            | Expr::LetRec(_, _, s)
+            | Expr::Try(_, _, s)
+            | Expr::If(_, _, _, s)
+            | Expr::EmptySet(s) => s,
+        }
+    }
+}
+
+/// `pat = e` in a `let`.
+#[derive(Clone, Debug)]
+pub struct Binding {
+    pub pat: Pat,
+    pub expr: Expr,
+    pub span: Span,
+}
+
+/// The condition of an `if`.
+#[derive(Clone, Debug)]
+pub enum Cond {
+    /// A variant (`"name"`, `not`, `&&`, `||`): porf sets no variant, so a name is false.
+    Variant(Variant),
+    Eq(Expr, Expr),
+    Subset(Expr, Expr),
+}
+
+#[derive(Clone, Debug)]
+pub enum Variant {
+    Name(String),
+    Not(Box<Variant>),
+    And(Box<Variant>, Box<Variant>),
+    Or(Box<Variant>, Box<Variant>),
+}
+
+impl Variant {
+    /// Every variant is off.
+    pub fn holds(&self) -> bool {
+        match self {
+            Variant::Name(_) => false,
+            Variant::Not(v) => !v.holds(),
+            Variant::And(a, b) => a.holds() && b.holds(),
+            Variant::Or(a, b) => a.holds() || b.holds(),
+        }
+    }
+}
+
+/// What a failed check means.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum CheckKind {
+    /// A plain check: the execution is forbidden.
+    Check,
+    /// `flag`: never forbids; the flag is raised when the test *holds*.
+    Flag,
+    /// `undefined_unless`: never forbids; a flag (undefined behaviour) when it fails.
+    UndefinedUnless,
+    /// `assert`: like a check.
+    Assert,
+}
+
+/// `acyclic`, `irreflexive`, `empty`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Test {
+    Acyclic,
+    Irreflexive,
+    Empty,
+}
+
+/// A top-level instruction.
+#[derive(Clone, Debug)]
+pub enum Instr {
+    Let(Vec<Binding>, Span),
+    LetRec(Vec<Binding>, Span),
+    Check {
+        kind: CheckKind,
+        /// `~acyclic` and the like.
+        negated: bool,
+        test: Test,
+        expr: Expr,
+        name: Option<String>,
+        span: Span,
+    },
+    Include(String, Span),
+    /// `if "variant" ... else ... end`
+    IfVariant(Variant, Vec<Instr>, Vec<Instr>),
+    /// `show`, `unshow`: accepted, no effect.
+    Show,
+}
+
+/// A parsed model file: its name (the string or names at the top) and instructions.
+#[derive(Clone, Debug)]
+pub struct Model {
+    pub name: Option<String>,
+    pub instrs: Vec<Instr>,
+}

@@ -1,0 +1,127 @@
+//! [`CatModel`]: a loaded cat model as a porf [`MemoryModel`].
+//!
+//! Both consistency questions run the whole model over the whole graph
+//! ([`crate::build::from_graph`], then [`crate::eval::evaluate`]): the incremental
+//! `consistent_with` is the whole check too, but for RMW atomicity, which porf's
+//! explorers handle themselves for every model
+//! ([`crate::build::from_graph_without_atomicity`]: backward revisits pass through
+//! graphs in which a new RMW reads a write another RMW already follows, and must not
+//! be pruned there); `is_consistent` adds `porf_models::atomicity`. Flags do not make
+//! a graph inconsistent.
+//! What porf cannot know of an arbitrary model, it does not assume:
+//! * `maximal_extensions_consistent` is false (the explorer keeps its set of revisit
+//!   graphs instead of TruSt's maximality rule), `reads_stale` never prunes and
+//!   `co_floor` is the default 0;
+//! * the hb views are those of porf's `sc`/`tso` (po, thread creation and join, rf
+//!   between atomic accesses), used for heap-lifetime errors; data races are a
+//!   model's own business (its `flag`s), so [`MemoryModel::has_data_races`] is false.
+//!
+//! A model error can only show when evaluating (a type error on one execution
+//! kind only): [`CatModel::new`] evaluates the model once on the empty execution, so
+//! errors that do not depend on the execution are found before any exploration;
+//! a later one makes the graph inconsistent and is kept for
+//! [`CatModel::runtime_error`].
+
+use crate::build::{from_graph, from_graph_without_atomicity};
+use crate::diag::CatError;
+use crate::eval::{evaluate, Verdict};
+use crate::exec::Execution;
+use crate::load::Loaded;
+use crate::rel::{Rel, Set};
+use porf_graph::{EventId, Graph, LabelKind, View};
+use porf_models::{atomicity, MemoryModel};
+use std::sync::{Arc, Mutex};
+
+/// A memory model given by a cat file. Clones share the model and the error slot.
+#[derive(Clone, Debug)]
+pub struct CatModel {
+    model: Arc<Loaded>,
+    name: &'static str,
+    error: Arc<Mutex<Option<CatError>>>,
+}
+
+impl CatModel {
+    /// A model named `name` (leaked once: [`MemoryModel::name`] is `&'static`). Fails
+    /// if the model does not evaluate on the empty execution.
+    pub fn new(model: Loaded, name: &str) -> Result<CatModel, CatError> {
+        let mut empty = Execution::new(0);
+        for s in crate::exec::REQUIRED_SETS {
+            empty.set(s, Set::empty(0));
+        }
+        for r in crate::exec::REQUIRED_RELS {
+            empty.rel(r, Rel::empty(0));
+        }
+        empty.finish();
+        evaluate(&model, &empty, false)?;
+        Ok(CatModel {
+            model: Arc::new(model),
+            name: Box::leak(name.to_string().into_boxed_str()),
+            error: Arc::new(Mutex::new(None)),
+        })
+    }
+    /// The model's verdict on `g` (all checks and flags).
+    pub fn verdict(&self, g: &Graph) -> Result<Verdict, CatError> {
+        evaluate(&self.model, &from_graph(g), false)
+    }
+    /// The first error met while evaluating on a graph, if any.
+    pub fn runtime_error(&self) -> Option<CatError> {
+        self.error.lock().map(|e| e.clone()).unwrap_or(None)
+    }
+    /// Whether the model allows `x`; an evaluation error is kept and denies it.
+    fn allowed(&self, x: &Execution) -> bool {
+        match evaluate(&self.model, x, true) {
+            Ok(v) => v.allowed(),
+            Err(e) => {
+                if let Ok(mut slot) = self.error.lock() {
+                    slot.get_or_insert(e);
+                }
+                false
+            }
+        }
+    }
+}
+
+impl MemoryModel for CatModel {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+    /// `{e}` ∪ the views of its po-predecessor, its spawn (for a start), the joined
+    /// thread's last event (for a join), and an atomic read's atomic source.
+    fn hb_view(&self, g: &Graph, e: EventId) -> View {
+        let mut v = e.prev().map(|p| g.label(p).hb.clone()).unwrap_or_default();
+        match g.label(e).kind {
+            LabelKind::Start { parent: Some(p) } => v.join(&g.label(p).hb),
+            LabelKind::Join { child } => {
+                if let Some(fin) = g.last_of(child) {
+                    v.join(&g.label(fin).hb);
+                }
+            }
+            LabelKind::Read {
+                ord, rf: Some(w), ..
+            } if ord.is_atomic() && g.label(w).ord().is_some_and(|o| o.is_atomic()) => {
+                v.join(&g.label(w).hb)
+            }
+            _ => {}
+        }
+        v.include(e);
+        v
+    }
+    /// The whole model on the whole graph, but RMW atomicity: see
+    /// [`from_graph_without_atomicity`].
+    fn consistent_with(&self, g: &Graph, _e: EventId) -> bool {
+        self.allowed(&from_graph_without_atomicity(g))
+    }
+    /// porf's RMW atomicity and the whole model.
+    fn is_consistent(&self, g: &Graph) -> bool {
+        atomicity::holds(g) && self.allowed(&from_graph(g))
+    }
+    fn reads_stale(&self, _g: &Graph, _r: EventId) -> bool {
+        false
+    }
+    fn maximal_extensions_consistent(&self) -> bool {
+        false
+    }
+    fn has_data_races(&self) -> bool {
+        false
+    }
+}
