@@ -231,6 +231,7 @@ impl<P: Program> Rvf<'_, '_, P> {
                 Some(State {
                     g: realise(g, &order, self.model),
                     ts: tr.st.ts.clone(),
+                    memo: tr.st.memo,
                 })
             }
             _ => None,
