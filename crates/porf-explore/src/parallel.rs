@@ -264,10 +264,7 @@ pub fn explore<P: Program + Sync>(prog: &P, model: &dyn MemoryModel, cfg: &Confi
             tasks: vec![Task {
                 id: 0,
                 path: Vec::new(),
-                st: State {
-                    memo: false,
-                    ..State::new(prog, model)
-                },
+                st: State::new(prog, model),
                 tids: TidRegistry::default(),
                 branch: Branch::Visit,
             }],

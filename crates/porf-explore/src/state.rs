@@ -21,7 +21,6 @@
 //! remembered state is never cloned to be peeked. Memory: a state keeps at most one
 //! successor, which keeps at most one of its own, so every remembered state is a
 //! successor chain of a live state, no longer than its thread.
-//! Off when several workers share the states ([`State::memo`]).
 
 use porf_graph::{
     Action, EventId, Graph, LabelKind, Program, Removed, ThreadMachine, Tid, Val, View,
@@ -95,11 +94,6 @@ pub struct Taken<T> {
 pub struct State<P: Program> {
     pub g: Graph,
     pub ts: Vec<Vec<Snap<P::Thread>>>,
-    /// Whether resumed thread states are remembered ([`Node`]). Off when several
-    /// workers explore ([`crate::parallel`]): they share thread states, and the lock
-    /// each push would take on a shared state costs more than re-running the machine
-    /// (nw1r N=8 on two workers: 0.50 s with it, 0.33 s without).
-    pub memo: bool,
 }
 
 impl<P: Program> Clone for State<P> {
@@ -107,7 +101,6 @@ impl<P: Program> Clone for State<P> {
         State {
             g: self.g.clone(),
             ts: self.ts.clone(),
-            memo: self.memo,
         }
     }
 }
@@ -161,7 +154,6 @@ impl<P: Program> State<P> {
         State {
             g,
             ts: vec![vec![Snap::new(Node::new(prog.main_thread()))]],
-            memo: true,
         }
     }
 
@@ -269,11 +261,9 @@ impl<P: Program> State<P> {
     fn push_after(&mut self, t: Tid, answer: Answer) {
         let ts = &mut self.ts[t as usize];
         let parent = ts.last().unwrap();
-        if self.memo {
-            if let Some(s) = parent.next(answer) {
-                ts.push(s);
-                return;
-            }
+        if let Some(s) = parent.next(answer) {
+            ts.push(s);
+            return;
         }
         let mut s = P::Thread::clone(parent);
         match answer {
@@ -282,7 +272,7 @@ impl<P: Program> State<P> {
         }
         s.peek();
         let s = Snap::new(Node::new(s));
-        if self.memo && s.peeked().is_some() {
+        if s.peeked().is_some() {
             parent.remember(answer, &s);
         }
         ts.push(s);
@@ -357,11 +347,7 @@ impl<P: Program> State<P> {
         let ts = (0..g.num_threads() as usize)
             .map(|t| self.ts[t][..g.thread_len(t as Tid) as usize].to_vec())
             .collect();
-        State {
-            g,
-            ts,
-            memo: self.memo,
-        }
+        State { g, ts }
     }
 
     /// Adds thread `child`'s start event (spawned by `spawn`) and its initial state.

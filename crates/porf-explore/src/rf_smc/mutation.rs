@@ -270,11 +270,7 @@ pub fn with_threads<P: Program>(st: &State<P>, g2: Graph, m: &Mutation) -> (Stat
         .collect();
     let fresh = g2.label(m.r).stamp as usize;
     let val = g2.read_val(m.r);
-    let mut st2 = State {
-        g: g2,
-        ts,
-        memo: st.memo,
-    };
+    let mut st2 = State { g: g2, ts };
     st2.push_resumed(m.r.tid, val);
     (st2, fresh)
 }

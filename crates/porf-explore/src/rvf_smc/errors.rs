@@ -231,7 +231,6 @@ impl<P: Program> Rvf<'_, '_, P> {
                 Some(State {
                     g: realise(g, &order, self.model),
                     ts: tr.st.ts.clone(),
-                    memo: tr.st.memo,
                 })
             }
             _ => None,

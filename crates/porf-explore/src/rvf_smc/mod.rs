@@ -516,7 +516,6 @@ impl<P: Program> Rvf<'_, '_, P> {
             st: State {
                 g: realise(&tr.st.g, &order, self.model),
                 ts: tr.st.ts.clone(),
-                memo: tr.st.memo,
             },
             good: tr.good.clone(),
         };
