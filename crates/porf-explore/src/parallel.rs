@@ -331,6 +331,7 @@ fn work<P: Program>(pool: &Pool<P>, prog: &P, model: &dyn MemoryModel, cfg: &Con
         ex.tids = task.tids;
         ex.rec.clear_error_stop();
         let mut st = task.st;
+        st.detach();
         ex.run(&mut st, task.branch);
         let w = ex.v.par.as_mut().expect("a worker");
         w.note_error(&ex.rec);
