@@ -576,6 +576,14 @@ pub trait ThreadMachine: Clone + Send + Sync {
     fn awaited(&self) -> Option<Val> {
         None
     }
+    /// The hardware facts ([`crate::hw::Hw`]: dependencies counted in the thread's
+    /// reads, access annotations, fence kind, exclusive pair) of the action returned
+    /// by the last `peek`. `None` (the default) for front ends whose programs run under
+    /// C11-style models only; an explorer of a hardware model copies the answer into the
+    /// events it adds for the action ([`crate::Graph::set_hw`]).
+    fn hw(&self) -> Option<crate::hw::Hw> {
+        None
+    }
 }
 
 /// One call of a library function, as [`ThreadMachine::operation`] reports it.

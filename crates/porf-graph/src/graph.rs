@@ -524,8 +524,23 @@ impl Graph {
             readers: Vec::new(),
             src,
             co_idx: 0,
+            hw: None,
         });
         e
+    }
+
+    /// Attaches the hardware facts of event `e` ([`crate::hw`]; its dependencies as
+    /// `idx` of po-earlier reads of `e`'s thread).
+    pub fn set_hw(&mut self, e: EventId, hw: Option<crate::hw::Hw>) {
+        debug_assert!(hw.as_ref().is_none_or(|h| {
+            let deps = &h.deps;
+            [&deps.addr, &deps.data, &deps.ctrl].iter().all(|s| {
+                s.windows(2).all(|w| w[0] < w[1])
+                    && s.iter()
+                        .all(|&i| i < e.idx && self.label(EventId::new(e.tid, i)).is_read())
+            })
+        }));
+        self.label_mut(e).hw = hw.map(Box::new);
     }
 
     fn link_reader(&mut self, loc: Loc, w: Option<EventId>, r: EventId) {

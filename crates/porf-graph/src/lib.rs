@@ -21,6 +21,8 @@
 //!   their shared prefixes, and the porf views that include them.
 //! * [`hash`]: [`hash::FastMap`], a map with a fast deterministic hasher for integer
 //!   keys (the graph's per-location maps).
+//! * [`hw`]: what hardware and kernel models read of an event beyond its C11 label
+//!   ([`Hw`]: dependencies, access annotations, fence kinds, exclusive pairs).
 //! * [`release_acquire`]: [`AllReleaseAcquire`], a program wrapper making every
 //!   memory access release/acquire (how Lahav and Boker's causal models read a
 //!   program), for any front end.
@@ -29,6 +31,7 @@ pub mod action;
 pub mod chunked;
 pub mod graph;
 pub mod hash;
+pub mod hw;
 pub mod label;
 pub mod release_acquire;
 pub mod symmetry;
@@ -39,6 +42,7 @@ pub use action::{
     ThreadMachine, Tid, Val, Wrap, MUTEX_DESTROYED,
 };
 pub use graph::{AccessClass, BlockInfo, Graph, LocInfo, Removed, RfUndo, SCAN_BELOW};
+pub use hw::{Deps, FenceKind, Hw, Tags};
 pub use label::{EventId, Label, LabelKind, Note, ReadKind, WriteKind, WIDTHLESS};
 pub use release_acquire::AllReleaseAcquire;
 pub use view::View;

@@ -103,6 +103,9 @@ impl<T: ThreadMachine> ThreadMachine for RaThread<T> {
     fn awaited(&self) -> Option<Val> {
         self.0.awaited()
     }
+    fn hw(&self) -> Option<crate::hw::Hw> {
+        self.0.hw()
+    }
 }
 
 impl<P: Program> Program for AllReleaseAcquire<P> {
