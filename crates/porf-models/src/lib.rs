@@ -110,6 +110,17 @@ pub trait MemoryModel: Sync + Send {
         true
     }
 
+    /// Whether the model allows load buffering: a consistent execution whose po ∪ rf
+    /// has a cycle (a read reading from a write added after it in every
+    /// po ∪ rf-respecting order). False (the default) for the C11-style models, which
+    /// require po ∪ rf acyclic; true for the hardware models that order only by
+    /// dependencies and barriers (ARMv8, RISC-V, POWER, IMM, LKMM). The explorers that
+    /// add events in a po ∪ rf order cannot reach the other executions; explorers refuse
+    /// such a model unless they enumerate them (`porf-explore`'s `supported`).
+    fn allows_load_buffering(&self) -> bool {
+        false
+    }
+
     /// Whether the model has data races at all (the [`race`] checks apply). False for
     /// models in which every access synchronises whatever its memory order — the
     /// causal models of Lahav and Boker (TOPLAS 2022), [`causal`] — so that explorers
