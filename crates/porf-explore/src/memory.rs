@@ -3,7 +3,7 @@
 //! recursion, measured on their stack ([`StackGuard`]).
 //!
 //! Reading the resident set size costs a few microseconds (a read of
-//! `/proc/self/status`), too much for the explorers' innermost loops, so a watchdog
+//! `/proc/self/statm`), too much for the explorers' innermost loops, so a watchdog
 //! thread reads it every [`POLL`] and raises an [`AtomicBool`] once it reaches the
 //! limit: polling costs the explorers one relaxed load, as the time limit does
 //! ([`crate::deadline`]).
@@ -29,13 +29,42 @@ use std::time::Duration;
 /// between two readings: well within the 10% the limit allows above it.
 pub const POLL: Duration = Duration::from_millis(5);
 
-/// The process's resident set size in bytes (`VmRSS` in `/proc/self/status`), where
-/// the OS reports it.
+/// The process's resident set size in bytes, where the OS reports it: the resident
+/// page count of `/proc/self/statm` times the page size (one short read per poll),
+/// else `VmRSS` in `/proc/self/status`.
 pub fn rss_bytes() -> Option<u64> {
+    match page_size() {
+        Some(page) => {
+            let s = std::fs::read_to_string("/proc/self/statm").ok()?;
+            let pages: u64 = s.split_whitespace().nth(1)?.parse().ok()?;
+            Some(pages * page)
+        }
+        None => rss_from_status(),
+    }
+}
+
+/// `VmRSS` in `/proc/self/status`, in bytes.
+fn rss_from_status() -> Option<u64> {
     let s = std::fs::read_to_string("/proc/self/status").ok()?;
     let line = s.lines().find(|l| l.starts_with("VmRSS:"))?;
     let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kib * 1024)
+}
+
+/// The page size, `AT_PAGESZ` of the auxiliary vector (`/proc/self/auxv`: pairs of
+/// native-endian words, type then value), read once.
+fn page_size() -> Option<u64> {
+    static PAGE: std::sync::OnceLock<Option<u64>> = std::sync::OnceLock::new();
+    *PAGE.get_or_init(|| {
+        const AT_PAGESZ: usize = 6;
+        const WORD: usize = std::mem::size_of::<usize>();
+        let auxv = std::fs::read("/proc/self/auxv").ok()?;
+        let word = |c: &[u8]| usize::from_ne_bytes(c.try_into().expect("word"));
+        auxv.chunks_exact(2 * WORD)
+            .find(|pair| word(&pair[..WORD]) == AT_PAGESZ)
+            .map(|pair| word(&pair[WORD..]) as u64)
+            .filter(|&p| p > 0)
+    })
 }
 
 #[derive(Default)]
@@ -161,6 +190,21 @@ impl StackGuard {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn statm_and_status_agree_within_a_few_pages() {
+        let Some(page) = page_size() else {
+            return;
+        };
+        assert!(page.is_power_of_two());
+        // Other tests of this process allocate concurrently: one of a few pairs of
+        // readings a moment apart must agree.
+        let agree = (0..20).any(|_| {
+            let (a, b) = (rss_bytes().unwrap(), rss_from_status().unwrap());
+            a.abs_diff(b) < 64 * page
+        });
+        assert!(agree);
+    }
 
     #[test]
     fn resident_memory_is_reported() {
