@@ -19,43 +19,21 @@
 //! (porf-graph's `SplitMix64`); every program is in porf's C subset; its loops may
 //! spin forever (the tests run them with `--unroll`).
 
+use crate::random_gen::{threads_and_main, Gen};
 use porf_graph::hash::SplitMix64;
 use std::fmt::Write as _;
 
-struct Gen {
-    rng: SplitMix64,
-}
-
-impl Gen {
-    fn below(&mut self, n: u64) -> u64 {
-        self.rng.below(n)
-    }
-    fn chance(&mut self, percent: u64) -> bool {
-        self.below(100) < percent
-    }
-    /// An order for a read (`acq`) or a write (`rel`), from a strength 0 (relaxed),
-    /// 1 (acquire/release) or 2 (seq_cst).
-    fn order(&mut self, role: &str) -> &'static str {
-        match (self.below(3), role) {
-            (0, _) => "memory_order_relaxed",
-            (1, "acq") => "memory_order_acquire",
-            (1, _) => "memory_order_release",
-            _ => "memory_order_seq_cst",
-        }
-    }
-    /// Statements waiting until `cond` (an expression over `v`, the value of `var`
-    /// read with `ord`) holds: a load loop, a load before the loop and in it, or an
-    /// assume.
-    fn await_value(&mut self, var: &str, ord: &str, cond: &str) -> Vec<String> {
-        let load = format!("atomic_load_explicit(&{var}, {ord})");
-        match self.below(3) {
-            0 => vec![format!("while (!({})) ;", cond.replace('v', &load))],
-            1 => vec![
-                format!("int v = {load};"),
-                format!("while (!({cond})) v = {load};"),
-            ],
-            _ => vec![format!("__VERIFIER_assume({});", cond.replace('v', &load))],
-        }
+/// Statements waiting until `cond` (an expression over `v`, the value of `var` read
+/// with `ord`) holds: a load loop, a load before the loop and in it, or an assume.
+fn await_value(g: &mut Gen, var: &str, ord: &str, cond: &str) -> Vec<String> {
+    let load = format!("atomic_load_explicit(&{var}, {ord})");
+    match g.below(3) {
+        0 => vec![format!("while (!({})) ;", cond.replace('v', &load))],
+        1 => vec![
+            format!("int v = {load};"),
+            format!("while (!({cond})) v = {load};"),
+        ],
+        _ => vec![format!("__VERIFIER_assume({});", cond.replace('v', &load))],
     }
 }
 
@@ -80,7 +58,7 @@ pub fn random_await_program(seed: u64) -> String {
                     "int me = atomic_fetch_add_explicit(&next, 1, memory_order_relaxed);"
                         .to_string(),
                 ];
-                body.extend(g.await_value("owner", acq, "v == me"));
+                body.extend(await_value(&mut g, "owner", acq, "v == me"));
                 let (load, store) = if plain {
                     ("int r = d;", "d = r + 1;")
                 } else {
@@ -118,7 +96,7 @@ pub fn random_await_program(seed: u64) -> String {
             for i in 0..n {
                 let acq = g.order("acq");
                 let rel = g.order("rel");
-                let mut body = g.await_value("flag", acq, &format!("v == {}", n - 1 - i));
+                let mut body = await_value(&mut g, "flag", acq, &format!("v == {}", n - 1 - i));
                 if g.chance(50) {
                     body.push(format!(
                         "atomic_store_explicit(&data, {}, memory_order_relaxed);",
@@ -137,7 +115,7 @@ pub fn random_await_program(seed: u64) -> String {
             let plain = g.chance(40);
             for _ in 0..1 + g.below(2) {
                 let acq = g.order("acq");
-                let mut body = g.await_value("flag", acq, "v != 0");
+                let mut body = await_value(&mut g, "flag", acq, "v != 0");
                 body.push(
                     if plain {
                         "int x = d;"
@@ -176,25 +154,7 @@ pub fn random_await_program(seed: u64) -> String {
          void __VERIFIER_assume(bool);\n\
          atomic_int next;\natomic_int owner;\natomic_int flag;\natomic_int data;\natomic_int c;\nint d;\n\n",
     );
-    for (i, body) in workers.iter().enumerate() {
-        let _ = writeln!(s, "void *thread{}(void *arg) {{", i + 1);
-        for l in body {
-            let _ = writeln!(s, "  {l}");
-        }
-        s.push_str("  return 0;\n}\n\n");
-    }
-    s.push_str("int main(void) {\n");
-    let _ = writeln!(s, "  pthread_t t[{}];", workers.len());
-    for i in 0..workers.len() {
-        let _ = writeln!(s, "  pthread_create(&t[{i}], 0, thread{}, 0);", i + 1);
-    }
-    for i in 0..workers.len() {
-        let _ = writeln!(s, "  pthread_join(t[{i}], 0);");
-    }
-    for l in &main_end {
-        let _ = writeln!(s, "  {l}");
-    }
-    s.push_str("  return 0;\n}\n");
+    threads_and_main(&mut s, &workers, &main_end);
     s
 }
 
