@@ -1,10 +1,12 @@
 //! Sets and relations over the events `0..n` of one execution, as bit vectors and bit
-//! matrices (64 events a word).
+//! matrices (64 events a word); a relation is porf-models' [`Relation`].
 //!
 //! Invariant: every [`Set`] and [`Rel`] combined by an operation has the same `n`
 //! (the evaluator builds them all from one execution). Costs: a row operation is
 //! O(n/64); composition and transitive closure O(n³/64) (Warshall on bit rows), so a
 //! model of a few dozen operations over a few hundred events stays in milliseconds.
+
+use porf_models::relation::Relation;
 
 /// A set of events.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -89,22 +91,14 @@ fn ones(words: &[u64]) -> impl Iterator<Item = usize> + '_ {
     })
 }
 
-/// A binary relation on events, row-major: row `a` holds the `b` with `(a, b)`.
+/// A binary relation on events: porf-models' bit-matrix [`Relation`] under the names
+/// of cat's operators.
 #[derive(Clone, PartialEq, Eq, Debug)]
-pub struct Rel {
-    n: usize,
-    words: usize,
-    bits: Vec<u64>,
-}
+pub struct Rel(Relation);
 
 impl Rel {
     pub fn empty(n: usize) -> Rel {
-        let words = n.div_ceil(64);
-        Rel {
-            n,
-            words,
-            bits: vec![0; n * words],
-        }
+        Rel(Relation::empty(n))
     }
     pub fn from_pairs(n: usize, pairs: impl IntoIterator<Item = (usize, usize)>) -> Rel {
         let mut r = Rel::empty(n);
@@ -115,162 +109,88 @@ impl Rel {
     }
     /// `[s]`: the identity on `s`.
     pub fn id(s: &Set) -> Rel {
-        Rel::from_pairs(s.n, s.iter().map(|i| (i, i)))
+        Rel(Relation::identity(s.n, |i| s.contains(i)))
     }
     /// `a * b`: the cartesian product.
     pub fn product(a: &Set, b: &Set) -> Rel {
         let mut r = Rel::empty(a.n);
         for i in a.iter() {
-            r.row_mut(i).copy_from_slice(&b.bits);
+            r.0.add_row(i, &b.bits);
         }
         r
     }
     pub fn size(&self) -> usize {
-        self.n
-    }
-    fn row(&self, i: usize) -> &[u64] {
-        &self.bits[i * self.words..(i + 1) * self.words]
-    }
-    fn row_mut(&mut self, i: usize) -> &mut [u64] {
-        &mut self.bits[i * self.words..(i + 1) * self.words]
+        self.0.size()
     }
     pub fn add(&mut self, a: usize, b: usize) {
-        self.bits[a * self.words + b / 64] |= 1 << (b % 64);
+        self.0.add(a, b);
     }
     pub fn contains(&self, a: usize, b: usize) -> bool {
-        self.bits[a * self.words + b / 64] >> (b % 64) & 1 == 1
+        self.0.contains(a, b)
     }
     pub fn successors(&self, a: usize) -> impl Iterator<Item = usize> + '_ {
-        ones(self.row(a))
+        self.0.successors(a)
     }
     pub fn pairs(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
-        (0..self.n).flat_map(move |a| self.successors(a).map(move |b| (a, b)))
+        self.0.pairs()
     }
     pub fn is_empty(&self) -> bool {
-        self.bits.iter().all(|&w| w == 0)
+        self.0.is_empty()
     }
     pub fn union(&self, o: &Rel) -> Rel {
-        self.zip(o, |a, b| a | b)
+        Rel(self.0.union(&o.0))
     }
     pub fn inter(&self, o: &Rel) -> Rel {
-        self.zip(o, |a, b| a & b)
+        Rel(self.0.intersect(&o.0))
     }
     pub fn diff(&self, o: &Rel) -> Rel {
-        self.zip(o, |a, b| a & !b)
+        Rel(self.0.minus(&o.0))
     }
     pub fn complement(&self) -> Rel {
-        Rel::product(&Set::full(self.n), &Set::full(self.n)).diff(self)
-    }
-    fn zip(&self, o: &Rel, f: impl Fn(u64, u64) -> u64) -> Rel {
-        debug_assert_eq!(self.n, o.n);
-        Rel {
-            n: self.n,
-            words: self.words,
-            bits: self
-                .bits
-                .iter()
-                .zip(&o.bits)
-                .map(|(&a, &b)| f(a, b))
-                .collect(),
-        }
+        let all = Set::full(self.size());
+        Rel::product(&all, &all).diff(self)
     }
     /// `self ; o`.
     pub fn seq(&self, o: &Rel) -> Rel {
-        let mut r = Rel::empty(self.n);
-        for a in 0..self.n {
-            let dst = a * self.words;
-            for b in self.successors(a) {
-                let src = b * self.words;
-                for w in 0..self.words {
-                    r.bits[dst + w] |= o.bits[src + w];
-                }
-            }
-        }
-        r
+        Rel(self.0.compose(&o.0))
     }
     /// `self⁺` (Warshall's algorithm on bit rows).
     pub fn plus(&self) -> Rel {
-        let mut r = self.clone();
-        let mut row_k = vec![0u64; self.words];
-        for k in 0..self.n {
-            row_k.copy_from_slice(r.row(k));
-            for i in 0..self.n {
-                if r.contains(i, k) {
-                    for (x, y) in r.row_mut(i).iter_mut().zip(&row_k) {
-                        *x |= y;
-                    }
-                }
-            }
-        }
-        r
+        Rel(self.0.closure())
     }
     /// `self?`.
     pub fn opt(&self) -> Rel {
-        let mut r = self.clone();
-        for i in 0..self.n {
-            r.add(i, i);
-        }
-        r
+        Rel(self.0.reflexive())
     }
     /// `self*`.
     pub fn star(&self) -> Rel {
-        self.plus().opt()
+        Rel(self.0.star())
     }
     /// `self^-1`.
     pub fn inverse(&self) -> Rel {
-        Rel::from_pairs(self.n, self.pairs().map(|(a, b)| (b, a)))
+        Rel(self.0.inverse())
     }
     pub fn domain(&self) -> Set {
-        Set::from_fn(self.n, |a| self.row(a).iter().any(|&w| w != 0))
+        Set::from_fn(self.size(), |a| self.0.row(a).iter().any(|&w| w != 0))
     }
     pub fn range(&self) -> Set {
-        let mut s = Set::empty(self.n);
-        for a in 0..self.n {
-            for (x, y) in s.bits.iter_mut().zip(self.row(a)) {
+        let mut s = Set::empty(self.size());
+        for a in 0..self.size() {
+            for (x, y) in s.bits.iter_mut().zip(self.0.row(a)) {
                 *x |= y;
             }
         }
         s
     }
     pub fn is_irreflexive(&self) -> bool {
-        (0..self.n).all(|i| !self.contains(i, i))
+        self.0.is_irreflexive()
     }
-    /// A cycle of the relation, as the events along it, if there is one (iterative
-    /// three-colour depth-first search, O(n²/64 + |R|)).
+    /// A cycle of the relation, as the events along it, if there is one.
     pub fn find_cycle(&self) -> Option<Vec<usize>> {
-        // 0 = unvisited, 1 = on the stack, 2 = done.
-        let mut colour = vec![0u8; self.n];
-        for root in 0..self.n {
-            if colour[root] != 0 {
-                continue;
-            }
-            colour[root] = 1;
-            let mut stack: Vec<(usize, Vec<usize>)> = vec![(root, self.successors(root).collect())];
-            while let Some((_, succs)) = stack.last_mut() {
-                match succs.pop() {
-                    Some(s) => match colour[s] {
-                        0 => {
-                            colour[s] = 1;
-                            let next = self.successors(s).collect();
-                            stack.push((s, next));
-                        }
-                        1 => {
-                            let from = stack.iter().position(|(v, _)| *v == s).unwrap_or(0);
-                            return Some(stack[from..].iter().map(|(v, _)| *v).collect());
-                        }
-                        _ => {}
-                    },
-                    None => {
-                        let (node, _) = stack.pop().expect("non-empty");
-                        colour[node] = 2;
-                    }
-                }
-            }
-        }
-        None
+        self.0.find_cycle()
     }
     pub fn is_acyclic(&self) -> bool {
-        self.find_cycle().is_none()
+        self.0.is_acyclic()
     }
 }
 

@@ -57,11 +57,45 @@ impl Relation {
     pub fn size(&self) -> usize {
         self.n
     }
-    fn row(&self, i: usize) -> &[u64] {
+    /// Row `i` as bits: `(i, b)` is in the relation iff bit `b % 64` of word `b / 64`
+    /// is set (bits at `n` and above are zero).
+    pub fn row(&self, i: usize) -> &[u64] {
         &self.bits[i * self.words..(i + 1) * self.words]
+    }
+    /// Adds `(i, b)` for every bit `b` set in `bits` (a row as [`Relation::row`] gives
+    /// it; no bit at `n` or above).
+    pub fn add_row(&mut self, i: usize, bits: &[u64]) {
+        for (x, y) in self.row_mut(i).iter_mut().zip(bits) {
+            *x |= y;
+        }
     }
     fn row_mut(&mut self, i: usize) -> &mut [u64] {
         &mut self.bits[i * self.words..(i + 1) * self.words]
+    }
+    /// Every pair `(a, b)` of the relation, by `a` then `b`.
+    pub fn pairs(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        (0..self.n).flat_map(move |a| self.successors(a).map(move |b| (a, b)))
+    }
+    /// `self ∩ other`.
+    pub fn intersect(&self, other: &Relation) -> Relation {
+        self.zip(other, |a, b| a & b)
+    }
+    /// `self \ other`.
+    pub fn minus(&self, other: &Relation) -> Relation {
+        self.zip(other, |a, b| a & !b)
+    }
+    fn zip(&self, other: &Relation, f: impl Fn(u64, u64) -> u64) -> Relation {
+        assert_eq!(self.n, other.n);
+        Relation {
+            n: self.n,
+            words: self.words,
+            bits: self
+                .bits
+                .iter()
+                .zip(&other.bits)
+                .map(|(&a, &b)| f(a, b))
+                .collect(),
+        }
     }
     pub fn add(&mut self, a: usize, b: usize) {
         debug_assert!(a < self.n && b < self.n);
@@ -188,8 +222,13 @@ impl Relation {
     pub fn is_irreflexive(&self) -> bool {
         (0..self.n).all(|i| !self.contains(i, i))
     }
-    /// True iff the relation has no cycle (iterative three-colour DFS, O(n²/64 + |R|)).
+    /// True iff the relation has no cycle.
     pub fn is_acyclic(&self) -> bool {
+        self.find_cycle().is_none()
+    }
+    /// A cycle of the relation, as the elements along it, if there is one (iterative
+    /// three-colour depth-first search, O(n²/64 + |R|)).
+    pub fn find_cycle(&self) -> Option<Vec<usize>> {
         // 0 = unvisited, 1 = on the stack, 2 = done.
         let mut colour = vec![0u8; self.n];
         for root in 0..self.n {
@@ -198,7 +237,7 @@ impl Relation {
             }
             colour[root] = 1;
             let mut stack: Vec<(usize, Vec<usize>)> = vec![(root, self.successors(root).collect())];
-            while let Some((node, succs)) = stack.last_mut() {
+            while let Some((_, succs)) = stack.last_mut() {
                 match succs.pop() {
                     Some(s) => match colour[s] {
                         0 => {
@@ -206,17 +245,20 @@ impl Relation {
                             let next = self.successors(s).collect();
                             stack.push((s, next));
                         }
-                        1 => return false,
+                        1 => {
+                            let from = stack.iter().position(|(v, _)| *v == s).unwrap_or(0);
+                            return Some(stack[from..].iter().map(|(v, _)| *v).collect());
+                        }
                         _ => {}
                     },
                     None => {
-                        colour[*node] = 2;
-                        stack.pop();
+                        let (node, _) = stack.pop().expect("non-empty");
+                        colour[node] = 2;
                     }
                 }
             }
         }
-        true
+        None
     }
 }
 
