@@ -79,10 +79,11 @@ pub struct VerifyArgs {
     /// argument, nothing telling them apart); see the README.
     #[arg(long)]
     disable_sr: bool,
-    /// GenMC's `-disable-ipr`, accepted so that GenMC command lines run; it changes
-    /// nothing: porf has no in-place revisiting (see the README), so a thread blocked
-    /// in a spin loop or failed assume on the value of its last read is always
-    /// revisited by a new write beside an exploration where it stays blocked.
+    /// Add a thread's load as soon as the thread gets there even when, reading the
+    /// co-latest write, it would block the thread at once (a spin loop's or an
+    /// assume's wait), instead of holding the thread back while others can step
+    /// (GenMC's in-place revisiting has this effect; this is its -disable-ipr): the same
+    /// executions, more of them blocked.
     #[arg(long)]
     disable_ipr: bool,
     /// Add a thread's wait at a barrier as soon as the thread gets there, as any other

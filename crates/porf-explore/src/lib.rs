@@ -153,11 +153,10 @@ pub struct Config {
     /// explorer in co mode, under TruSt's maximality rule, otherwise explores
     /// executions that differ only by swapping two threads declared symmetric once.
     pub disable_sr: bool,
-    /// GenMC's `-disable-ipr`, accepted so that GenMC command lines run: porf has no
-    /// in-place revisiting (GenMC's scheme, tried, lost and duplicated complete
-    /// executions on random programs), so a thread blocked on its last read's value
-    /// is always revisited by a new write beside a continuation where it stays
-    /// blocked, and this changes nothing.
+    /// Optimal explorer: do not hold back a thread whose next load, reading the
+    /// co-latest write of its location, would block it at once (`--disable-ipr`, after
+    /// GenMC's switch for in-place revisiting, whose effect this has; [`bam`], "Spin
+    /// waits"). Same executions either way; only the blocked count and the time differ.
     pub disable_ipr: bool,
     /// Optimal explorer: add events in the plain order (lowest-numbered thread first)
     /// even when threads announce awaited loads (`--disable-bam`); by default a thread

@@ -135,6 +135,10 @@ pub(crate) struct Optimal<'a, 'c, P: Program> {
     /// Whether threads at awaited loads wait for their value ([`crate::bam`]): the
     /// program announces awaited loads and [`Config::disable_bam`] is off.
     bam: bool,
+    /// Whether a thread whose next load, reading the co-latest write, would block it
+    /// waits while other threads can step ([`crate::bam`], "Spin waits"):
+    /// [`Config::disable_ipr`] is off.
+    hold_spins: bool,
     /// Without the maximality rule (rf mode, and co mode for models such as WRA): the
     /// states backward revisits produced ([`compact_state_key`]: graph, insertion
     /// order, revisitable events), each explored once — the set U. Empty with the
@@ -165,6 +169,7 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
             prune_stale: maximality && !cfg.explore_stale_blocks,
             sr: maximality && !cfg.disable_sr,
             bam: prog.awaits() && !cfg.disable_bam,
+            hold_spins: !cfg.disable_ipr,
             revisited: HashSet::new(),
         }
     }
@@ -264,8 +269,8 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
             if self.rec.stopped() {
                 return;
             }
-            let next = if self.bam {
-                st.next_action_awaiting()
+            let next = if self.bam || self.hold_spins {
+                st.next_action_held(self.prog, self.bam, self.hold_spins)
             } else {
                 st.next_action()
             };

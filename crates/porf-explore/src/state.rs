@@ -196,15 +196,23 @@ impl<P: Program> State<P> {
         (0..self.g.num_threads()).find_map(|t| self.enabled_action(t).map(|a| (t, a)))
     }
 
-    /// The thread to step next when threads announce awaited loads
-    /// ([`ThreadMachine::awaited`], [`crate::bam`]), the lowest-numbered of: the
-    /// threads about to block (a block ends its thread at once, so a block decided by
-    /// a stale read is seen before anything else is explored: [`crate::stale`]); else
-    /// the threads whose awaited load finds its value in the co-latest write of its
-    /// location; else the threads that can step and are not at an awaited load; else
-    /// the threads that can step. A function of the state, as [`State::next_action`]
-    /// is.
-    pub fn next_action_awaiting(&mut self) -> Option<(Tid, Action)> {
+    /// The thread to step next when threads are held back ([`crate::bam`]), the
+    /// lowest-numbered of: the threads about to block (a block ends its thread at
+    /// once, so a block decided by a stale read is seen before anything else is
+    /// explored: [`crate::stale`]); else the threads whose awaited load
+    /// ([`ThreadMachine::awaited`], with `awaits`) finds its value in the co-latest
+    /// write of its location; else the threads that can step and are not held; else
+    /// the threads that can step. A thread is held when its next action is an awaited
+    /// load whose value is not there yet, or (with `spins`) a load after which, reading
+    /// the co-latest write of its location, it would block at once ([`State::blocks_after`]:
+    /// a spin loop's or an assume's wait, GenMC's in-place revisiting's case). A
+    /// function of the state, as [`State::next_action`] is.
+    pub fn next_action_held(
+        &mut self,
+        prog: &P,
+        awaits: bool,
+        spins: bool,
+    ) -> Option<(Tid, Action)> {
         let mut ready = None;
         let mut free = None;
         let mut held = None;
@@ -215,21 +223,62 @@ impl<P: Program> State<P> {
             if let Action::Block { .. } = a {
                 return Some((t, a));
             }
-            let awaited = match a {
-                Action::Load { loc, .. } => self.ts[t as usize]
-                    .last()
-                    .and_then(|m| m.awaited())
-                    .map(|v| (loc, v)),
-                _ => None,
-            };
-            let slot = match awaited {
-                Some((loc, v)) if crate::bam::ready(&self.g, loc, v) => &mut ready,
-                Some(_) => &mut held,
-                None => &mut free,
+            let slot = match a {
+                Action::Load {
+                    loc, bytes, copy, ..
+                } => {
+                    let awaited = match awaits {
+                        true => self.ts[t as usize].last().and_then(|m| m.awaited()),
+                        false => None,
+                    };
+                    match awaited {
+                        Some(v) if crate::bam::ready(&self.g, loc, v) => &mut ready,
+                        Some(_) => &mut held,
+                        None if spins && !copy && self.blocks_after(prog, t, loc, bytes) => {
+                            &mut held
+                        }
+                        None => &mut free,
+                    }
+                }
+                _ => &mut free,
             };
             slot.get_or_insert((t, a));
         }
         ready.or(free).or(held)
+    }
+
+    /// Whether thread `t`, whose next action is a load of `bytes` bytes at `loc`, would
+    /// block right after it if it read the co-latest write of `loc` (the initial value
+    /// of a location not accessed yet). The state it would
+    /// resume to is remembered ([`Node`]), so the load, when it reads that write, takes
+    /// it without running the machine again.
+    fn blocks_after(&mut self, prog: &P, t: Tid, loc: porf_graph::Loc, bytes: u8) -> bool {
+        let v = if self.g.knows_loc(loc) {
+            self.g.co_latest_val(loc, bytes)
+        } else {
+            // Not accessed yet: the initial value, unless the location is in a heap
+            // block (whose cells may be uninitialised).
+            prog.block_of(loc).is_none().then(|| prog.init_value(loc))
+        };
+        let Some(v) = v else {
+            return false;
+        };
+        let answer = Answer::Val(v);
+        let parent = self.ts[t as usize].last().unwrap();
+        let next = match parent.next(answer) {
+            Some(s) => s.peeked(),
+            None => {
+                let mut s = P::Thread::clone(parent);
+                s.resume(v);
+                let a = s.peek();
+                let s = Snap::new(Node::new(s));
+                if s.peeked().is_some() {
+                    parent.remember(answer, &s);
+                }
+                Some(a)
+            }
+        };
+        matches!(next, Some(Action::Block { .. }))
     }
 
     /// Thread `t`'s newest machine, to be changed (`peek` caches what it computes):

@@ -343,6 +343,10 @@ impl Graph {
             self.blocks.entry(b).or_default().locs.push(loc);
         }
     }
+    /// Whether `loc` is registered ([`Graph::ensure_loc`]).
+    pub fn knows_loc(&self, loc: Loc) -> bool {
+        self.locs.contains_key(&loc)
+    }
     pub fn loc_info(&self, loc: Loc) -> &LocInfo {
         &self.locs[&loc]
     }
@@ -439,6 +443,13 @@ impl Graph {
     /// The final value of `loc`: that of its co-latest write.
     pub fn final_val(&self, loc: Loc) -> Val {
         self.write_val(loc, self.co_max(loc))
+    }
+    /// The value a read of `bytes` bytes at `loc` gets from the co-latest write of the
+    /// location (its maximal source), when the location is registered and its accesses
+    /// have that width; `None` otherwise.
+    pub fn co_latest_val(&self, loc: Loc, bytes: u8) -> Option<Val> {
+        let info = self.locs.get(&loc)?;
+        (info.sized == 0 || info.width == bytes).then(|| self.final_val(loc))
     }
 
     /// Appends an event to thread `tid` (creating the thread if `kind` is `Start`).
