@@ -32,7 +32,8 @@ passed, M failed, K not run` (a test passes when porf's `Ok`/`No` equals the exp
 one), the share of the folder that passed, then every disagreement (porf's observation
 and counts, the expected verdict) and every test porf could not run with the reason
 (`--quiet` leaves the lists out). The exit status is 0 when every folder passed at least
-`--target` percent of its tests, else 1.
+`--target` percent of its tests with an expected verdict, else 1 (tests Dat3M gives no
+verdict for are listed, not counted).
 """
 
 import argparse
@@ -137,11 +138,11 @@ def run_folder(a, root, arch, files):
     for f in files:
         rel = os.path.normpath(os.path.relpath(f, root))
         o, reason = results[f]
-        if o is None:
-            not_run.append((rel, reason))
-            continue
         if rel not in expected:
             no_expect.append(rel)
+            continue
+        if o is None:
+            not_run.append((rel, reason))
             continue
         ok = o["verdict"] == "Ok"
         bounded = " (up to the --unroll bound)" if o.get("loop_cut") else ""
@@ -154,21 +155,25 @@ def run_folder(a, root, arch, files):
             failed.append((rel, f"porf: {o['verdict']} ({o['kind']}, {o['observation']} "
                                  f"{o['positive']} {o['negative']}){bounded}, expected "
                                  f"{'Ok' if expected[rel] else 'No'}"))
-    n = len(files)
+    n = len(files) - len(no_expect)
     pct = 100.0 * len(passed) / n if n else 0.0
     ok = pct >= a.target
-    print(f"{arch}: {len(passed)} passed, {len(failed)} failed, {len(not_run)} not run, "
-          f"{len(no_expect)} without an expected verdict (of {n} tests; {pct:.2f}% passed)"
-          f"{'' if ok else '  BELOW TARGET'}")
+    print(f"{arch}: {len(passed)} passed, {len(failed)} failed, {len(not_run)} not run "
+          f"(of {n} tests with an expected verdict; {pct:.2f}% passed), "
+          f"{len(no_expect)} without one{'' if ok else '  BELOW TARGET'}")
     if not a.quiet:
         for rel, why in failed:
             print(f"  disagrees: {rel}: {why}")
-        reasons = collections.Counter(r for _, r in not_run)
+        # Grouped by the reason with its quoted parts and positions left out.
+        def kind(r):
+            r = re.sub(r"`[^`]*`", "`…`", r)
+            return re.sub(r"\([^)]*\.litmus[^)]*\)", "(…)", r)
+        reasons = collections.Counter(kind(r) for _, r in not_run)
         for r, k in reasons.most_common():
             print(f"  not run ({k}): {r}")
             for rel, why in not_run:
-                if why == r:
-                    print(f"    {rel}")
+                if kind(why) == r:
+                    print(f"    {rel}: {why}")
         for rel in no_expect:
             print(f"  no expected verdict: {rel}")
     return ok

@@ -262,8 +262,8 @@ fn the_corpus_script_compares_verdicts_with_the_expected_ones() {
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(
         lines[0],
-        "X86: 1 passed, 1 failed, 1 not run, 0 without an expected verdict \
-         (of 3 tests; 33.33% passed)  BELOW TARGET",
+        "X86: 1 passed, 1 failed, 1 not run (of 3 tests with an expected verdict; \
+         33.33% passed), 0 without one  BELOW TARGET",
         "{stdout}"
     );
     assert!(
@@ -273,12 +273,15 @@ fn the_corpus_script_compares_verdicts_with_the_expected_ones() {
         ),
         "{stdout}"
     );
+    // Grouped by the reason without its quoted parts, each file with its own.
     assert!(
-        stdout.contains("  not run (1): unsupported: `JE L0` branches on the flags"),
+        stdout.contains("  not run (1): unsupported: `…` branches on the flags left by `…`"),
         "{stdout}"
     );
     assert!(
-        stdout.contains("\n    litmus/X86/sub/x86_flags.litmus\n"),
+        stdout.contains(
+            "\n    litmus/X86/sub/x86_flags.litmus: unsupported: `JE L0` branches on the flags"
+        ),
         "{stdout}"
     );
 }
