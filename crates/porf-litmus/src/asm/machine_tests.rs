@@ -16,6 +16,17 @@ fn thread(
     code: &[&str],
     regs: &[&str],
 ) -> (AsmProgram, super::machine::AsmMachine) {
+    thread_unrolled(arch, init, code, regs, None)
+}
+
+/// [`thread`] with loops cut where they would start iteration `unroll + 1`.
+fn thread_unrolled(
+    arch: &str,
+    init: &str,
+    code: &[&str],
+    regs: &[&str],
+    unroll: Option<u32>,
+) -> (AsmProgram, super::machine::AsmMachine) {
     let rows: String = code.iter().map(|c| format!(" {c} ;\n")).collect();
     let text = format!("{arch} t\n{{ {init} }}\n P0 ;\n{rows}exists (x=0)\n");
     let t = parse_asm("t.litmus", &text).unwrap_or_else(|e| panic!("{e}"));
@@ -24,7 +35,7 @@ fn thread(
         .iter()
         .map(|r| t.arch.parse_reg(r).unwrap().0)
         .collect()];
-    let p = AsmProgram::new(t, layout, observed, None);
+    let p = AsmProgram::new(t, layout, observed, unroll);
     let m = p.spawn(1, 0, 0);
     (p, m)
 }
@@ -331,4 +342,37 @@ fn what_porf_cannot_run_ends_the_thread_with_a_positioned_error() {
         ),
         "{acts:?}"
     );
+}
+
+#[test]
+fn a_loop_is_cut_where_it_would_start_its_iteration_past_the_bound() {
+    // Spins while x reads 0: with --unroll 2, the second backward jump would start a
+    // third iteration, so the thread blocks after two loads.
+    let (_, mut m) = thread_unrolled(
+        "AArch64",
+        "0:X1=x;",
+        &["L0: LDR W0,[X1]", "CBZ W0,L0"],
+        &[],
+        Some(2),
+    );
+    let (acts, _) = run(&mut m, &|_| 0, 0);
+    assert_eq!(acts.len(), 3, "{acts:?}");
+    assert!(matches!(
+        acts[2].0,
+        Action::Block {
+            reason: porf_graph::BlockReason::LoopBound,
+            ..
+        }
+    ));
+    // Reading 1 the second time, the loop ends within the bound.
+    let (_, mut m) = thread_unrolled(
+        "AArch64",
+        "0:X1=x;",
+        &["L0: LDR W0,[X1]", "CBZ W0,L0"],
+        &["X0"],
+        Some(2),
+    );
+    let (acts, regs) = run(&mut m, &|k| k as i64, 0);
+    assert!(matches!(acts[2].0, Action::Finish { .. }), "{acts:?}");
+    assert_eq!(regs, vec![1]);
 }
