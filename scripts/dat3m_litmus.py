@@ -1,20 +1,39 @@
 #!/usr/bin/env python3
-"""Parses Dat3M's assembly litmus corpus with porf and reports, per folder, how many tests
-porf reads into its typed instructions. For now it only parses (`porf litmus
---parse-only`): nothing is run and no verdict is compared.
+"""Runs Dat3M's litmus corpus through porf: by default parses it (`porf litmus
+--parse-only`), with `--run` checks every test and compares porf's verdict with the one
+Dat3M expects.
 
 Dat3M's files are not part of porf (keep them out of the repository): pass a checkout,
 or a git directory of hernanponcedeleon/Dat3M, e.g.
 
     scripts/dat3m_litmus.py --dat3m /path/to/Dat3M
     scripts/dat3m_litmus.py --dat3m-git /work/.mirror/hernanponcedeleon+Dat3M/repo --arch PPC
+    scripts/dat3m_litmus.py --dat3m /path/to/Dat3M --run --arch X86
 
-The folders are `litmus/{AARCH64,RISCV,PPC,X86}` (every `*.litmus` below them). For each
-folder the script prints the number of tests, how many parsed, how many porf refuses as
-unsupported (grouped by construct, the ten most frequent) and how many are malformed
-(an error that is not "unsupported"), then every file that did not parse with its
-message (`--quiet` leaves that list out). The exit status is 0 when every folder parsed
-at least `--target` percent of its tests (99.5 by default), else 1.
+The folders are `litmus/{AARCH64,RISCV,PPC,X86}` (every `*.litmus` below them; `--run`
+also knows `LKMM`, C tests run with `--model lkmm`).
+
+Parsing: for each folder the script prints the number of tests, how many parsed, how
+many porf refuses as unsupported (grouped by construct, the ten most frequent) and how
+many are malformed (an error that is not "unsupported"), then every file that did not
+parse with its message (`--quiet` leaves that list out). The exit status is 0 when every
+folder parsed at least `--target` percent of its tests (99.5 by default), else 1.
+
+Running (`--run`): each test runs as `porf litmus --json FILE` (under the
+architecture's model unless `--model`/`--model-file` says otherwise; `--jobs` at once,
+each stopped after `--timeout` seconds). Dat3M's expected verdicts are in
+`dartagnan/src/test/resources/{ARM8,RISCV,PPC,TSO,LKMM}-expected.csv`, lines
+`litmus/ARCH/.../NAME.litmus,B`: Dat3M reads B = 1 as PASS and 0 as FAIL
+(`ResourceHelper.getExpectedResults`), and PASS is herd's `Ok`: the condition holds
+(`exists`: some execution satisfies it; `~exists`: none does; `forall`: all do). So
+AARCH64's `Fence2/MP+dmb.sys.litmus` (exists the message-passing outcome, forbidden with
+full barriers) is 0 and `Fence2/MP.litmus` is 1. For each folder the script prints `N
+passed, M failed, K not run` (a test passes when porf's `Ok`/`No` equals the expected
+one), the share of the folder that passed, then every disagreement (porf's observation
+and counts, the expected verdict) and every test porf could not run with the reason
+(`--quiet` leaves the lists out). The exit status is 0 when every folder passed at least
+`--target` percent of its tests with an expected verdict, else 1 (tests Dat3M gives no
+verdict for are listed, not counted).
 """
 
 import argparse
@@ -28,6 +47,10 @@ import sys
 import tempfile
 
 ARCHES = ["AARCH64", "RISCV", "PPC", "X86"]
+# The expected-verdict file of each folder, and the model a folder's tests need
+# beyond their architecture's default.
+EXPECTED = {"AARCH64": "ARM8", "RISCV": "RISCV", "PPC": "PPC", "X86": "TSO", "LKMM": "LKMM"}
+FOLDER_MODEL = {"LKMM": "lkmm"}
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
@@ -57,6 +80,105 @@ def parse_files(porf, files, batch=500):
     return out
 
 
+def expected_verdicts(root, arch):
+    """{path relative to root: True (herd's Ok) / False (No)} from Dat3M's CSV."""
+    f = os.path.join(root, "dartagnan", "src", "test", "resources",
+                     f"{EXPECTED[arch]}-expected.csv")
+    out = {}
+    if not os.path.exists(f):
+        return None
+    with open(f) as h:
+        for line in h:
+            line = line.strip()
+            if not line or line.startswith("//"):
+                continue
+            parts = line.split(",")
+            if len(parts) == 2:
+                out[os.path.normpath(parts[0])] = parts[1].strip() == "1"
+    return out
+
+
+def run_one(porf, f, extra, timeout):
+    """(json object, None) or (None, reason)."""
+    try:
+        r = subprocess.run([porf, "litmus", "--json", "--threads", "1", *extra, f],
+                           capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return None, f"timeout after {timeout} s"
+    lines = [x for x in r.stdout.splitlines() if x.strip()]
+    if r.returncode in (0, 4) and lines:
+        o = json.loads(lines[-1])
+        return o, None
+    err = r.stderr.strip().splitlines()
+    reason = err[0] if err else f"exit {r.returncode}"
+    # Drop the file's path from the message: the list names the file.
+    reason = re.sub(r"^\S*?:\d+:\d+: ", "", reason)
+    return None, reason
+
+
+def run_folder(a, root, arch, files):
+    """Runs every test of one folder; prints the tally; True if it met the target."""
+    import concurrent.futures
+    expected = expected_verdicts(root, arch)
+    if expected is None:
+        print(f"{arch}: no {EXPECTED[arch]}-expected.csv under {root}/dartagnan/src/test/resources")
+        return False
+    extra = []
+    if a.model_file:
+        extra += ["--model-file", a.model_file]
+    elif a.model:
+        extra += ["--model", a.model]
+    elif arch in FOLDER_MODEL:
+        extra += ["--model", FOLDER_MODEL[arch]]
+    if a.unroll is not None:
+        extra += ["--unroll", str(a.unroll)]
+    with concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs) as ex:
+        results = dict(zip(files, ex.map(lambda f: run_one(a.porf, f, extra, a.timeout), files)))
+    passed, failed, not_run, no_expect = [], [], [], []
+    for f in files:
+        rel = os.path.normpath(os.path.relpath(f, root))
+        o, reason = results[f]
+        if rel not in expected:
+            no_expect.append(rel)
+            continue
+        if o is None:
+            not_run.append((rel, reason))
+            continue
+        ok = o["verdict"] == "Ok"
+        bounded = " (up to the --unroll bound)" if o.get("loop_cut") else ""
+        if o["verdict"] == "Undef":
+            failed.append((rel, f"porf: Undef (a data race), expected "
+                                 f"{'Ok' if expected[rel] else 'No'}"))
+        elif ok == expected[rel]:
+            passed.append(rel)
+        else:
+            failed.append((rel, f"porf: {o['verdict']} ({o['kind']}, {o['observation']} "
+                                 f"{o['positive']} {o['negative']}){bounded}, expected "
+                                 f"{'Ok' if expected[rel] else 'No'}"))
+    n = len(files) - len(no_expect)
+    pct = 100.0 * len(passed) / n if n else 0.0
+    ok = pct >= a.target
+    print(f"{arch}: {len(passed)} passed, {len(failed)} failed, {len(not_run)} not run "
+          f"(of {n} tests with an expected verdict; {pct:.2f}% passed), "
+          f"{len(no_expect)} without one{'' if ok else '  BELOW TARGET'}")
+    if not a.quiet:
+        for rel, why in failed:
+            print(f"  disagrees: {rel}: {why}")
+        # Grouped by the reason with its quoted parts and positions left out.
+        def kind(r):
+            r = re.sub(r"`[^`]*`", "`…`", r)
+            return re.sub(r"\([^)]*\.litmus[^)]*\)", "(…)", r)
+        reasons = collections.Counter(kind(r) for _, r in not_run)
+        for r, k in reasons.most_common():
+            print(f"  not run ({k}): {r}")
+            for rel, why in not_run:
+                if kind(why) == r:
+                    print(f"    {rel}: {why}")
+        for rel in no_expect:
+            print(f"  no expected verdict: {rel}")
+    return ok
+
+
 def construct(msg):
     """The construct an "unsupported" message names, else None."""
     m = re.search(r"error: (unsupported .*?)(?: \(in `.*`\))?$", msg)
@@ -70,8 +192,16 @@ def main():
     src.add_argument("--dat3m", help="a checkout of hernanponcedeleon/Dat3M")
     src.add_argument("--dat3m-git", help="a git directory of hernanponcedeleon/Dat3M")
     ap.add_argument("--rev", default="HEAD", help="revision for --dat3m-git (HEAD)")
-    ap.add_argument("--arch", choices=ARCHES, action="append",
-                    help="only this folder (repeatable; default: all four)")
+    ap.add_argument("--arch", choices=ARCHES + ["LKMM"], action="append",
+                    help="only this folder (repeatable; default: the four assembly ones)")
+    ap.add_argument("--run", action="store_true",
+                    help="run the tests and compare with Dat3M's expected verdicts")
+    ap.add_argument("--model", help="--run: the model for every test (porf's name)")
+    ap.add_argument("--model-file", help="--run: a cat model for every test")
+    ap.add_argument("--unroll", type=int, help="--run: porf litmus --unroll N")
+    ap.add_argument("--jobs", type=int, default=2, help="--run: tests at once (2)")
+    ap.add_argument("--timeout", type=float, default=120.0,
+                    help="--run: seconds per test (120)")
     ap.add_argument("--porf", default=porf_default(), help="the porf binary")
     ap.add_argument("--target", type=float, default=99.5,
                     help="percentage of each folder that must parse (99.5)")
@@ -82,7 +212,8 @@ def main():
     root = a.dat3m
     if a.dat3m_git:
         tmp = tempfile.TemporaryDirectory()
-        archive = subprocess.run(["git", "--git-dir", a.dat3m_git, "archive", a.rev, "litmus"],
+        paths = ["litmus"] + (["dartagnan/src/test/resources"] if a.run else [])
+        archive = subprocess.run(["git", "--git-dir", a.dat3m_git, "archive", a.rev, *paths],
                                  capture_output=True, check=True).stdout
         subprocess.run(["tar", "-x", "-C", tmp.name], input=archive, check=True)
         root = tmp.name
@@ -93,6 +224,9 @@ def main():
         if not files:
             print(f"{arch}: no tests under {d}")
             ok_all = False
+            continue
+        if a.run:
+            ok_all &= run_folder(a, root, arch, files)
             continue
         res = parse_files(a.porf, files)
         parsed = sum(1 for e in res.values() if e is None)

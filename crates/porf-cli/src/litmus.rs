@@ -1,5 +1,9 @@
-//! `porf litmus FILE.litmus...`: herd's C11 litmus tests, explored with porf's engine,
-//! with herd7's verdict lines (or one JSON object per file with `--json`).
+//! `porf litmus FILE.litmus...`: herd's litmus tests, C11 and assembly (AArch64,
+//! RISCV, PPC, X86), explored with porf's engine, with herd7's verdict lines (or one
+//! JSON object per file with `--json`). Without `--model`/`--model-file` a C test
+//! runs under `rc11` and an assembly test under its architecture's model
+//! (`porf_litmus::Test::default_model`); a model this build does not have, or one
+//! porf has no explorer for, is an error for that file (exit code 3).
 //!
 //! A test's answer (herd's `Ok`/`No`, `Never`/`Sometimes`/`Always`) is a fact about
 //! its executions, not an error, so it does not change the exit code. The one rule for
@@ -9,8 +13,9 @@
 //! exits with code 4 unless a file could not be checked at all (3).
 
 use clap::Args;
-use porf_litmus::{check_file, herd_text, Options, Outcome};
+use porf_litmus::{check_test, herd_text, read_test, Options, Outcome, Test};
 use serde_json::json;
+use std::collections::HashMap;
 use std::path::PathBuf;
 
 /// `porf litmus`'s exit codes, as `--help` shows them.
@@ -23,12 +28,13 @@ pub const EXIT_CODES_HELP: &str = "Exit codes:
 
 #[derive(Args)]
 pub struct LitmusArgs {
-    /// Litmus tests in herd's C format.
+    /// Litmus tests in herd's C, AArch64, RISCV, PPC or X86 format.
     #[arg(required = true)]
     files: Vec<PathBuf>,
-    /// Memory model.
-    #[arg(long, default_value = "rc11", value_parser = porf_models::MODEL_NAMES.to_vec())]
-    model: String,
+    /// Memory model [default: rc11 for C tests; for assembly tests the architecture's:
+    /// armv8 for AArch64, riscv for RISCV, power for PPC, tso for X86]
+    #[arg(long, value_parser = porf_models::MODEL_NAMES.to_vec())]
+    model: Option<String>,
     #[arg(long, value_name = "FILE.cat", conflicts_with = "model", help = crate::model_file::HELP)]
     model_file: Option<PathBuf>,
     /// Print one JSON object per file (one per line) instead of herd's lines.
@@ -106,14 +112,18 @@ pub fn run(a: LitmusArgs) -> u8 {
     if a.parse_only {
         return parse_only(&a.files, a.json);
     }
-    let chosen = match crate::model_file::choose(&a.model, a.model_file.as_deref()) {
-        Ok(c) => c,
-        Err(msg) => {
-            eprintln!("{msg}");
-            return 3;
-        }
+    // The cat model of --model-file, else each named model once, as files ask for it.
+    let file_model = match &a.model_file {
+        Some(f) => match crate::model_file::choose("", Some(f)) {
+            Ok(c) => Some(c),
+            Err(msg) => {
+                eprintln!("{msg}");
+                return 3;
+            }
+        },
+        None => None,
     };
-    let (model, model_name) = (&chosen.model, &chosen.name);
+    let mut named: HashMap<String, Result<crate::model_file::Chosen, String>> = HashMap::new();
     let threads = match a.threads {
         Some(0) => {
             eprintln!("error: --threads must be at least 1");
@@ -135,7 +145,32 @@ pub fn run(a: LitmusArgs) -> u8 {
     };
     let mut code = 0;
     for f in &a.files {
-        match check_file(f, model.as_ref(), model_name, &opts) {
+        let test = match read_test(f) {
+            Ok(t) => t,
+            Err(e) => {
+                eprintln!("{e}");
+                code = 3;
+                continue;
+            }
+        };
+        let chosen = match &file_model {
+            Some(c) => c,
+            None => {
+                let name = a.model.as_deref().unwrap_or(test.default_model());
+                let c = named
+                    .entry(name.to_string())
+                    .or_insert_with(|| named_model(name, &test, a.model.is_some()));
+                match c {
+                    Ok(c) => c,
+                    Err(msg) => {
+                        eprintln!("{msg}");
+                        code = 3;
+                        continue;
+                    }
+                }
+            }
+        };
+        match check_test(&test, chosen.model.as_ref(), &chosen.name, &opts) {
             Ok(_) if chosen.runtime_error().is_some() => {
                 eprintln!("{}", chosen.runtime_error().unwrap_or_default());
                 return 3;
@@ -161,7 +196,7 @@ pub fn run(a: LitmusArgs) -> u8 {
                 for (x, y) in &o.races {
                     eprintln!(
                         "{}: note: data race (undefined behaviour under {}) between {x} and {y}",
-                        o.file, model_name
+                        o.file, o.model
                     );
                 }
                 for e in &o.errors {
@@ -180,6 +215,25 @@ pub fn run(a: LitmusArgs) -> u8 {
         }
     }
     code
+}
+
+/// The model named `name` for `test` (`given`: by `--model`, else the test's
+/// default); the error names what is missing.
+fn named_model(name: &str, test: &Test, given: bool) -> Result<crate::model_file::Chosen, String> {
+    crate::model_file::choose(name, None).map_err(|e| {
+        if given {
+            return e;
+        }
+        let kind = match test {
+            Test::C(_) => "C".to_string(),
+            Test::Asm(t) => t.arch.name().to_string(),
+        };
+        format!(
+            "{}:1:1: error: {kind} tests run under `{name}` by default, and this build of \
+             porf has no model `{name}`; choose one with --model or --model-file",
+            test.file()
+        )
+    })
 }
 
 /// `--parse-only`: parses each file and prints what it holds.

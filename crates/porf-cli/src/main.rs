@@ -188,7 +188,7 @@ enum Command {
     /// run's result, printed as `porf verify` prints it.
     #[command(after_help = report::EXIT_CODES_HELP)]
     Merge(shard::MergeArgs),
-    /// Run herd C11 litmus tests and print herd7's verdicts.
+    /// Run herd's litmus tests (C11, AArch64, RISCV, PPC, X86) and print herd7's verdicts.
     #[command(after_help = litmus::EXIT_CODES_HELP)]
     Litmus(litmus::LitmusArgs),
     /// Decide whether a toy program (`.toy`) can fail an assertion under SRA or WRA,

@@ -25,7 +25,8 @@ pub struct Chosen {
 /// not load gives its `file:line:col: error: ...` message.
 pub fn choose(name: &str, file: Option<&Path>) -> Result<Chosen, String> {
     let Some(file) = file else {
-        let model = porf_models::by_name(name).expect("clap checked the model name");
+        let model = porf_models::by_name(name)
+            .ok_or_else(|| format!("error: porf has no memory model `{name}`"))?;
         return Ok(Chosen {
             model,
             cat: None,

@@ -287,21 +287,32 @@ impl Litmus {
     /// of the condition, sorted as herd sorts them (registers by thread, then shared
     /// locations), without duplicates.
     pub fn observed(&self) -> Vec<Loc> {
-        let mut v: Vec<(Loc, Pos)> = self.locations.clone();
-        self.cond.prop.locs(&mut v);
-        sorted(v)
+        observed(&self.locations, &self.cond)
     }
 
     /// The locations whose final values porf must know: the observed ones and those
     /// of the filter.
     pub fn needed(&self) -> Vec<Loc> {
-        let mut v: Vec<(Loc, Pos)> = self.locations.clone();
-        self.cond.prop.locs(&mut v);
-        if let Some(f) = &self.filter {
-            f.locs(&mut v);
-        }
-        sorted(v)
+        needed(&self.locations, &self.cond, self.filter.as_ref())
     }
+}
+
+/// The locations herd shows in final states, of a test with `locations` and `cond`
+/// (see [`Litmus::observed`]).
+pub fn observed(locations: &[(Loc, Pos)], cond: &Cond) -> Vec<Loc> {
+    let mut v: Vec<(Loc, Pos)> = locations.to_vec();
+    cond.prop.locs(&mut v);
+    sorted(v)
+}
+
+/// The locations whose final values a test's verdict needs (see [`Litmus::needed`]).
+pub fn needed(locations: &[(Loc, Pos)], cond: &Cond, filter: Option<&Prop>) -> Vec<Loc> {
+    let mut v: Vec<(Loc, Pos)> = locations.to_vec();
+    cond.prop.locs(&mut v);
+    if let Some(f) = filter {
+        f.locs(&mut v);
+    }
+    sorted(v)
 }
 
 fn sorted(v: Vec<(Loc, Pos)>) -> Vec<Loc> {

@@ -1,5 +1,7 @@
-//! Running a litmus test: translate, compile with porf's C front end, explore with
-//! porf's engine, and count as herd counts.
+//! Running a litmus test: a C test translated and compiled with porf's C front end
+//! (an assembly test: [`crate::asm::check`]), explored with porf's engine under the
+//! explorer [`strategy_for`] chooses, and counted as herd counts ([`tally`], shared by
+//! both kinds of test).
 //!
 //! herd's `Positive` and `Negative` count *executions* (consistent candidate
 //! executions whose final state does / does not satisfy the condition's proposition),
@@ -169,13 +171,34 @@ impl Outcome {
     }
 }
 
-/// Reads, parses and checks the litmus file `path` under `model`.
-pub fn check_file(
-    path: &Path,
-    model: &dyn MemoryModel,
-    model_name: &str,
-    opts: &Options,
-) -> Result<Outcome, CheckError> {
+/// A parsed test: herd's C format or one of its assembly formats.
+#[derive(Clone, Debug)]
+pub enum Test {
+    C(Litmus),
+    Asm(crate::asm::AsmLitmus),
+}
+
+impl Test {
+    pub fn file(&self) -> &str {
+        match self {
+            Test::C(l) => &l.file,
+            Test::Asm(t) => &t.file,
+        }
+    }
+
+    /// The model `porf litmus` runs the test under when none is given: `rc11` for C
+    /// tests, the architecture's model for assembly tests ([`crate::asm::Arch::model`]).
+    pub fn default_model(&self) -> &'static str {
+        match self {
+            Test::C(_) => "rc11",
+            Test::Asm(t) => t.arch.model(),
+        }
+    }
+}
+
+/// Reads and parses the litmus file `path`: an assembly test if its first word is
+/// one of herd's architectures ([`crate::asm::arch_of`]), else a C test.
+pub fn read_test(path: &Path) -> Result<Test, CheckError> {
     let shown = path.display().to_string();
     let text = std::fs::read(path).map_err(|e| {
         CheckError::Front(Diagnostic::new(
@@ -187,19 +210,90 @@ pub fn check_file(
         ))
     })?;
     let text = String::from_utf8_lossy(&text);
-    if let Some(arch) = crate::asm::arch_of(&text) {
-        return Err(CheckError::Litmus(LitmusError {
-            file: shown,
-            line: 1,
-            col: 1,
-            message: format!(
-                "`{arch}` tests are not supported: porf parses them \
-                 (`porf litmus --parse-only`) but does not run them yet"
-            ),
-        }));
+    if crate::asm::arch_of(&text).is_some() {
+        return crate::asm::parse_asm(&shown, &text)
+            .map(Test::Asm)
+            .map_err(CheckError::Litmus);
     }
-    let l = parse(&shown, &text).map_err(CheckError::Litmus)?;
-    check(&l, model, model_name, opts)
+    parse(&shown, &text)
+        .map(Test::C)
+        .map_err(CheckError::Litmus)
+}
+
+/// Checks the parsed test `t` under `model`.
+pub fn check_test(
+    t: &Test,
+    model: &dyn MemoryModel,
+    model_name: &str,
+    opts: &Options,
+) -> Result<Outcome, CheckError> {
+    match t {
+        Test::C(l) => check(l, model, model_name, opts),
+        Test::Asm(a) => crate::asm::check::check_asm(a, model, model_name, opts),
+    }
+}
+
+/// Reads, parses and checks the litmus file `path` under `model`.
+pub fn check_file(
+    path: &Path,
+    model: &dyn MemoryModel,
+    model_name: &str,
+    opts: &Options,
+) -> Result<Outcome, CheckError> {
+    check_test(&read_test(path)?, model, model_name, opts)
+}
+
+/// The explorer for `model`: porf's optimal graph explorer for models that keep
+/// po ∪ rf acyclic; a model that allows load buffering
+/// ([`MemoryModel::allows_load_buffering`]) needs an explorer that reaches reads
+/// from po-later writes, which this build does not have (the reason, then). The one
+/// place a litmus test's explorer is chosen.
+pub fn strategy_for(model: &dyn MemoryModel, model_name: &str) -> Result<Strategy, String> {
+    if model.allows_load_buffering() {
+        return Err(format!(
+            "model `{model_name}` allows load buffering (po ∪ rf cycles), and this build \
+             of porf has no explorer for such models (value enumeration, issue 28 item 5); \
+             run the test under a model that keeps po ∪ rf acyclic (--model, --model-file)"
+        ));
+    }
+    Ok(Strategy::Optimal)
+}
+
+/// Whether exploring with `strategy` hands the model each event's hardware facts
+/// (`ThreadMachine::hw` copied into the graph with `Graph::set_hw`). No explorer of
+/// this build does yet. (Every strategy is listed: a new one must say.)
+pub fn records_hw(strategy: Strategy) -> bool {
+    match strategy {
+        Strategy::Optimal | Strategy::Reference | Strategy::RfSmc | Strategy::RfPartSmc => false,
+    }
+}
+
+/// The models that read the events' hardware facts (`porf_graph::hw`): the hardware
+/// and kernel models by name, and models written in cat (their `lxsx`, `addr`, ...).
+const HW_MODELS: &[&str] = &["armv8", "riscv", "power", "imm", "lkmm"];
+
+/// Whether `model`, explored by `strategy`, sees which load-exclusive each successful
+/// store-exclusive pairs with (`Hw::excl_read`, herd's `rmw`): only then is the pair's
+/// atomicity part of the answer. The reason if not.
+pub fn sees_exclusive_pairs(
+    model: &dyn MemoryModel,
+    model_name: &str,
+    strategy: Strategy,
+) -> Result<(), String> {
+    let reads = HW_MODELS.contains(&model.name()) || model.name().starts_with("cat:");
+    if !reads {
+        Err(format!(
+            "model `{model_name}` does not read which load-exclusive a store-exclusive pairs with"
+        ))
+    } else if !records_hw(strategy) {
+        Err(format!(
+            "the explorer porf uses for model `{model_name}` does not record the events' \
+             hardware facts (`ThreadMachine::hw`), which pair a store-exclusive with its \
+             load-exclusive"
+        ))
+    } else {
+        Ok(())
+    }
 }
 
 /// A temporary C file, removed when dropped.
@@ -247,6 +341,7 @@ pub fn compile(l: &Litmus, tr: &Translation) -> Result<porf_c::ir::Module, Check
 
 fn explore(
     module: &porf_c::ir::Module,
+    strategy: Strategy,
     model: &dyn MemoryModel,
     opts: &Options,
 ) -> (Stats, CProgram) {
@@ -262,41 +357,154 @@ fn explore(
             abort_blocks: false,
         },
     );
-    let cfg = Config {
+    let cfg = config(opts);
+    if opts.all_release_acquire {
+        let ra = AllReleaseAcquire(prog);
+        let stats = porf_explore::explore(strategy, &ra, model, &cfg);
+        (stats, ra.0)
+    } else {
+        let stats = porf_explore::explore(strategy, &prog, model, &cfg);
+        (stats, prog)
+    }
+}
+
+/// The exploration's configuration: keep going after errors, count executions per
+/// final state, and the limits of `opts`.
+pub(crate) fn config(opts: &Options) -> Config {
+    Config {
         keep_going: true,
         count_final_states: true,
         threads: opts.threads,
         max_events_per_execution: opts.max_events_per_execution,
         memory_limit: opts.memory_limit,
         ..Config::default()
-    };
-    if opts.all_release_acquire {
-        let ra = AllReleaseAcquire(prog);
-        let stats = porf_explore::explore(Strategy::Optimal, &ra, model, &cfg);
-        (stats, ra.0)
-    } else {
-        let stats = porf_explore::explore(Strategy::Optimal, &prog, model, &cfg);
-        (stats, prog)
     }
 }
 
 /// [`CheckError::Limit`] if a limit stopped the exploration that gave `stats`.
-fn limited(l: &Litmus, stats: &Stats) -> Result<(), CheckError> {
+fn limited(file: &str, stats: &Stats) -> Result<(), CheckError> {
     match stats.stopped_by {
         Some(r) => Err(CheckError::Limit(format!(
-            "{}:1:1: no verdict: {r} stopped the exploration (an execution with {} events); \
+            "{file}:1:1: no verdict: {r} stopped the exploration (an execution with {} events); \
              if a loop never ends, bound it with --unroll N",
-            l.file, stats.peak_graph_size
+            stats.peak_graph_size
         ))),
         None => Ok(()),
     }
 }
 
-fn location(prog: &CProgram, s: SrcLoc) -> String {
+pub(crate) fn location<P: Program>(prog: &P, s: SrcLoc) -> String {
     if s.line == 0 {
         return String::new();
     }
     format!("{}:{}:{}", prog.source_file(s.file), s.line, s.col)
+}
+
+/// Data races: the two racing accesses' `file:line:col` each.
+pub(crate) type Races = Vec<(String, String)>;
+
+/// Data races and other errors of the exploration that gave `stats` of `prog`
+/// (test file `file`), each at its `file:line:col`; no verdict
+/// ([`CheckError::Unsupported`]) if some execution did something porf does not
+/// model, or one of the classes `fatal`, and none ([`CheckError::Limit`]) if a limit
+/// stopped the exploration.
+pub(crate) fn sort_errors<P: Program>(
+    file: &str,
+    prog: &P,
+    stats: &Stats,
+    fatal: &[ErrorClass],
+) -> Result<(Races, Vec<String>), CheckError> {
+    if let Some(e) = stats
+        .errors
+        .iter()
+        .find(|e| e.class == ErrorClass::Unsupported || fatal.contains(&e.class))
+    {
+        let at = e
+            .events
+            .first()
+            .map(|(_, s)| location(prog, *s))
+            .filter(|s| !s.is_empty())
+            .unwrap_or_else(|| format!("{file}:1:1"));
+        let what = if e.class == ErrorClass::Unsupported {
+            "unsupported"
+        } else {
+            "error"
+        };
+        return Err(CheckError::Unsupported(format!(
+            "{at}: {what}: {}",
+            e.message
+        )));
+    }
+    limited(file, stats)?;
+    let mut races = Vec::new();
+    let mut errors = Vec::new();
+    for e in &stats.errors {
+        let locs: Vec<String> = e.events.iter().map(|(_, s)| location(prog, *s)).collect();
+        if e.class == ErrorClass::Race {
+            let a = locs.first().cloned().unwrap_or_default();
+            let b = locs.get(1).cloned().unwrap_or_default();
+            races.push((a, b));
+        } else {
+            errors.push(format!("{}: {}", locs.join(", "), e.message));
+        }
+    }
+    Ok((races, errors))
+}
+
+/// How one test reads a final state: each needed location's value, the number of an
+/// address value, and herd's spelling of a location's value.
+pub(crate) struct Reading<'a> {
+    pub val: &'a dyn Fn(&porf_explore::FinalState, &Loc) -> i64,
+    pub addr_value: &'a dyn Fn(&Value) -> i64,
+    pub show: &'a dyn Fn(&Loc, i64) -> String,
+}
+
+/// The distinct final states of `final_states` projected on `observed` (in herd's
+/// order), each with whether `prop` holds there and how many executions the filter
+/// keeps end there; then the positive and negative execution counts.
+pub(crate) fn tally(
+    final_states: &BTreeMap<porf_explore::FinalState, u64>,
+    observed: &[Loc],
+    filter: Option<&Prop>,
+    prop: &Prop,
+    r: &Reading,
+) -> (Vec<FinalState>, u64, u64) {
+    // Per distinct projection on the observed locations: whether the proposition
+    // holds (a function of the projection, since the condition's locations are
+    // observed) and how many executions end there.
+    let mut distinct: BTreeMap<Vec<i64>, (bool, u64)> = BTreeMap::new();
+    for (fs, &n) in final_states {
+        let val = |loc: &Loc| (r.val)(fs, loc);
+        if filter.is_some_and(|f| !f.eval(&val, r.addr_value)) {
+            continue;
+        }
+        let sat = prop.eval(&val, r.addr_value);
+        let key: Vec<i64> = observed.iter().map(val).collect();
+        distinct.entry(key).or_insert((sat, 0)).1 += n;
+    }
+    let states: Vec<FinalState> = distinct
+        .iter()
+        .map(|(vals, &(satisfies, executions))| FinalState {
+            values: observed
+                .iter()
+                .zip(vals)
+                .map(|(loc, &v)| (loc.clone(), (r.show)(loc, v)))
+                .collect(),
+            satisfies,
+            executions,
+        })
+        .collect();
+    let positive = states
+        .iter()
+        .filter(|s| s.satisfies)
+        .map(|s| s.executions)
+        .sum();
+    let negative = states
+        .iter()
+        .filter(|s| !s.satisfies)
+        .map(|s| s.executions)
+        .sum();
+    (states, positive, negative)
 }
 
 /// Checks the parsed test `l` under `model`.
@@ -335,90 +543,38 @@ pub fn check(
     }
     let names_by_addr: HashMap<i64, &str> = addrs.iter().map(|(n, &a)| (a, n.as_str())).collect();
 
-    let (stats, prog) = explore(&module, model, opts);
-    if let Some(e) = stats
-        .errors
-        .iter()
-        .find(|e| e.class == ErrorClass::Unsupported)
-    {
-        let at = e
-            .events
-            .first()
-            .map(|(_, s)| location(&prog, *s))
-            .filter(|s| !s.is_empty())
-            .unwrap_or_else(|| format!("{}:1:1", l.file));
-        return Err(CheckError::Unsupported(format!(
-            "{at}: unsupported: {}",
-            e.message
-        )));
-    }
-    limited(l, &stats)?;
-    let mut races = Vec::new();
-    let mut errors = Vec::new();
-    for e in &stats.errors {
-        let locs: Vec<String> = e.events.iter().map(|(_, s)| location(&prog, *s)).collect();
-        if e.class == ErrorClass::Race {
-            let a = locs.first().cloned().unwrap_or_default();
-            let b = locs.get(1).cloned().unwrap_or_default();
-            races.push((a, b));
-        } else {
-            errors.push(format!("{}: {}", locs.join(", "), e.message));
-        }
-    }
+    let strategy = strategy_for(model, model_name)
+        .map_err(|m| CheckError::Unsupported(format!("{}:1:1: unsupported: {m}", l.file)))?;
+    let (stats, prog) = explore(&module, strategy, model, opts);
+    let (races, errors) = sort_errors(&l.file, &prog, &stats, &[])?;
 
     let init_of = |a: i64| module.cells.get(&a).map_or(0, |c| c.init);
     let addr_value = |v: &Value| match v {
         Value::Int(i) => *i,
         Value::Addr(x) => addrs.get(x).copied().unwrap_or(-1),
     };
-    // Per distinct projection on the observed locations: whether the proposition
-    // holds (a function of the projection, since the condition's locations are
-    // observed) and how many executions end there.
-    let mut distinct: BTreeMap<Vec<i64>, (bool, u64)> = BTreeMap::new();
-    for (fs, &n) in &stats.final_state_counts {
-        let mem: HashMap<i64, i64> = fs.memory.iter().map(|&(a, v)| (a as i64, v)).collect();
-        let val = |loc: &Loc| {
-            let a = cells[loc].0;
-            mem.get(&a).copied().unwrap_or_else(|| init_of(a))
-        };
-        if l.filter
-            .as_ref()
-            .is_some_and(|f| !f.eval(&val, &addr_value))
-        {
-            continue;
-        }
-        let sat = l.cond.prop.eval(&val, &addr_value);
-        let key: Vec<i64> = observed.iter().map(&val).collect();
-        distinct.entry(key).or_insert((sat, 0)).1 += n;
-    }
-    let states: Vec<FinalState> = distinct
-        .iter()
-        .map(|(vals, &(satisfies, executions))| FinalState {
-            values: observed
-                .iter()
-                .zip(vals)
-                .map(|(loc, &v)| {
-                    let shown = match (cells[loc].1, names_by_addr.get(&v)) {
-                        (true, Some(n)) => n.to_string(),
-                        _ => v.to_string(),
-                    };
-                    (loc.clone(), shown)
-                })
-                .collect(),
-            satisfies,
-            executions,
-        })
-        .collect();
-    let positive = states
-        .iter()
-        .filter(|s| s.satisfies)
-        .map(|s| s.executions)
-        .sum();
-    let negative = states
-        .iter()
-        .filter(|s| !s.satisfies)
-        .map(|s| s.executions)
-        .sum();
+    let val = |fs: &porf_explore::FinalState, loc: &Loc| {
+        let a = cells[loc].0;
+        fs.memory
+            .iter()
+            .find(|&&(m, _)| m as i64 == a)
+            .map_or_else(|| init_of(a), |&(_, v)| v)
+    };
+    let show = |loc: &Loc, v: i64| match (cells[loc].1, names_by_addr.get(&v)) {
+        (true, Some(n)) => n.to_string(),
+        _ => v.to_string(),
+    };
+    let (states, positive, negative) = tally(
+        &stats.final_state_counts,
+        &observed,
+        l.filter.as_ref(),
+        &l.cond.prop,
+        &Reading {
+            val: &val,
+            addr_value: &addr_value,
+            show: &show,
+        },
+    );
     let loop_cut = stats.bound_cut > 0;
     Ok(Outcome {
         name: l.name.clone(),

@@ -52,6 +52,17 @@ impl Arch {
         }
     }
 
+    /// The memory model `porf litmus` runs a test of this architecture under when
+    /// none is given: the architecture's own.
+    pub fn model(self) -> &'static str {
+        match self {
+            Arch::AArch64 => "armv8",
+            Arch::RiscV => "riscv",
+            Arch::Ppc => "power",
+            Arch::X86 => "tso",
+        }
+    }
+
     /// The size of a general-purpose register.
     pub fn reg_size(self) -> Size {
         match self {
@@ -312,22 +323,9 @@ pub enum Jump {
     },
 }
 
-/// The shareability domain of an AArch64 barrier.
-#[derive(Copy, Clone, PartialEq, Eq, Debug)]
-pub enum Domain {
-    Sy,
-    Ish,
-    Osh,
-    Nsh,
-}
-
-/// What an AArch64 barrier orders: everything, loads before (`LD`), stores (`ST`).
-#[derive(Copy, Clone, PartialEq, Eq, Debug)]
-pub enum BarrierTypes {
-    All,
-    Ld,
-    St,
-}
+/// AArch64 barriers' shareability domains and access types are porf-graph's, which
+/// the events of a run carry ([`porf_graph::hw::FenceKind`]).
+pub use porf_graph::hw::{BarrierTypes, Domain};
 
 /// A set of RISC-V fence operands: device input, device output, memory reads,
 /// memory writes.

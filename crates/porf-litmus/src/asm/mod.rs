@@ -23,7 +23,10 @@
 
 mod aarch64;
 mod cell;
+pub mod check;
 pub mod ir;
+pub mod layout;
+pub mod machine;
 mod ppc;
 mod riscv;
 mod table;
@@ -72,5 +75,7 @@ pub fn parse_asm(file: &str, text: &str) -> Result<AsmLitmus, LitmusError> {
     table::parse(file, text)
 }
 
+#[cfg(test)]
+mod machine_tests;
 #[cfg(test)]
 mod tests;

@@ -1,0 +1,131 @@
+//! Running an assembly test: its [`AsmProgram`] explored under a model, the final
+//! states counted and the condition read off them as for C tests ([`crate::run`]).
+//!
+//! A register's final value is the value its thread left in it, read through the
+//! view the condition names (`W0` is the low 32 bits of `X0`); a location's is that
+//! of its co-last write, or its initial value. A value that is the base address of a
+//! location prints as the location's name, as herd prints it.
+
+use super::ir::Reg;
+use super::layout::{narrow_reg, Layout};
+use super::machine::AsmProgram;
+use super::AsmLitmus;
+use crate::ast::{needed, observed, Loc, Value};
+use crate::run::{
+    config, sees_exclusive_pairs, sort_errors, strategy_for, tally, CheckError, Options, Outcome,
+    Reading,
+};
+use porf_explore::ErrorClass;
+use porf_models::MemoryModel;
+use std::collections::HashMap;
+use std::time::Instant;
+
+/// Checks the assembly test `t` under `model`.
+pub fn check_asm(
+    t: &AsmLitmus,
+    model: &dyn MemoryModel,
+    model_name: &str,
+    opts: &Options,
+) -> Result<Outcome, CheckError> {
+    let start = Instant::now();
+    let strategy = strategy_for(model, model_name)
+        .map_err(|m| CheckError::Unsupported(format!("{}:1:1: unsupported: {m}", t.file)))?;
+    if let Some((ins, th)) = t.threads.iter().find_map(|th| {
+        th.code
+            .iter()
+            .find(|i| matches!(i.op, super::ir::Op::StoreEx { .. }))
+            .map(|i| (i, th.id))
+    }) {
+        if let Err(why) = sees_exclusive_pairs(model, model_name, strategy) {
+            return Err(CheckError::Unsupported(format!(
+                "{}:{}:{}: unsupported: `{}` (P{th}) is a store-exclusive and {why}: \
+                 no verdict rather than one that ignores the pair's atomicity",
+                t.file, ins.pos.line, ins.pos.col, ins.text
+            )));
+        }
+    }
+    if opts.all_release_acquire {
+        return Err(CheckError::Unsupported(format!(
+            "{}:1:1: unsupported: --all-release-acquire reads C programs; an {} test's \
+             accesses have the orderings its instructions give",
+            t.file, t.arch
+        )));
+    }
+    let layout = Layout::new(t).map_err(CheckError::Litmus)?;
+    let needed = needed(&t.locations, &t.cond, t.filter.as_ref());
+    let observed = observed(&t.locations, &t.cond);
+    // Each needed register: its thread, its index in the thread's reported
+    // registers, and the view's size.
+    let mut regs: Vec<Vec<Reg>> = vec![Vec::new(); t.threads.len()];
+    let mut where_reg: HashMap<Loc, (u32, usize, super::ir::Size)> = HashMap::new();
+    for loc in &needed {
+        let Loc::Reg(th, name) = loc else { continue };
+        let (reg, size) = t
+            .arch
+            .parse_reg(name)
+            .expect("the parser checked the condition's registers");
+        let list = &mut regs[*th as usize];
+        let i = list.iter().position(|r| *r == reg).unwrap_or_else(|| {
+            list.push(reg);
+            list.len() - 1
+        });
+        where_reg.insert(loc.clone(), (*th, i, size));
+    }
+    let prog = AsmProgram::new(t.clone(), layout, regs, opts.unroll);
+    let layout = prog.layout();
+    let stats = porf_explore::explore(strategy, &prog, model, &config(opts));
+    let (races, errors) = sort_errors(&t.file, &prog, &stats, &[ErrorClass::NonTermination])?;
+
+    let addr_value = |v: &Value| match v {
+        Value::Int(i) => *i,
+        Value::Addr(x) => layout.addr_of(x).map_or(-1, |a| a as i64),
+    };
+    let val = |fs: &porf_explore::FinalState, loc: &Loc| match loc {
+        Loc::Reg(..) => {
+            let (th, i, size) = where_reg[loc];
+            let v = fs
+                .registers
+                .iter()
+                .find(|(tid, _)| *tid == th + 1)
+                .and_then(|(_, vs)| vs.get(i).copied())
+                .unwrap_or(0);
+            narrow_reg(t.arch, size, v)
+        }
+        Loc::Global(x) => {
+            let a = layout.addr_of(x).expect("every name has a region");
+            fs.memory
+                .iter()
+                .find(|&&(m, _)| m == a)
+                .map_or_else(|| layout.init_value(a), |&(_, v)| v)
+        }
+    };
+    let show = |_: &Loc, v: i64| match layout.symbol_of_value(v) {
+        Some(n) => n.to_string(),
+        None => v.to_string(),
+    };
+    let (states, positive, negative) = tally(
+        &stats.final_state_counts,
+        &observed,
+        t.filter.as_ref(),
+        &t.cond.prop,
+        &Reading {
+            val: &val,
+            addr_value: &addr_value,
+            show: &show,
+        },
+    );
+    Ok(Outcome {
+        name: t.name.clone(),
+        file: t.file.clone(),
+        model: model_name.to_string(),
+        cond: t.cond.clone(),
+        states,
+        positive,
+        negative,
+        races,
+        errors,
+        loop_cut: stats.bound_cut > 0,
+        bound_cut: stats.bound_cut,
+        elapsed: start.elapsed(),
+    })
+}

@@ -1,0 +1,250 @@
+//! Where an assembly test's locations live and what they and the registers hold at
+//! the start: the initial state of [`super::machine`].
+//!
+//! Invariants:
+//! - every location the test names (initial state, code, `locations`, filter,
+//!   condition, address values) has one region `[base, base + size)`, `size` from its
+//!   declared type (arrays `T x[N]`: `N` elements; scalars 8 bytes); regions are
+//!   disjoint, ordered by first mention, and start at [`BASE`] with [`STRIDE`]-aligned
+//!   bases, so an address names at most one location and every base is below 2³¹
+//!   (an address survives a 32-bit register, as X86 tests keep them);
+//! - a location's initial value is the one the initial state gives (an integer, or the
+//!   base of the location named), else 0, as herd's; a register's likewise.
+
+use super::ir::{Arch, Reg, Size};
+use super::AsmLitmus;
+use crate::ast::{Loc, Pos, Value};
+use crate::parse::LitmusError;
+use porf_graph::Val;
+use std::collections::BTreeMap;
+
+/// The base address of the first location.
+pub const BASE: u64 = 0x1000_0000;
+/// Location bases are multiples of this.
+pub const STRIDE: u64 = 0x1_0000;
+
+/// One location of the test.
+#[derive(Clone, Debug)]
+pub struct Region {
+    pub name: String,
+    pub base: u64,
+    pub size: u64,
+}
+
+/// The locations of a test, their initial values, and each thread's initial registers.
+#[derive(Clone, Debug)]
+pub struct Layout {
+    pub regions: Vec<Region>,
+    /// Initial values of memory by address (absent: 0).
+    pub memory: BTreeMap<u64, Val>,
+    /// Per thread, the initial values of the registers the initial state sets.
+    pub registers: Vec<Vec<(Reg, Val)>>,
+}
+
+fn elem_size(ty: &str) -> u64 {
+    let t = ty.trim();
+    if t.ends_with('*') {
+        return 8;
+    }
+    match t {
+        "char" | "int8_t" | "uint8_t" | "unsigned char" | "signed char" => 1,
+        "short" | "int16_t" | "uint16_t" | "unsigned short" => 2,
+        "int" | "int32_t" | "uint32_t" | "unsigned" | "unsigned int" => 4,
+        _ => 8,
+    }
+}
+
+/// The declared size of a location of type `ty` (`uint8_t[128]`: 128).
+fn size_of(ty: Option<&str>) -> u64 {
+    let Some(ty) = ty else { return 8 };
+    if let Some((elem, n)) = ty.strip_suffix(']').and_then(|t| t.split_once('[')) {
+        let n: u64 = n.trim().parse().unwrap_or(1);
+        return (elem_size(elem) * n).max(1);
+    }
+    elem_size(ty).max(8)
+}
+
+impl Layout {
+    /// The layout of `t`.
+    pub fn new(t: &AsmLitmus) -> Result<Layout, LitmusError> {
+        let err = |p: Pos, m: String| LitmusError {
+            file: t.file.clone(),
+            line: p.line,
+            col: p.col,
+            message: m,
+        };
+        // Names in order of first mention, with their declared type if any.
+        let mut names: Vec<(String, Option<String>)> = Vec::new();
+        let mut mention = |n: &str, ty: Option<&str>| {
+            if let Some(e) = names.iter_mut().find(|(m, _)| m == n) {
+                if e.1.is_none() {
+                    e.1 = ty.map(str::to_string);
+                }
+            } else {
+                names.push((n.to_string(), ty.map(str::to_string)));
+            }
+        };
+        for it in &t.init {
+            if let Loc::Global(x) = &it.loc {
+                mention(x, it.ty.as_deref());
+            }
+            if let Value::Addr(x) = &it.value {
+                mention(x, None);
+            }
+        }
+        for th in &t.threads {
+            for ins in &th.code {
+                if let Some(x) = op_sym(&ins.op) {
+                    mention(x, None);
+                }
+            }
+        }
+        let mut locs: Vec<(Loc, Pos)> = t.locations.clone();
+        let mut addrs = Vec::new();
+        if let Some(f) = &t.filter {
+            f.locs(&mut locs);
+            f.addrs(&mut addrs);
+        }
+        t.cond.prop.locs(&mut locs);
+        t.cond.prop.addrs(&mut addrs);
+        for (l, _) in &locs {
+            if let Loc::Global(x) = l {
+                mention(x, None);
+            }
+        }
+        for (x, _) in &addrs {
+            mention(x, None);
+        }
+        let mut regions = Vec::new();
+        let mut next = BASE;
+        for (name, ty) in names {
+            let size = size_of(ty.as_deref());
+            regions.push(Region {
+                name,
+                base: next,
+                size,
+            });
+            next += size.div_ceil(STRIDE).max(1) * STRIDE + STRIDE;
+            if next >= 1 << 31 {
+                return Err(err(
+                    Pos { line: 1, col: 1 },
+                    "the test's locations do not fit below 2^31 bytes".into(),
+                ));
+            }
+        }
+        let mut l = Layout {
+            regions,
+            memory: BTreeMap::new(),
+            registers: vec![Vec::new(); t.threads.len()],
+        };
+        for it in &t.init {
+            let v = match &it.value {
+                Value::Int(i) => *i,
+                Value::Addr(x) => l.addr_of(x).expect("every name has a region") as Val,
+            };
+            match &it.loc {
+                Loc::Global(x) => {
+                    let a = l.addr_of(x).expect("every name has a region");
+                    l.memory.insert(a, v);
+                }
+                Loc::Reg(th, r) => {
+                    let Some((reg, size)) = t.arch.parse_reg(r) else {
+                        return Err(err(it.pos, format!("`{r}` is not a {} register", t.arch)));
+                    };
+                    let Some(regs) = l.registers.get_mut(*th as usize) else {
+                        return Err(err(it.pos, format!("the test has no thread P{th}")));
+                    };
+                    if reg == Reg::Flags {
+                        return Err(err(it.pos, format!("`{r}` cannot be initialised")));
+                    }
+                    if reg != Reg::Zero {
+                        regs.push((reg, narrow_reg(t.arch, size, v)));
+                    }
+                }
+            }
+        }
+        Ok(l)
+    }
+
+    /// The base address of location `name`.
+    pub fn addr_of(&self, name: &str) -> Option<u64> {
+        self.regions.iter().find(|r| r.name == name).map(|r| r.base)
+    }
+
+    /// The location `a` lies in, with its offset there.
+    pub fn region_at(&self, a: u64) -> Option<(&Region, u64)> {
+        self.regions
+            .iter()
+            .find(|r| a >= r.base && a < r.base + r.size)
+            .map(|r| (r, a - r.base))
+    }
+
+    /// herd's name of address `a`: `x`, or `x+4` inside `x`.
+    pub fn name_of(&self, a: u64) -> Option<String> {
+        let (r, off) = self.region_at(a)?;
+        Some(if off == 0 {
+            r.name.clone()
+        } else {
+            format!("{}+{off}", r.name)
+        })
+    }
+
+    /// The name of the location whose base is value `v`, if any (how herd prints an
+    /// address held in a register or a location).
+    pub fn symbol_of_value(&self, v: Val) -> Option<&str> {
+        self.regions
+            .iter()
+            .find(|r| r.base as Val == v)
+            .map(|r| r.name.as_str())
+    }
+
+    /// The initial value at address `a`.
+    pub fn init_value(&self, a: u64) -> Val {
+        self.memory.get(&a).copied().unwrap_or(0)
+    }
+}
+
+/// The location an instruction names directly (X86 `[x]`).
+fn op_sym(op: &super::ir::Op) -> Option<&str> {
+    use super::ir::Op;
+    let a = match op {
+        Op::Load { addr, .. }
+        | Op::Store { addr, .. }
+        | Op::StoreEx { addr, .. }
+        | Op::Rmw { addr, .. }
+        | Op::Cas { addr, .. } => addr,
+        _ => return None,
+    };
+    a.sym.as_deref()
+}
+
+/// `v` as a write of register view `size` leaves the register: a 32-bit view
+/// zero-extends (AArch64 `W`, X86's 32-bit registers), except on RISC-V, whose 32-bit
+/// operations sign-extend.
+pub fn narrow_reg(arch: Arch, size: Size, v: Val) -> Val {
+    match (arch, size) {
+        (_, Size::Double) => v,
+        (Arch::RiscV, s) => sext(v, s),
+        (_, s) => zext(v, s),
+    }
+}
+
+/// The low `size` bytes of `v`, zero-extended.
+pub fn zext(v: Val, size: Size) -> Val {
+    match size {
+        Size::Byte => v as u8 as Val,
+        Size::Half => v as u16 as Val,
+        Size::Word => v as u32 as Val,
+        Size::Double => v,
+    }
+}
+
+/// The low `size` bytes of `v`, sign-extended.
+pub fn sext(v: Val, size: Size) -> Val {
+    match size {
+        Size::Byte => v as i8 as Val,
+        Size::Half => v as i16 as Val,
+        Size::Word => v as i32 as Val,
+        Size::Double => v,
+    }
+}
