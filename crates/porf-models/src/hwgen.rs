@@ -14,13 +14,16 @@
 //! set, every later event of the thread has it). Every access and fence gets `Some`
 //! [`Hw`] (thread starts and spawns have none).
 //!
-//! rf and co are random and not built in any order: a read may read from any write
-//! of its location in the graph, po-later ones and ones of threads that come later
-//! included, so po ∪ rf may have cycles (load buffering) — with
-//! [`HwShape::load_buffering`] off, a read reads only writes added before it (in a
-//! random interleaving of the threads). co is a random order per location, except
-//! that an RMW's write part usually (not always) goes right after the write its read
-//! part reads, so that both atomic and non-atomic graphs come up.
+//! rf and co are random and not built in any order: with [`HwShape::load_buffering`],
+//! half the reads read from a write added after them (in a random interleaving of
+//! the threads) by another thread (rarely a po-later one of their own), so po ∪ rf
+//! may have cycles (load buffering); the other reads, and all with `load_buffering`
+//! off, read the initial value or a write added before them. Half the graphs are
+//! *near-SC*: co is the order of insertion and all reads but one or two read the
+//! latest write added before them, so that one weak read decides. co per location is, in three graphs of four,
+//! a random interleaving of the threads' writes in program order, else a random
+//! order; either way an RMW's write part usually (not always) goes right after the
+//! write its read part reads, so that both atomic and non-atomic graphs come up.
 //!
 //! Invariants of the graphs: the porf and hb views are *not* maintained (reads get
 //! their sources through [`Graph::set_rf_unordered`]); models that allow load
@@ -64,15 +67,21 @@ pub struct HwShape {
 }
 
 impl HwShape {
-    /// A random shape for `arch`: 2–4 threads of up to 2–5 instructions over 1–3
-    /// locations, load buffering in three graphs of four.
+    /// A random shape for `arch`, litmus-sized: 2–3 threads (4 one time in eight) of
+    /// up to 2–4 instructions over 2 locations (1 or 3 one time in four each), load
+    /// buffering in three graphs of four.
     pub fn random(seed: u64, arch: HwArch) -> HwShape {
         let mut rng = SplitMix64(seed ^ 0x5a_4e45);
+        let threads = if rng.below(8) == 0 {
+            4
+        } else {
+            2 + rng.below(2) as u32
+        };
         HwShape {
             arch,
-            threads: 2 + rng.below(3) as u32,
-            events_per_thread: 2 + rng.below(4) as u32,
-            locs: 1 + rng.below(3),
+            threads,
+            events_per_thread: 2 + rng.below(3) as u32,
+            locs: [2, 2, 1, 3][rng.below(4) as usize],
             load_buffering: rng.below(4) != 0,
         }
     }
@@ -117,11 +126,19 @@ pub fn random_hw_graph(seed: u64, shape: &HwShape) -> Graph {
         reads: Vec<u32>,
         ctrl: Vec<u32>,
         open_excl: Option<(u32, Loc)>,
+        first: bool,
     }
+    // A ring (half the load-buffering graphs over two or more locations): thread `t`
+    // has at least two instructions, starts with a read of location `t`, ends with a
+    // write of location `t + 1` (modulo), and mostly accesses these two in between,
+    // so that po ∪ rf cycles pass through several locations, as in LB, rather than
+    // break coherence on one.
+    let ring = shape.load_buffering && locs.len() > 1 && rng.below(2) == 0;
     let mut threads: Vec<T> = (1..=shape.threads)
         .map(|tid| T {
             tid,
-            left: 1 + rng.below(shape.events_per_thread as u64) as u32,
+            left: 1 + rng.below(shape.events_per_thread as u64) as u32 + u32::from(ring),
+            first: true,
             reads: Vec::new(),
             ctrl: Vec::new(),
             open_excl: None,
@@ -135,12 +152,29 @@ pub fn random_hw_graph(seed: u64, shape: &HwShape) -> Graph {
         let k = rng.below(threads.len() as u64) as usize;
         let th = &mut threads[k];
         let loc = locs[rng.below(locs.len() as u64) as usize];
-        let instr = if let Some((r, l)) = th.open_excl.filter(|_| rng.below(2) == 0) {
+        let mut instr = if let Some((r, l)) = th.open_excl.filter(|_| rng.below(2) == 0) {
             th.open_excl = None;
             Instr::StoreExcl(l, write_tags(&mut rng, shape.arch) | Tags::EXCL, r)
         } else {
             random_instr(&mut rng, shape.arch, loc, th.open_excl.is_none())
         };
+        if ring {
+            let t = th.tid as usize;
+            let (rloc, wloc) = (locs[t % locs.len()], locs[(t + 1) % locs.len()]);
+            if th.first {
+                instr = Instr::Read(rloc, read_tags(&mut rng, shape.arch));
+            } else if th.left == 1 {
+                instr = Instr::Write(wloc, write_tags(&mut rng, shape.arch));
+            }
+            instr = match instr {
+                _ if rng.below(8) == 0 => instr,
+                Instr::Read(_, t) => Instr::Read(rloc, t),
+                Instr::Write(_, t) => Instr::Write(wloc, t),
+                Instr::Amo(_, t, w) => Instr::Amo(rloc, t, w),
+                Instr::LoadExcl(_, t) if th.open_excl.is_none() => Instr::LoadExcl(rloc, t),
+                other => other,
+            };
+        }
         // Dependencies on po-earlier reads: a few of them, sometimes.
         let some_reads = |rng: &mut SplitMix64, reads: &[u32]| -> Vec<u32> {
             let mut v: Vec<u32> = reads
@@ -151,19 +185,19 @@ pub fn random_hw_graph(seed: u64, shape: &HwShape) -> Graph {
             v.truncate(2);
             v
         };
-        if !th.reads.is_empty() && rng.below(5) == 0 {
+        if !th.reads.is_empty() && rng.below(6) == 0 {
             let r = th.reads[rng.below(th.reads.len() as u64) as usize];
             if !th.ctrl.contains(&r) {
                 th.ctrl.push(r);
                 th.ctrl.sort_unstable();
             }
         }
-        let addr = if rng.below(2) == 0 {
+        let addr = if rng.below(3) == 0 {
             some_reads(&mut rng, &th.reads)
         } else {
             Vec::new()
         };
-        let data = if rng.below(2) == 0 {
+        let data = if rng.below(3) == 0 {
             some_reads(&mut rng, &th.reads)
         } else {
             Vec::new()
@@ -257,6 +291,7 @@ pub fn random_hw_graph(seed: u64, shape: &HwShape) -> Graph {
             }
         }
         th.left -= 1;
+        th.first = false;
         if th.left == 0 {
             threads.swap_remove(k);
         }
@@ -266,24 +301,74 @@ pub fn random_hw_graph(seed: u64, shape: &HwShape) -> Graph {
     for &l in &locs {
         all_writes.push(g.co(l).to_vec());
     }
-    for (r, before) in &reads {
+    // Near-SC graphs (half of them): co is the order in which writes were added, and
+    // every read but one or two reads the latest write added before it, as in an
+    // interleaving; the others read as below. So that a graph is often inconsistent
+    // for one reason only, the one weak read.
+    let near_sc = rng.below(2) == 0;
+    let weak: Vec<usize> = (0..1 + rng.below(2))
+        .map(|_| rng.below(reads.len().max(1) as u64) as usize)
+        .collect();
+    for (k, (r, before)) in reads.iter().enumerate() {
+        if near_sc && !weak.contains(&k) {
+            g.set_rf_unordered(*r, before.last().copied());
+            continue;
+        }
         let loc = g.label(*r).loc().expect("a read");
-        let pool = if shape.load_buffering {
-            &all_writes[(loc.0 - 1) as usize]
+        // With load buffering, half the reads read a write added after them: one of
+        // another thread (or, one time in eight, any, a po-later one of their own
+        // thread included, which is always incoherent); the others read as in an
+        // interleaving.
+        let later: Vec<EventId> = all_writes[(loc.0 - 1) as usize]
+            .iter()
+            .copied()
+            .filter(|w| !before.contains(w))
+            .collect();
+        let own_later = rng.below(8) == 0;
+        let later: Vec<EventId> = later
+            .into_iter()
+            .filter(|w| w.tid != r.tid || own_later)
+            .collect();
+        let cands: Vec<EventId> = if shape.load_buffering && !later.is_empty() && rng.below(2) == 0
+        {
+            later
         } else {
-            before
+            before.clone()
         };
-        // Own RMW write parts are not candidates of their own read part.
-        let cands: Vec<EventId> = pool.iter().copied().filter(|&w| w != r.next()).collect();
+        // An RMW's own write part is never a source of its read part.
+        let cands: Vec<EventId> = cands.into_iter().filter(|&w| w != r.next()).collect();
         let k = rng.below(cands.len() as u64 + 1) as usize;
         let src = (k > 0).then(|| cands[k - 1]);
         g.set_rf_unordered(*r, src);
     }
-    // co: random per location; an RMW's write mostly right after its read's source.
+    // co: in three graphs of four a random interleaving of the threads' writes in
+    // po order, else a random order; an RMW's write mostly right after its read's
+    // source.
+    let po_respecting = rng.below(4) != 0;
     for &l in &locs {
         let mut order = g.co(l).to_vec();
-        for i in (1..order.len()).rev() {
-            order.swap(i, rng.below(i as u64 + 1) as usize);
+        if !near_sc {
+            for i in (1..order.len()).rev() {
+                order.swap(i, rng.below(i as u64 + 1) as usize);
+            }
+        }
+        if po_respecting && !near_sc {
+            // The k-th slot taken by a thread's writes gets its k-th write in po.
+            let mut by_thread: Vec<Vec<EventId>> = Vec::new();
+            for &w in &order {
+                let t = w.tid as usize;
+                if by_thread.len() <= t {
+                    by_thread.resize_with(t + 1, Vec::new);
+                }
+                by_thread[t].push(w);
+            }
+            for ws in &mut by_thread {
+                ws.sort();
+                ws.reverse();
+            }
+            for slot in order.iter_mut() {
+                *slot = by_thread[slot.tid as usize].pop().expect("a write");
+            }
         }
         for &(r, w) in amos.iter().filter(|(r, _)| g.label(*r).loc() == Some(l)) {
             if rng.below(4) == 0 {
@@ -300,6 +385,113 @@ pub fn random_hw_graph(seed: u64, shape: &HwShape) -> Graph {
         g.set_co(l, order);
     }
     g
+}
+
+/// The executions of `g`'s program: `g` with every choice of rf (each read reads
+/// the initial value or any write of its location but its own RMW's write part) and
+/// co (every order of each location's writes; a random one per execution where a
+/// location has more than 5) — all of them when there are at most
+/// `limit`, else `limit` random ones (deterministic in `seed`). As for
+/// [`random_hw_graph`], porf and hb views are not maintained.
+pub fn hw_executions(g: &Graph, limit: usize, seed: u64) -> Vec<Graph> {
+    let mut rng = SplitMix64(seed ^ 0xe7ec_5eed);
+    let mut reads: Vec<(EventId, Vec<Option<EventId>>)> = Vec::new();
+    for (e, l) in g.events() {
+        if let LabelKind::Read { loc, .. } = l.kind {
+            let srcs = std::iter::once(None)
+                .chain(
+                    g.co(loc)
+                        .iter()
+                        .copied()
+                        .filter(|&w| w != e.next())
+                        .map(Some),
+                )
+                .collect();
+            reads.push((e, srcs));
+        }
+    }
+    let locs: Vec<Loc> = g.locations().map(|(&l, _)| l).collect();
+    // Every order of up to 5 writes; more get a random order per execution.
+    let cos: Vec<Vec<Vec<EventId>>> = locs
+        .iter()
+        .map(|&l| {
+            if g.co(l).len() <= 5 {
+                permutations(g.co(l))
+            } else {
+                vec![g.co(l).to_vec()]
+            }
+        })
+        .collect();
+    let radices: Vec<usize> = reads
+        .iter()
+        .map(|(_, s)| s.len())
+        .chain(cos.iter().map(Vec::len))
+        .collect();
+    let total = radices
+        .iter()
+        .try_fold(1usize, |acc, &r| acc.checked_mul(r))
+        .unwrap_or(usize::MAX);
+    let build = |rng: &mut SplitMix64, digits: &[usize]| {
+        let mut h = g.clone();
+        for ((r, srcs), &d) in reads.iter().zip(digits) {
+            h.set_rf_unordered(*r, srcs[d]);
+        }
+        for ((l, orders), &d) in locs.iter().zip(&cos).zip(&digits[reads.len()..]) {
+            let mut order = orders[d].clone();
+            if order.len() > 5 {
+                for i in (1..order.len()).rev() {
+                    order.swap(i, rng.below(i as u64 + 1) as usize);
+                }
+            }
+            h.set_co(*l, order);
+        }
+        h
+    };
+    let mut out = Vec::new();
+    if total <= limit {
+        let mut digits = vec![0; radices.len()];
+        loop {
+            out.push(build(&mut rng, &digits));
+            let mut i = 0;
+            while i < digits.len() {
+                digits[i] += 1;
+                if digits[i] < radices[i] {
+                    break;
+                }
+                digits[i] = 0;
+                i += 1;
+            }
+            if i == digits.len() {
+                break;
+            }
+        }
+    } else {
+        for _ in 0..limit {
+            let digits: Vec<usize> = radices
+                .iter()
+                .map(|&r| rng.below(r as u64) as usize)
+                .collect();
+            out.push(build(&mut rng, &digits));
+        }
+    }
+    out
+}
+
+/// Every order of `xs`.
+fn permutations(xs: &[EventId]) -> Vec<Vec<EventId>> {
+    if xs.is_empty() {
+        return vec![Vec::new()];
+    }
+    let mut out = Vec::new();
+    for i in 0..xs.len() {
+        let mut rest = xs.to_vec();
+        let x = rest.remove(i);
+        for mut p in permutations(&rest) {
+            p.insert(0, x);
+            out.push(p);
+        }
+    }
+    out
 }
 
 fn pick<T: Copy>(rng: &mut SplitMix64, xs: &[T]) -> T {
@@ -354,8 +546,8 @@ fn fence_kind(rng: &mut SplitMix64, arch: HwArch) -> FenceKind {
                 &[BarrierTypes::All, BarrierTypes::Ld, BarrierTypes::St],
             );
             match rng.below(8) {
-                0 => FenceKind::Isb,
-                1 => FenceKind::Dsb(d, t),
+                0 | 1 => FenceKind::Isb,
+                2 => FenceKind::Dsb(d, t),
                 _ => FenceKind::Dmb(d, t),
             }
         }
@@ -402,11 +594,11 @@ fn fence_kind(rng: &mut SplitMix64, arch: HwArch) -> FenceKind {
 }
 
 fn random_instr(rng: &mut SplitMix64, arch: HwArch, loc: Loc, may_open_excl: bool) -> Instr {
-    match rng.below(12) {
+    match rng.below(13) {
         0..=3 => Instr::Read(loc, read_tags(rng, arch)),
         4..=6 => Instr::Write(loc, write_tags(rng, arch)),
-        7 | 8 => Instr::Fence(fence_kind(rng, arch)),
-        9 | 10 => Instr::Amo(loc, rmw_tags(rng, arch) | Tags::AMO, rng.below(5) != 0),
+        7..=9 => Instr::Fence(fence_kind(rng, arch)),
+        10 | 11 => Instr::Amo(loc, rmw_tags(rng, arch) | Tags::AMO, rng.below(5) != 0),
         _ if may_open_excl && !matches!(arch, HwArch::X86 | HwArch::Kernel) => {
             let tags = match arch {
                 HwArch::Arm | HwArch::RiscV => pick(rng, &[Tags::NONE, Tags::ACQ]),
