@@ -99,3 +99,23 @@ fn armv8_cat_agrees_with_native_armv8() {
 fn riscv_cat_agrees_with_native_riscv() {
     differential("riscv", "riscv.cat", HwArch::RiscV);
 }
+
+/// The cat files give the classic shapes their published verdicts
+/// (`porf_models::hwgen::litmus`).
+#[test]
+fn cat_files_give_litmus_shapes_their_published_verdicts() {
+    use porf_models::hwgen::litmus::{arm_shapes, riscv_shapes};
+    for (file, shapes) in [("armv8.cat", arm_shapes()), ("riscv.cat", riscv_shapes())] {
+        let cat = load_file(&cat_file(file), &[]).unwrap_or_else(|e| panic!("{e}"));
+        for s in shapes {
+            let v = evaluate(&cat, &from_graph(&s.graph), false).unwrap();
+            assert_eq!(
+                v.allowed(),
+                s.allowed,
+                "{file}: {} ({:?})",
+                s.name,
+                v.violated
+            );
+        }
+    }
+}

@@ -136,3 +136,34 @@ impl MemoryModel for Armv8 {
         false
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::hwgen::litmus::arm_shapes;
+
+    /// The published verdicts of the classic shapes ([`crate::hwgen::litmus`]).
+    #[test]
+    fn litmus_shapes_have_their_published_verdicts() {
+        for s in arm_shapes() {
+            assert_eq!(Armv8.is_consistent(&s.graph), s.allowed, "{}", s.name);
+        }
+    }
+
+    /// Without the atomicity shapes, the incremental check is the declarative one.
+    #[test]
+    fn incremental_is_the_whole_check_but_atomicity() {
+        for s in arm_shapes() {
+            let last = s.graph.events().last().map(|(e, _)| e).unwrap();
+            if !s.name.contains("atomicity") {
+                assert_eq!(
+                    Armv8.consistent_with(&s.graph, last),
+                    s.allowed,
+                    "{}",
+                    s.name
+                );
+            }
+        }
+        assert!(Armv8.allows_load_buffering() && !Armv8.has_data_races());
+    }
+}

@@ -29,6 +29,8 @@
 //! their sources through [`Graph::set_rf_unordered`]); models that allow load
 //! buffering read neither. Everything is deterministic in the seed.
 
+pub mod litmus;
+
 use porf_graph::hash::SplitMix64;
 use porf_graph::hw::{BarrierTypes, Deps, Domain, FenceKind, FenceOps, Hw, KernelFence, Tags};
 use porf_graph::{

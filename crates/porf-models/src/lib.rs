@@ -4,13 +4,14 @@
 //! drives an exploration, never sees a program or a thread (no `Program`,
 //! `ThreadMachine` or `Action` here) and knows no explorer and no front end.
 //!
-//! **API boundary**: [`MemoryModel`] with [`by_name`] and [`MODEL_NAMES`]; the
-//! model-independent error checks over a `&Graph`: [`race`], [`lifetime`],
-//! [`atomicity`]; rf mode's witnesses, ground truth and exact checks: [`rf`],
+//! **API boundary**: [`MemoryModel`] with [`by_name`], [`MODEL_NAMES`] and
+//! [`HW_MODEL_NAMES`]; the model-independent error checks over a `&Graph`: [`race`],
+//! [`lifetime`], [`atomicity`]; rf mode's witnesses, ground truth and exact checks: [`rf`],
 //! [`rf::wb`] (with [`MemoryModel::rf_check`]'s [`rf::RfCheck`] saying what decided an
 //! answer); VerifySC with good-writes for the RVF explorer: [`rvf`]; the causal models'
 //! operational memory systems (an independent checker): [`causal::op`]; random
-//! hardware graphs for differential tests: [`hwgen`].
+//! hardware graphs for differential tests: [`hwgen`]; the hardware models' view of a
+//! graph: [`hwexec`].
 //!
 //! An execution here is (events, rf, co). Every model implements [`MemoryModel`]:
 //! an incremental check used by the optimal explorer when it adds one event, a

@@ -172,3 +172,28 @@ impl MemoryModel for RiscV {
         false
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::hwgen::litmus::riscv_shapes;
+
+    /// The published verdicts of the classic shapes ([`crate::hwgen::litmus`]).
+    #[test]
+    fn litmus_shapes_have_their_published_verdicts() {
+        for s in riscv_shapes() {
+            assert_eq!(RiscV.is_consistent(&s.graph), s.allowed, "{}", s.name);
+            // The incremental check leaves atomicity to the explorers.
+            let last = s.graph.events().last().map(|(e, _)| e).unwrap();
+            if !s.name.contains("atomicity") {
+                assert_eq!(
+                    RiscV.consistent_with(&s.graph, last),
+                    s.allowed,
+                    "{}",
+                    s.name
+                );
+            }
+        }
+        assert!(RiscV.allows_load_buffering() && !RiscV.has_data_races());
+    }
+}
