@@ -4,12 +4,14 @@
 //! drives an exploration, never sees a program or a thread (no `Program`,
 //! `ThreadMachine` or `Action` here) and knows no explorer and no front end.
 //!
-//! **API boundary**: [`MemoryModel`] with [`by_name`] and [`MODEL_NAMES`]; the
-//! model-independent error checks over a `&Graph`: [`race`], [`lifetime`],
-//! [`atomicity`]; rf mode's witnesses, ground truth and exact checks: [`rf`],
+//! **API boundary**: [`MemoryModel`] with [`by_name`], [`MODEL_NAMES`] and
+//! [`HW_MODEL_NAMES`]; the model-independent error checks over a `&Graph`: [`race`],
+//! [`lifetime`], [`atomicity`]; rf mode's witnesses, ground truth and exact checks: [`rf`],
 //! [`rf::wb`] (with [`MemoryModel::rf_check`]'s [`rf::RfCheck`] saying what decided an
 //! answer); VerifySC with good-writes for the RVF explorer: [`rvf`]; the causal models'
-//! operational memory systems (an independent checker): [`causal::op`].
+//! operational memory systems (an independent checker): [`causal::op`]; random
+//! hardware graphs for differential tests: [`hwgen`]; the hardware models' view of a
+//! graph: [`hwexec`].
 //!
 //! An execution here is (events, rf, co). Every model implements [`MemoryModel`]:
 //! an incremental check used by the optimal explorer when it adds one event, a
@@ -21,9 +23,12 @@
 //! model and lives in [`atomicity`]; data races in [`race`]; use-after-free and other
 //! errors of dynamically allocated memory in [`lifetime`].
 
+pub mod armv8;
 pub mod atomicity;
 pub mod causal;
 pub mod floor;
+pub mod hwexec;
+pub mod hwgen;
 pub mod lifetime;
 pub mod pso;
 pub mod ra;
@@ -32,6 +37,7 @@ pub mod rc11;
 pub mod rc11_genmc;
 pub mod relation;
 pub mod rf;
+pub mod riscv;
 pub mod rvf;
 pub mod sc;
 pub mod tso;
@@ -141,9 +147,16 @@ pub fn by_name(name: &str) -> Option<Box<dyn MemoryModel>> {
         "rc11-genmc" => Box::new(rc11_genmc::Rc11Genmc),
         "wra" => Box::new(causal::wra::Wra),
         "sra" => Box::new(causal::sra::Sra),
+        "armv8" => Box::new(armv8::Armv8),
+        "riscv" => Box::new(riscv::RiscV),
         _ => return None,
     })
 }
 
-/// Names accepted by [`by_name`].
+/// The hardware models [`by_name`] also accepts, which allow load buffering
+/// ([`MemoryModel::allows_load_buffering`]): not in [`MODEL_NAMES`] (the command
+/// line's choices) until the explorers enumerate the executions with po ∪ rf cycles.
+pub const HW_MODEL_NAMES: &[&str] = &["armv8", "riscv"];
+
+/// Names accepted by [`by_name`] and offered on the command line.
 pub const MODEL_NAMES: &[&str] = &["sc", "tso", "pso", "ra", "rc11", "rc11-genmc", "wra", "sra"];

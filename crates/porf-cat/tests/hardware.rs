@@ -1,0 +1,121 @@
+//! porf's native hardware models against the cat interpreter running porf's own cat
+//! files of them (`cat/armv8.cat`, `cat/riscv.cat`): on random hardware graphs
+//! (`porf_models::hwgen`: dependencies, fences, annotations, AMO and exclusive pairs,
+//! random rf and co with load-buffering cycles), the native declarative check
+//! (`MemoryModel::is_consistent`), each of its axioms, and the cat file's verdict
+//! agree. Two sources of graphs, `PORF_HW_GRAPHS` each per model (default 10⁴):
+//! random graphs (three in four of the model's own architecture, the others with the
+//! other architectures' tags and fences, which the model must read as plain accesses
+//! and no-op fences, as the cat file does), and the executions of random programs
+//! (`hwgen::hw_executions`: every rf and co choice, or 48 random ones, of each
+//! program), where the weak outcomes of one program are all compared.
+
+use porf_cat::{build::from_graph, evaluate, load_file};
+use porf_graph::Graph;
+use porf_models::by_name;
+use porf_models::hwgen::{hw_executions, random_hw_graph, HwArch, HwShape};
+use std::path::PathBuf;
+
+fn graphs() -> u64 {
+    std::env::var("PORF_HW_GRAPHS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(10_000)
+}
+
+fn cat_file(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("cat")
+        .join(name)
+}
+
+const ARCHS: [HwArch; 5] = [
+    HwArch::Arm,
+    HwArch::RiscV,
+    HwArch::Power,
+    HwArch::X86,
+    HwArch::Kernel,
+];
+
+/// The graphs compared: `n` random ones, then the executions of random programs
+/// until `n` more.
+fn graphs_for(arch: HwArch, n: u64) -> impl Iterator<Item = (u64, Graph)> {
+    let random = (0..n).map(move |seed| {
+        let a = if seed % 4 == 3 {
+            ARCHS[(seed / 4) as usize % 5]
+        } else {
+            arch
+        };
+        (seed, random_hw_graph(seed, &HwShape::random(seed, a)))
+    });
+    let programs = (n..).flat_map(move |seed| {
+        let g = random_hw_graph(seed, &HwShape::random(seed, arch));
+        hw_executions(&g, 48, seed)
+            .into_iter()
+            .map(move |h| (seed, h))
+    });
+    random.chain(programs.take(n as usize))
+}
+
+fn differential(native: &str, file: &str, arch: HwArch) {
+    let model = by_name(native).unwrap();
+    let cat = load_file(&cat_file(file), &[]).unwrap_or_else(|e| panic!("{e}"));
+    let n = graphs();
+    let (mut total, mut consistent, mut cyclic_allowed) = (0u64, 0u64, 0u64);
+    for (seed, g) in graphs_for(arch, n) {
+        let want = model.is_consistent(&g);
+        let verdict = evaluate(&cat, &from_graph(&g), false).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            verdict.allowed(),
+            want,
+            "seed {seed}: native {native} says {want}, {file} violates {:?}\n{g}",
+            verdict.violated
+        );
+        total += 1;
+        if want {
+            consistent += 1;
+            let b = porf_models::relation::Base::new(&g);
+            cyclic_allowed += u64::from(!b.porf().is_acyclic());
+        }
+    }
+    println!(
+        "{native} vs {file}: {total} hardware graphs agree; {consistent} consistent, \
+         {cyclic_allowed} of them with a po ∪ rf cycle"
+    );
+    assert_eq!(total, 2 * n);
+    assert!(
+        consistent > total / 20 && consistent < total * 9 / 10,
+        "{consistent} of {total} consistent under {native}"
+    );
+    assert!(cyclic_allowed > 0, "no consistent load-buffering graph");
+}
+
+#[test]
+fn armv8_cat_agrees_with_native_armv8() {
+    differential("armv8", "armv8.cat", HwArch::Arm);
+}
+
+#[test]
+fn riscv_cat_agrees_with_native_riscv() {
+    differential("riscv", "riscv.cat", HwArch::RiscV);
+}
+
+/// The cat files give the classic shapes their published verdicts
+/// (`porf_models::hwgen::litmus`).
+#[test]
+fn cat_files_give_litmus_shapes_their_published_verdicts() {
+    use porf_models::hwgen::litmus::{arm_shapes, riscv_shapes};
+    for (file, shapes) in [("armv8.cat", arm_shapes()), ("riscv.cat", riscv_shapes())] {
+        let cat = load_file(&cat_file(file), &[]).unwrap_or_else(|e| panic!("{e}"));
+        for s in shapes {
+            let v = evaluate(&cat, &from_graph(&s.graph), false).unwrap();
+            assert_eq!(
+                v.allowed(),
+                s.allowed,
+                "{file}: {} ({:?})",
+                s.name,
+                v.violated
+            );
+        }
+    }
+}
