@@ -117,10 +117,6 @@ impl Relation {
             })
         })
     }
-    /// Every pair, by increasing source.
-    pub fn pairs(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
-        (0..self.size()).flat_map(move |a| self.successors(a).map(move |b| (a, b)))
-    }
     pub fn is_empty(&self) -> bool {
         self.bits.iter().all(|&w| w == 0)
     }
