@@ -29,7 +29,7 @@ fn main() {
             && v.blocked == r.blocked
             && v.final_states == r.final_states
             && v.error_keys() == r.error_keys();
-        if !same {
+        if !same && tv < 1.9 && tr < 1.9 {
             println!(
                 "seed {seed} DIFF: values {} {} {} {:?} ref {} {} {} {:?}\n{prog}",
                 v.complete,

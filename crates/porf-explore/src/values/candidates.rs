@@ -100,7 +100,9 @@ impl<P: Program> Values<'_, '_, P> {
             if self.stop() {
                 return;
             }
-            if self.co.check_whole(&mut st.g) {
+            // Every model's whole check includes RMW atomicity (MemoryModel::is_consistent):
+            // asking it first only spares the model's check.
+            if porf_models::atomicity::holds(&st.g) && self.co.check_whole(&mut st.g) {
                 self.accept(&mut st, cyclic);
             }
             if !odometer(&mut pick, |i| locs[i].1.len()) {
