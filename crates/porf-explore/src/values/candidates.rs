@@ -209,6 +209,9 @@ impl<P: Program> Values<'_, '_, P> {
     /// after refusing a program whose graph would need hb views.
     fn patched(&mut self, s: &Script<P>, rf: &[(EventId, Option<EventId>)]) -> Option<State<P>> {
         let mut st = s.st.clone();
+        for &(r, w) in rf {
+            st.g.set_rf(r, w);
+        }
         if let Some(e) = needs_hb(&st.g) {
             let msg = format!(
                 "a load-buffering execution (a po ∪ rf cycle) of a program with {}: the \
@@ -218,9 +221,6 @@ impl<P: Program> Values<'_, '_, P> {
             );
             self.refuse(msg, &st.g);
             return None;
-        }
-        for &(r, w) in rf {
-            st.g.set_rf(r, w);
         }
         for &(r, _) in rf {
             st.g.label_mut(r).hb = self.model.hb_view(&st.g, r);

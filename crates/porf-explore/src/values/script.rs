@@ -297,7 +297,8 @@ pub(crate) fn grounded<P: Program>(s: &Script<P>, deps: bool) -> bool {
                         .chain(&d.data)
                         .chain(&d.ctrl)
                         .all(|&r| is_done(&done, EventId::new(e.tid, r)))
-                        && (!l.is_exclusive_write() || is_done(&done, EventId::new(e.tid, e.idx - 1)))
+                        && (!l.is_exclusive_write()
+                            || is_done(&done, EventId::new(e.tid, e.idx - 1)))
                 }
                 _ => e.prev().is_none_or(|p| is_done(&done, p)),
             };
