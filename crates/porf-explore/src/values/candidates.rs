@@ -438,12 +438,12 @@ fn permutations(xs: &[EventId]) -> Vec<Vec<EventId>> {
 /// Advances the mixed-radix counter `pick` (digit `i` below `radix(i)`); false once
 /// it wrapped around.
 fn odometer(pick: &mut [usize], radix: impl Fn(usize) -> usize) -> bool {
-    for i in 0..pick.len() {
-        pick[i] += 1;
-        if pick[i] < radix(i) {
+    for (i, digit) in pick.iter_mut().enumerate() {
+        *digit += 1;
+        if *digit < radix(i) {
             return true;
         }
-        pick[i] = 0;
+        *digit = 0;
     }
     false
 }
