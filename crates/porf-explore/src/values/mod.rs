@@ -8,8 +8,9 @@
 //! a fixed order, the lowest-numbered enabled thread first, each read answered with
 //! its guess instead of a write's value): each run is a *script*, the events each
 //! thread performs given its guesses. The domain starts with the initial values and
-//! is grown to a fixpoint (the values the scripts write are added, and the scripts
-//! recomputed), for at most [`MAX_ROUNDS`] rounds of at most [`MAX_DOMAIN`] values per
+//! is grown to a fixpoint (the values the *grounded* scripts write are added, and the
+//! scripts recomputed; [`script::grounded`]: the script's events can be performed in
+//! some order, each read after a write of its guessed value), for at most [`MAX_ROUNDS`] rounds of at most [`MAX_DOMAIN`] values per
 //! location; a domain that does not converge ends the exploration with an
 //! unsupported error, never a guess. Then, for every script, [`candidates`] tries
 //! every rf (each read reads a write of its location and of its guessed value, or
@@ -44,10 +45,12 @@
 //! script's candidates may share in rf mode. Conversely every kept graph is a
 //! consistent execution of the program (its replay is one, or its script is the
 //! threads' runs given the values its sources write). Every read of a consistent E
-//! reads a value of D unless E has an *out-of-thin-air* cycle: if a read r reads a
-//! value outside D, its source w writes a value no script writes, so some read po
-//! before w (or before a spawn or join w's thread depends on) reads a value outside
-//! D; by finiteness these reads close a cycle of rf and dependencies. Models that
+//! reads a value of D unless E has an *out-of-thin-air* cycle: take, in a po ∪ rf
+//! order of E, the first read r reading a value outside D, and its source w; the
+//! porf-prefix of w reads values of D only and reads from writes inside it, so it,
+//! with every other read guessing its location's initial value, is a grounded script
+//! over D, which writes w's value: so that value is in D, a contradiction. Without a
+//! po ∪ rf order the same runs along rf and dependencies, whose cycle it needs. Models that
 //! forbid load buffering forbid every po ∪ rf cycle, so for them Values is exact.
 //! Models that allow it must forbid such *dependency* cycles (rf with the
 //! address, data and control dependencies of [`porf_graph::hw`]; an event without
