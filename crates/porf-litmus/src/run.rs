@@ -244,26 +244,21 @@ pub fn check_file(
 }
 
 /// The explorer for `model`: porf's optimal graph explorer for models that keep
-/// po ∪ rf acyclic; a model that allows load buffering
-/// ([`MemoryModel::allows_load_buffering`]) needs an explorer that reaches reads
-/// from po-later writes, which this build does not have (the reason, then). The one
-/// place a litmus test's explorer is chosen.
-pub fn strategy_for(model: &dyn MemoryModel, model_name: &str) -> Result<Strategy, String> {
-    if model.allows_load_buffering() {
-        return Err(format!(
-            "model `{model_name}` allows load buffering (po ∪ rf cycles), and this build \
-             of porf has no explorer for such models (value enumeration, issue 28 item 5); \
-             run the test under a model that keeps po ∪ rf acyclic (--model, --model-file)"
-        ));
-    }
-    Ok(Strategy::Optimal)
+/// po ∪ rf acyclic; for a model that allows load buffering
+/// ([`MemoryModel::allows_load_buffering`]), the values explorer, which reaches reads
+/// from po-later writes ([`porf_explore::default_strategy`]). The one place a litmus
+/// test's explorer is chosen; an `Err` would name what is missing.
+pub fn strategy_for(model: &dyn MemoryModel, _model_name: &str) -> Result<Strategy, String> {
+    Ok(porf_explore::default_strategy(model))
 }
 
 /// Whether exploring with `strategy` hands the model each event's hardware facts
 /// (`ThreadMachine::hw` copied into the graph with `Graph::set_hw`). No explorer of
-/// this build does yet. (Every strategy is listed: a new one must say.)
+/// The values explorer does; the others do not yet. (Every strategy is listed: a new
+/// one must say.)
 pub fn records_hw(strategy: Strategy) -> bool {
     match strategy {
+        Strategy::Values => true,
         Strategy::Optimal | Strategy::Reference | Strategy::RfSmc | Strategy::RfPartSmc => false,
     }
 }
