@@ -24,7 +24,10 @@
 pub mod atomicity;
 pub mod causal;
 pub mod floor;
+pub(crate) mod hwrel;
+pub mod imm;
 pub mod lifetime;
+pub mod power;
 pub mod pso;
 pub mod ra;
 pub mod race;
@@ -141,9 +144,17 @@ pub fn by_name(name: &str) -> Option<Box<dyn MemoryModel>> {
         "rc11-genmc" => Box::new(rc11_genmc::Rc11Genmc),
         "wra" => Box::new(causal::wra::Wra),
         "sra" => Box::new(causal::sra::Sra),
+        "power" => Box::new(power::Power),
+        "imm" => Box::new(imm::Imm),
         _ => return None,
     })
 }
 
-/// Names accepted by [`by_name`].
+/// Names accepted by [`by_name`] whose models every explorer runs (no load
+/// buffering): the models a front end offers.
 pub const MODEL_NAMES: &[&str] = &["sc", "tso", "pso", "ra", "rc11", "rc11-genmc", "wra", "sra"];
+
+/// The other names [`by_name`] accepts: models that allow load buffering
+/// ([`MemoryModel::allows_load_buffering`]), which explorers must refuse until they
+/// enumerate such executions.
+pub const LOAD_BUFFERING_MODEL_NAMES: &[&str] = &["power", "imm"];

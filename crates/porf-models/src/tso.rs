@@ -12,11 +12,25 @@
 //! `Join`, `Finish`, `Block`, `Error`: thread creation and join are full barriers on
 //! real hardware, and they must be for the sync edges to be usable in a cycle).
 //! Non-seq_cst fences are no-ops on x86 and take no part in ppo at all.
+//!
+//! The same model reads X86 hardware graphs (herd's `x86tso.cat`, the model of Owens,
+//! Sarkar and Sewell, "A better x86 memory model: x86-TSO", TPHOLs 2009) from their
+//! [`porf_graph::hw::Hw`] facts, which come first: an `MFENCE`
+//! ([`FenceKind::Mfence`]) is a barrier whatever its C11 order; `LFENCE` and `SFENCE`
+//! are no-ops (x86-TSO already keeps the orders they enforce: every pair but
+//! write-to-read); both events of a `LOCK`-prefixed instruction or `XCHG`
+//! ([`Tags::AMO`]) are locked. A hardware access's C11 order is read as usual, so
+//! plain `MOV`s must carry a non-seq_cst order (a seq_cst write is C11's `xchg`). A
+//! C11 graph has no `Hw`, so nothing changes for it. The locked events of herd's
+//! `x86tso.cat` are exactly these barriers: its `implied` edges (`W → R` po pairs
+//! with a locked end) and its `mfence` edges are the pairs that a barrier keeps in
+//! ppo here.
 
 use crate::atomicity;
 use crate::relation::Base;
 use crate::sc::{atomic_rf_view, on_cycle, Nav};
 use crate::MemoryModel;
+use porf_graph::hw::{FenceKind, Tags};
 use porf_graph::{EventId, Graph, Label, LabelKind, View, WriteKind};
 
 /// x86-TSO.
@@ -37,6 +51,16 @@ pub(crate) enum Class {
 }
 
 pub(crate) fn class(lab: &Label) -> Class {
+    if let Some(hw) = lab.hw.as_deref() {
+        match hw.fence {
+            Some(FenceKind::Mfence) => return Class::Barrier,
+            Some(FenceKind::Lfence | FenceKind::Sfence) => return Class::Skip,
+            _ => {}
+        }
+        if hw.tags.contains(Tags::AMO) && lab.is_access() {
+            return Class::Barrier;
+        }
+    }
     match lab.kind {
         LabelKind::Read { kind, .. } if kind.is_exclusive() => Class::Barrier,
         LabelKind::Read { .. } => Class::Read,
