@@ -76,7 +76,8 @@ impl HwBase {
         let mut rmw = b.rmw.filter(|r, w| {
             let (r, w) = (b.idx.event(r), b.idx.event(w));
             let lab = g.label(r);
-            lab.loc().is_some_and(|loc| g.co_next(loc, lab.rf()) == Some(w))
+            lab.loc()
+                .is_some_and(|loc| g.co_next(loc, lab.rf()) == Some(w))
         });
         let default = Hw::default();
         for i in 0..n {

@@ -83,10 +83,9 @@ fn axioms(g: &Graph) -> bool {
         .compose(&id(&acq));
     let hb = po.union(&sw).closure();
     let rf_opt = b.rf.reflexive();
-    let eco = b
-        .rf
-        .union(&b.co.compose(&rf_opt))
-        .union(&b.fr.compose(&rf_opt));
+    let eco =
+        b.rf.union(&b.co.compose(&rf_opt))
+            .union(&b.fr.compose(&rf_opt));
     if !hb.compose(&eco).is_irreflexive() {
         return false;
     }
@@ -109,16 +108,10 @@ fn axioms(g: &Graph) -> bool {
         .union(&h.addr.compose(&po.reflexive()))
         .union(&rfi)
         .union(&r_ex.compose(po));
-    let ppo = id(&|i| h.is_read(i))
-        .compose(&deps.closure())
-        .compose(&w);
+    let ppo = id(&|i| h.is_read(i)).compose(&deps.closure()).compose(&w);
     let detour = inter(&coe.compose(&rfe), po);
     let f_sc = id(&|i| is_fence(&h, i) && sc(i));
-    let psc = f_sc
-        .compose(&hb)
-        .compose(&eco)
-        .compose(&hb)
-        .compose(&f_sc);
+    let psc = f_sc.compose(&hb).compose(&eco).compose(&hb).compose(&f_sc);
     let strong = id(&|i| h.is_write(i) && h.x[i] && acq(i));
     let ar = rfe
         .union(&bob)
@@ -179,3 +172,6 @@ impl MemoryModel for Imm {
         false
     }
 }
+
+#[cfg(test)]
+mod tests;

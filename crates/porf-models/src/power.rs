@@ -157,11 +157,7 @@ pub(crate) fn derive(h: &HwBase, po_loc: &Relation) -> PowerRels {
         .filter(|a, c| h.is_write(a) && h.is_write(c));
     let fences = sync.union(&lwsync).union(&eieio);
     let hb = ppo.union(&fences).union(&rfe);
-    PowerRels {
-        sync,
-        fences,
-        hb,
-    }
+    PowerRels { sync, fences, hb }
 }
 
 impl MemoryModel for Power {

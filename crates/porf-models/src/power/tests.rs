@@ -182,14 +182,11 @@ fn coherence() {
 #[test]
 fn exclusive_pairs_are_atomic() {
     // T1 `lwarx x (0); stwcx. x`, T2 `x=1`: T2's write cannot come between.
-    let between = run(&[
-        vec![I::Lx(X, INIT), I::Sx(X, 2)],
-        vec![I::W(X, 1)],
-    ]);
-    assert!(!between, "a write between a successful pair's read and write");
-    let after = run(&[
-        vec![I::Lx(X, INIT), I::Sx(X, 1)],
-        vec![I::W(X, 2)],
-    ]);
+    let between = run(&[vec![I::Lx(X, INIT), I::Sx(X, 2)], vec![I::W(X, 1)]]);
+    assert!(
+        !between,
+        "a write between a successful pair's read and write"
+    );
+    let after = run(&[vec![I::Lx(X, INIT), I::Sx(X, 1)], vec![I::W(X, 2)]]);
     assert!(after);
 }
