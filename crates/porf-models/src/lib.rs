@@ -4,7 +4,8 @@
 //! drives an exploration, never sees a program or a thread (no `Program`,
 //! `ThreadMachine` or `Action` here) and knows no explorer and no front end.
 //!
-//! **API boundary**: [`MemoryModel`] with [`by_name`] and [`MODEL_NAMES`]; the
+//! **API boundary**: [`MemoryModel`] with [`by_name`], [`MODEL_NAMES`] and
+//! [`LOAD_BUFFERING_MODEL_NAMES`]; the
 //! model-independent error checks over a `&Graph`: [`race`], [`lifetime`],
 //! [`atomicity`]; rf mode's witnesses, ground truth and exact checks: [`rf`],
 //! [`rf::wb`] (with [`MemoryModel::rf_check`]'s [`rf::RfCheck`] saying what decided an
@@ -47,7 +48,8 @@ use porf_graph::{EventId, Graph, Loc, View};
 /// its porf-prefix), `g` without `e`'s incident edges is consistent, and the hb views of
 /// every other event are already filled in.
 pub trait MemoryModel: Sync + Send {
-    /// Short name (`sc`, `tso`, `pso`, `ra`, `rc11`, `rc11-genmc`, `wra`, `sra`).
+    /// Short name (`sc`, `tso`, `pso`, `ra`, `rc11`, `rc11-genmc`, `wra`, `sra`, `power`,
+    /// `imm`).
     fn name(&self) -> &'static str;
 
     /// The happens-before prefix of `e` (reflexive): the events whose effects `e` is

@@ -32,6 +32,12 @@ pub(crate) enum I {
     Ro(Loc, Src, MemOrder),
     /// A hardware fence.
     F(FenceKind),
+    /// A hardware fence with a C11 order too.
+    Fx(FenceKind, MemOrder),
+    /// A single-instruction atomic RMW (`XCHG`, `LOCK`-prefixed): its read part reads
+    /// from `Src`, its write part (a write of the thread, for [`Src::W`]) goes at co
+    /// position `pos`; both tagged `amo`.
+    Amo(Loc, Src, usize),
     /// A C11 fence.
     Fo(MemOrder),
     /// The next access has an address dependency on the thread's last read.
@@ -97,6 +103,34 @@ pub(crate) fn build<'m>(m: &'m dyn MemoryModel, threads: &[&[I]]) -> Lit<'m> {
                     hw.fence = Some(kind);
                     LabelKind::Fence {
                         ord: MemOrder::Relaxed,
+                    }
+                }
+                I::Fx(kind, ord) => {
+                    hw.fence = Some(kind);
+                    LabelKind::Fence { ord }
+                }
+                I::Amo(loc, src, pos) => {
+                    hw.tags = Tags::AMO;
+                    let kind = ReadKind::Rmw(porf_graph::RmwOp::Add(1, porf_graph::Wrap::NONE));
+                    let read = LabelKind::Read {
+                        loc,
+                        bytes: 8,
+                        ord: MemOrder::Relaxed,
+                        kind,
+                        rf: None,
+                    };
+                    let r = l.g.add(t, read, SrcLoc::UNKNOWN);
+                    l.g.set_hw(r, Some(hw.clone()));
+                    reads.push((r, src));
+                    last_read = Some(r.idx);
+                    co.push((loc, pos, r.next()));
+                    writes[t as usize].push(r.next());
+                    LabelKind::Write {
+                        loc,
+                        bytes: 8,
+                        ord: MemOrder::Relaxed,
+                        val: 1,
+                        kind: WriteKind::Exclusive,
                     }
                 }
                 I::Fo(ord) => LabelKind::Fence { ord },
