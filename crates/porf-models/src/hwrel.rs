@@ -8,8 +8,8 @@
 //!   are before a join of it (porf's programs create their threads; herd's tests start
 //!   them together).
 //! - `addr`, `data`, `ctrl` relate a po-earlier read of the same thread to the event
-//!   whose [`porf_graph::hw::Deps`] name it (a missing `Hw` is no dependency); `ctrl`
-//!   may end at a fence.
+//!   whose [`porf_graph::hw::Deps`] name it (a missing `Hw` is no dependency); `data`
+//!   ends at writes only; `ctrl` may end at a fence.
 //! - `rmw` is `amo ∪ lxsx`: an RMW's read part to its write part
 //!   ([`porf_graph::WriteKind::Exclusive`], [`Base::rmw`]; only when the write is
 //!   immediately co-after the read's source, see [`HwBase::new`]) and a successful
@@ -23,7 +23,7 @@ use crate::relation::{Base, Relation};
 
 #[cfg(test)]
 pub(crate) mod testkit;
-use porf_graph::hw::{FenceKind, Hw};
+use porf_graph::hw::{FenceKind, Hw, Tags};
 use porf_graph::{EventId, Graph, LabelKind, MemOrder};
 
 /// What an event is to a hardware model.
@@ -44,9 +44,12 @@ pub(crate) struct HwBase {
     pub ev: Vec<Ev>,
     /// The C11 order of each access or fence (`Relaxed` for other events).
     pub ord: Vec<MemOrder>,
-    /// Whether an access is exclusive: an RMW's read or write part
-    /// ([`porf_graph::ReadKind::is_exclusive`], [`porf_graph::WriteKind::Exclusive`]),
-    /// herd's `X` for porf's C11 RMWs.
+    /// herd's `X`, as `porf-cat`'s builder gives it: the events of RMW instructions
+    /// (an RMW's read part, a failed compare-exchange's included, and write part,
+    /// [`porf_graph::ReadKind::is_exclusive`], [`porf_graph::WriteKind::Exclusive`]);
+    /// in a graph with hardware facts, those that are not exclusive pairs
+    /// ([`porf_graph::hw::Tags::EXCL`], [`Hw::excl_read`]) and every access tagged
+    /// [`porf_graph::hw::Tags::AMO`].
     pub x: Vec<bool>,
     /// Thread of each event.
     pub tid: Vec<u32>,
@@ -80,6 +83,7 @@ impl HwBase {
                 .is_some_and(|loc| g.co_next(loc, lab.rf()) == Some(w))
         });
         let default = Hw::default();
+        let hardware = g.events().any(|(_, l)| l.hw.is_some());
         for i in 0..n {
             let e = b.idx.event(i);
             let lab = g.label(e);
@@ -91,14 +95,23 @@ impl HwBase {
                 _ => Ev::Other,
             });
             ord.push(lab.ord().unwrap_or(MemOrder::Relaxed));
-            x.push(lab.is_exclusive_write() || lab.read_kind().is_some_and(|k| k.is_exclusive()));
+            x.push(if hardware {
+                let excl = hw.tags.contains(Tags::EXCL);
+                (lab.is_access() && hw.tags.contains(Tags::AMO))
+                    || (lab.is_exclusive_read() && !excl)
+                    || (lab.is_exclusive_write() && hw.excl_read.is_none())
+            } else {
+                lab.is_exclusive_write() || lab.is_exclusive_read()
+            });
             tid.push(e.tid);
             let of = |d: u32| b.idx.of(EventId::new(e.tid, d));
             for &d in &hw.deps.addr {
                 addr.add(of(d), i);
             }
-            for &d in &hw.deps.data {
-                data.add(of(d), i);
+            if lab.is_write() {
+                for &d in &hw.deps.data {
+                    data.add(of(d), i);
+                }
             }
             for &d in &hw.deps.ctrl {
                 ctrl.add(of(d), i);
