@@ -332,7 +332,7 @@ fn run(
     for seed in 0..n {
         let g = graph(seed);
         let want = model.is_consistent(&g);
-        let verdict = evaluate(&cat, &from_graph(&g), false).unwrap_or_else(|e| panic!("{e}"));
+        let verdict = evaluate(cat, &from_graph(&g), false).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(
             verdict.allowed(),
             want,
