@@ -26,6 +26,12 @@ pub const EXIT_CODES_HELP: &str = "Exit codes:
   3   some test could not be checked (malformed, or unsupported by porf)
   2   usage error";
 
+/// The models `porf litmus` offers: every model, the hardware ones included.
+fn litmus_models() -> Vec<&'static str> {
+    let names = porf_models::MODEL_NAMES.iter().chain(porf_models::HW_MODEL_NAMES);
+    names.copied().collect()
+}
+
 #[derive(Args)]
 pub struct LitmusArgs {
     /// Litmus tests in herd's C, AArch64, RISCV, PPC or X86 format.
@@ -33,7 +39,7 @@ pub struct LitmusArgs {
     files: Vec<PathBuf>,
     /// Memory model [default: rc11 for C tests; for assembly tests the architecture's:
     /// armv8 for AArch64, riscv for RISCV, power for PPC, tso for X86]
-    #[arg(long, value_parser = porf_models::MODEL_NAMES.to_vec())]
+    #[arg(long, value_parser = litmus_models())]
     model: Option<String>,
     #[arg(long, value_name = "FILE.cat", conflicts_with = "model", help = crate::model_file::HELP)]
     model_file: Option<PathBuf>,

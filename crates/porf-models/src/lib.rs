@@ -29,7 +29,10 @@ pub mod causal;
 pub mod floor;
 pub mod hwexec;
 pub mod hwgen;
+pub(crate) mod hwrel;
+pub mod imm;
 pub mod lifetime;
+pub mod power;
 pub mod pso;
 pub mod ra;
 pub mod race;
@@ -50,7 +53,8 @@ use porf_graph::{EventId, Graph, Loc, View};
 /// its porf-prefix), `g` without `e`'s incident edges is consistent, and the hb views of
 /// every other event are already filled in.
 pub trait MemoryModel: Sync + Send {
-    /// Short name (`sc`, `tso`, `pso`, `ra`, `rc11`, `rc11-genmc`, `wra`, `sra`).
+    /// Short name (`sc`, `tso`, `pso`, `ra`, `rc11`, `rc11-genmc`, `wra`, `sra`, `power`,
+    /// `imm`).
     fn name(&self) -> &'static str;
 
     /// The happens-before prefix of `e` (reflexive): the events whose effects `e` is
@@ -149,14 +153,18 @@ pub fn by_name(name: &str) -> Option<Box<dyn MemoryModel>> {
         "sra" => Box::new(causal::sra::Sra),
         "armv8" => Box::new(armv8::Armv8),
         "riscv" => Box::new(riscv::RiscV),
+        "power" => Box::new(power::Power),
+        "imm" => Box::new(imm::Imm),
         _ => return None,
     })
 }
 
 /// The hardware models [`by_name`] also accepts, which allow load buffering
-/// ([`MemoryModel::allows_load_buffering`]): not in [`MODEL_NAMES`] (the command
-/// line's choices) until the explorers enumerate the executions with po ∪ rf cycles.
-pub const HW_MODEL_NAMES: &[&str] = &["armv8", "riscv"];
+/// ([`MemoryModel::allows_load_buffering`]): explored by the values explorer only, and
+/// offered for litmus tests (not for C programs, whose accesses carry no hardware
+/// facts: their compilation to these models is not modelled yet).
+pub const HW_MODEL_NAMES: &[&str] = &["armv8", "riscv", "power", "imm"];
 
-/// Names accepted by [`by_name`] and offered on the command line.
+/// Names accepted by [`by_name`] whose models every explorer runs (no load
+/// buffering): the models `porf verify` offers.
 pub const MODEL_NAMES: &[&str] = &["sc", "tso", "pso", "ra", "rc11", "rc11-genmc", "wra", "sra"];
