@@ -25,6 +25,7 @@ pub mod atomicity;
 pub mod causal;
 pub mod floor;
 pub mod lifetime;
+pub mod lkmm;
 pub mod pso;
 pub mod ra;
 pub mod race;
@@ -44,7 +45,7 @@ use porf_graph::{EventId, Graph, Loc, View};
 /// its porf-prefix), `g` without `e`'s incident edges is consistent, and the hb views of
 /// every other event are already filled in.
 pub trait MemoryModel: Sync + Send {
-    /// Short name (`sc`, `tso`, `pso`, `ra`, `rc11`, `rc11-genmc`, `wra`, `sra`).
+    /// Short name (`sc`, `tso`, `pso`, `ra`, `rc11`, `rc11-genmc`, `wra`, `sra`, `lkmm`).
     fn name(&self) -> &'static str;
 
     /// The happens-before prefix of `e` (reflexive): the events whose effects `e` is
@@ -141,9 +142,13 @@ pub fn by_name(name: &str) -> Option<Box<dyn MemoryModel>> {
         "rc11-genmc" => Box::new(rc11_genmc::Rc11Genmc),
         "wra" => Box::new(causal::wra::Wra),
         "sra" => Box::new(causal::sra::Sra),
+        "lkmm" => Box::new(lkmm::Lkmm),
         _ => return None,
     })
 }
 
-/// Names accepted by [`by_name`].
+/// Names accepted by [`by_name`] that every explorer runs. `lkmm` ([`lkmm::Lkmm`]) is
+/// accepted by [`by_name`] too but left out: it allows load buffering, which only an
+/// explorer enumerating such executions may run (see
+/// [`MemoryModel::allows_load_buffering`]).
 pub const MODEL_NAMES: &[&str] = &["sc", "tso", "pso", "ra", "rc11", "rc11-genmc", "wra", "sra"];
