@@ -26,9 +26,9 @@ pub struct LitmusArgs {
     /// Litmus tests in herd's C format.
     #[arg(required = true)]
     files: Vec<PathBuf>,
-    /// Memory model.
-    #[arg(long, default_value = "rc11", value_parser = porf_models::MODEL_NAMES.to_vec())]
-    model: String,
+    /// Memory model [default: rc11; lkmm for tests of the Linux kernel's primitives].
+    #[arg(long, value_parser = litmus_models())]
+    model: Option<String>,
     #[arg(long, value_name = "FILE.cat", conflicts_with = "model", help = crate::model_file::HELP)]
     model_file: Option<PathBuf>,
     /// Print one JSON object per file (one per line) instead of herd's lines.
@@ -63,6 +63,13 @@ pub struct LitmusArgs {
     /// parse.
     #[arg(long)]
     parse_only: bool,
+}
+
+/// The models `--model` accepts: every model, and `lkmm` (kernel tests only).
+fn litmus_models() -> Vec<&'static str> {
+    let mut v = porf_models::MODEL_NAMES.to_vec();
+    v.push("lkmm");
+    v
 }
 
 fn to_json(o: &Outcome) -> serde_json::Value {
@@ -106,7 +113,8 @@ pub fn run(a: LitmusArgs) -> u8 {
     if a.parse_only {
         return parse_only(&a.files, a.json);
     }
-    let chosen = match crate::model_file::choose(&a.model, a.model_file.as_deref()) {
+    let name = a.model.as_deref().unwrap_or("rc11");
+    let chosen = match crate::model_file::choose(name, a.model_file.as_deref()) {
         Ok(c) => c,
         Err(msg) => {
             eprintln!("{msg}");
@@ -134,8 +142,16 @@ pub fn run(a: LitmusArgs) -> u8 {
         },
     };
     let mut code = 0;
+    let lkmm = porf_models::by_name("lkmm").expect("lkmm");
     for f in &a.files {
-        match check_file(f, model.as_ref(), model_name, &opts) {
+        // A kernel test without a model given runs under lkmm.
+        let default = a.model.is_none() && a.model_file.is_none();
+        let (model, model_name) = if default && porf_litmus::kernel::is_kernel_file(f) {
+            (lkmm.as_ref(), "lkmm")
+        } else {
+            (model.as_ref(), model_name.as_str())
+        };
+        match check_file(f, model, model_name, &opts) {
             Ok(_) if chosen.runtime_error().is_some() => {
                 eprintln!("{}", chosen.runtime_error().unwrap_or_default());
                 return 3;

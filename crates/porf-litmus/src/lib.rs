@@ -1,10 +1,13 @@
-//! herd's litmus formats for porf: C11 tests run, assembly tests parsed.
+//! herd's litmus formats for porf: C11 tests and tests of the Linux kernel's
+//! primitives run, assembly tests parsed.
 //!
-//! **Architecture invariant**: tests become C programs for `porf-c` and run through the
-//! explorers' public API (`porf_explore::explore` → `Stats`); nothing here looks inside
-//! an execution graph.
+//! **Architecture invariant**: C11 tests become C programs for `porf-c`; kernel tests
+//! are interpreted by [`kernel`]'s own thread machine (which knows the dependencies
+//! of every value). Both run through the explorers' public API
+//! (`porf_explore::explore` → `Stats`); nothing here looks inside an execution graph.
 //!
-//! **API boundary**: [`parse`], [`translate`], [`check`] and [`herd_text`] for C tests;
+//! **API boundary**: [`parse`], [`translate`], [`check`] and [`herd_text`] for C tests
+//! ([`check`] hands tests of the kernel's primitives to [`kernel::check`]);
 //! [`parse_asm`] and the typed instructions of [`asm::ir`] for herd's AArch64,
 //! RISC-V, PPC and X86 tests (parsed only: nothing runs them yet).
 //!
@@ -19,6 +22,7 @@
 pub mod asm;
 pub mod ast;
 mod body;
+pub mod kernel;
 pub mod parse;
 pub mod run;
 pub mod translate;

@@ -306,6 +306,15 @@ pub fn check(
     model_name: &str,
     opts: &Options,
 ) -> Result<Outcome, CheckError> {
+    if crate::kernel::is_kernel(l) {
+        return crate::kernel::check(l, model, model_name, opts);
+    }
+    if model.allows_load_buffering() {
+        return Err(CheckError::Unsupported(format!(
+            "{}:1:1: unsupported: C11 tests do not run under `{model_name}`",
+            l.file
+        )));
+    }
     let start = Instant::now();
     let tr = translate(l).map_err(CheckError::Litmus)?;
     let module = compile(l, &tr)?;
