@@ -1,5 +1,5 @@
-//! An [`Execution`] from a porf execution graph: what porf's graphs carry today, the
-//! events of C11 programs.
+//! An [`Execution`] from a porf execution graph: the events of C11 programs and, from
+//! their [`porf_graph::hw::Hw`] facts, of hardware and Linux-kernel programs.
 //!
 //! * Events: one initial write per accessed location (`IW`, first, in location
 //!   order), then the graph's events thread by thread in program order — every event,
@@ -8,8 +8,8 @@
 //! * Sets: `R` (every read, RMW and lock read parts included), `W` (writes, `IW`
 //!   included), `F` (fences), `IW`, `FW` (per location the co-last write),
 //!   the C11 orders `NA` (non-atomic accesses, `IW` included), `RLX`, `ACQ`, `REL`,
-//!   `ACQ_REL`, `SC` (accesses and fences by their memory order), `A` (atomic
-//!   accesses and fences), `X` (the events of atomic read-modify-write instructions:
+//!   `ACQ_REL`, `SC` (accesses and fences by their memory order), in graphs of C11
+//!   programs `A` (atomic accesses and fences) and `X` (the events of atomic read-modify-write instructions:
 //!   exclusive reads, a failed compare-exchange's included, and their writes).
 //! * Relations: `po` is program order *extended by thread creation and join*
 //!   (a spawn before the child's events, a thread's events before a join of it),
@@ -18,10 +18,17 @@
 //!   events of one thread (the initial writes form a thread of their own); `rf`
 //!   (a read of the initial value reads its location's `IW`), `co` (`IW` first, then
 //!   the graph's coherence order; transitive), `loc` (accesses of one location,
-//!   reflexive), `amo` (an RMW's read part to its write part; so `rmw`).
-//! * Empty, until porf's events carry them (issue 28, item 2): the dependencies
-//!   `addr`, `data`, `ctrl`, the branch set `B`, exclusive pairs `lxsx`/`EX` and the
-//!   hardware fence sets (`MFENCE`, ...).
+//!   reflexive).
+//! * The hardware names — dependencies `addr`, `data`, `ctrl`, the RMW pairs `amo`
+//!   (an RMW's read part to its write part) and `lxsx` (exclusive pairs), so
+//!   `rmw = amo | lxsx`, herd's annotation sets (`X`, `EX`, AArch64 `A`, `Q`, `L`,
+//!   RISC-V `Acq`, `Rel`, `AcqRel`, `AQ`, `RL`, the kernel's `Once`, `Acquire`, …)
+//!   and one set per fence kind (`DMB.ISH`, `Fence.rw.rw`, `SYNC`, `MFENCE`,
+//!   `Rcu-lock`, …) — come from the events' `Hw` facts: see [`hw`] for the list,
+//!   and for when `A` and `X` mean the hardware sets instead of the C11 ones.
+//! * Not built: herd's branch set `B` (empty).
+
+pub mod hw;
 
 use crate::exec::Execution;
 use crate::rel::{Rel, Set};
@@ -69,11 +76,15 @@ fn build(g: &Graph, atomic_pairs_only: bool) -> Execution {
     x.set("REL", ord_set(MemOrder::Release));
     x.set("ACQ_REL", ord_set(MemOrder::AcqRel));
     x.set("SC", ord_set(MemOrder::SeqCst));
-    x.set("A", set(&|_, l| l.ord().is_some_and(|o| o.is_atomic())));
-    x.set(
-        "X",
-        set(&|_, l| l.read_kind().is_some_and(|k| k.is_exclusive()) || l.is_exclusive_write()),
-    );
+    if !hw::is_hardware(g) {
+        x.set("A", set(&|_, l| l.ord().is_some_and(|o| o.is_atomic())));
+    }
+    if !hw::is_hardware(g) {
+        x.set(
+            "X",
+            set(&|_, l| l.read_kind().is_some_and(|k| k.is_exclusive()) || l.is_exclusive_write()),
+        );
+    }
     let mut fw = Set::empty(n);
     let mut co = Rel::empty(n);
     for (k, &loc) in ix.locs.iter().enumerate() {
@@ -93,7 +104,6 @@ fn build(g: &Graph, atomic_pairs_only: bool) -> Execution {
     let mut po = Rel::empty(n);
     let mut int = Rel::empty(n);
     let mut rf = Rel::empty(n);
-    let mut amo = Rel::empty(n);
     // One block per thread (the initial writes are one), so `int` is a union of
     // products.
     let mut start = 0;
@@ -125,21 +135,13 @@ fn build(g: &Graph, atomic_pairs_only: bool) -> Execution {
                 };
                 rf.add(w, i);
             }
-            LabelKind::Write { loc, .. } if l.is_exclusive_write() => {
-                if let Some(r) = e.prev() {
-                    let adjacent = g.co_next(loc, g.label(r).rf()) == Some(e);
-                    if adjacent || !atomic_pairs_only {
-                        amo.add(ix.of(r), i);
-                    }
-                }
-            }
             _ => {}
         }
     }
     x.rel("po", po.plus());
     x.rel("int", int);
     x.rel("rf", rf);
-    x.rel("amo", amo);
+    hw::fill(&mut x, g, &ix, &labels, atomic_pairs_only);
     let mut loc = Rel::empty(n);
     for &l in &ix.locs {
         let same = Set::from_fn(n, |i| locs[i] == Some(l));

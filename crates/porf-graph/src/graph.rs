@@ -626,6 +626,25 @@ impl Graph {
         lab.porf = porf;
     }
 
+    /// Makes read `r` read from `w` (`None`: the initialisation) where `w` may be
+    /// po- or porf-after `r`: for graphs built whole (test generators of hardware
+    /// graphs with load buffering, a po ∪ rf cycle), whose reads are added reading
+    /// anything and given their sources once every event is there. Only the rf link
+    /// and the readers lists change: no porf view is recomputed, so in a graph built
+    /// this way the porf views mean nothing (no model that allows load buffering
+    /// reads them). Explorers use [`Graph::set_rf`].
+    pub fn set_rf_unordered(&mut self, r: EventId, w: Option<EventId>) {
+        let (loc, old) = match self.label(r).kind {
+            LabelKind::Read { loc, rf, .. } => (loc, rf),
+            _ => panic!("set_rf_unordered on a non-read"),
+        };
+        self.unlink_reader(loc, old, r);
+        self.link_reader(loc, w, r);
+        if let LabelKind::Read { rf, .. } = &mut self.label_mut(r).kind {
+            *rf = w;
+        }
+    }
+
     /// [`Graph::set_rf`], returning what [`Graph::unset_rf`] needs to undo it exactly
     /// (the read's place in its old source's readers and its old porf view).
     pub fn set_rf_undoable(&mut self, r: EventId, w: Option<EventId>) -> RfUndo {

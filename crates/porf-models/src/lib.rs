@@ -9,7 +9,8 @@
 //! [`atomicity`]; rf mode's witnesses, ground truth and exact checks: [`rf`],
 //! [`rf::wb`] (with [`MemoryModel::rf_check`]'s [`rf::RfCheck`] saying what decided an
 //! answer); VerifySC with good-writes for the RVF explorer: [`rvf`]; the causal models'
-//! operational memory systems (an independent checker): [`causal::op`].
+//! operational memory systems (an independent checker): [`causal::op`]; random
+//! hardware graphs for differential tests: [`hwgen`].
 //!
 //! An execution here is (events, rf, co). Every model implements [`MemoryModel`]:
 //! an incremental check used by the optimal explorer when it adds one event, a
@@ -24,6 +25,7 @@
 pub mod atomicity;
 pub mod causal;
 pub mod floor;
+pub mod hwgen;
 pub mod lifetime;
 pub mod lkmm;
 pub mod pso;

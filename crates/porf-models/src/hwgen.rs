@@ -1,0 +1,466 @@
+//! Random hardware execution graphs, for the differential tests of the hardware models
+//! (native models against cat files, here and in `porf-cat`).
+//!
+//! A graph of [`random_hw_graph`] has the shape litmus tests give (main thread 0
+//! spawns threads `1..=threads`, which start at once and hold every memory event):
+//! reads and writes with the annotation tags of the chosen [`HwArch`], fences of its
+//! kinds, single-instruction RMWs (`ReadKind::Rmw` read part, `WriteKind::Exclusive`
+//! write part, both tagged [`Tags::AMO`]; sometimes a failed compare-and-swap, a read
+//! part alone), exclusive pairs (a load-exclusive and, later in the thread, a
+//! store-exclusive to the same location, both plain kinds tagged [`Tags::EXCL`], the
+//! write's [`Hw::excl_read`] naming the read; sometimes the store fails and is
+//! absent), and address, data and control dependencies on po-earlier reads (control
+//! dependencies accumulate as after a branch: once a read is in a thread's `ctrl`
+//! set, every later event of the thread has it). Every access and fence gets `Some`
+//! [`Hw`] (thread starts and spawns have none).
+//!
+//! rf and co are random and not built in any order: a read may read from any write
+//! of its location in the graph, po-later ones and ones of threads that come later
+//! included, so po ∪ rf may have cycles (load buffering) — with
+//! [`HwShape::load_buffering`] off, a read reads only writes added before it (in a
+//! random interleaving of the threads). co is a random order per location, except
+//! that an RMW's write part usually (not always) goes right after the write its read
+//! part reads, so that both atomic and non-atomic graphs come up.
+//!
+//! Invariants of the graphs: the porf and hb views are *not* maintained (reads get
+//! their sources through [`Graph::set_rf_unordered`]); models that allow load
+//! buffering read neither. Everything is deterministic in the seed.
+
+use porf_graph::hash::SplitMix64;
+use porf_graph::hw::{BarrierTypes, Deps, Domain, FenceKind, FenceOps, Hw, KernelFence, Tags};
+use porf_graph::{
+    EventId, Graph, LabelKind, Loc, MemOrder, ReadKind, RmwOp, SrcLoc, Tid, Wrap, WriteKind,
+};
+
+/// Whose annotations and fences a graph uses.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum HwArch {
+    /// AArch64: `A`/`Q` reads, `L` writes, DMB/DSB of every domain and type, ISB.
+    Arm,
+    /// RISC-V: `.aq`/`.rl` on exclusives, AMOs (and sometimes plain accesses),
+    /// `fence P,S` for P, S among r, w, rw, `fence.tso`, `fence.i`.
+    RiscV,
+    /// POWER: `sync`, `lwsync`, `isync`, `eieio`; no annotations.
+    Power,
+    /// x86: `MFENCE`, `LFENCE`, `SFENCE`; locked RMWs; no annotations.
+    X86,
+    /// The Linux kernel: `Once`/`Acquire`/`Release` accesses, `Mb`/`Once`/… RMWs,
+    /// every kernel fence (RCU ones included).
+    Kernel,
+}
+
+/// The shape of [`random_hw_graph`]'s graphs.
+#[derive(Clone, Debug)]
+pub struct HwShape {
+    pub arch: HwArch,
+    /// Threads besides main (which only spawns them).
+    pub threads: u32,
+    /// Instructions per thread, at most (an RMW or exclusive pair counts once).
+    pub events_per_thread: u32,
+    /// Locations used (`Loc(1)..`).
+    pub locs: u64,
+    /// Whether a read may read from a write added after it (po ∪ rf cycles).
+    pub load_buffering: bool,
+}
+
+impl HwShape {
+    /// A random shape for `arch`: 2–4 threads of up to 2–5 instructions over 1–3
+    /// locations, load buffering in three graphs of four.
+    pub fn random(seed: u64, arch: HwArch) -> HwShape {
+        let mut rng = SplitMix64(seed ^ 0x5a_4e45);
+        HwShape {
+            arch,
+            threads: 2 + rng.below(3) as u32,
+            events_per_thread: 2 + rng.below(4) as u32,
+            locs: 1 + rng.below(3),
+            load_buffering: rng.below(4) != 0,
+        }
+    }
+}
+
+/// One instruction of a generated thread.
+enum Instr {
+    Read(Loc, Tags),
+    Write(Loc, Tags),
+    Fence(FenceKind),
+    /// A single-instruction RMW; `false`: a failed compare-and-swap (read only).
+    Amo(Loc, Tags, bool),
+    /// A load-exclusive now; its store-exclusive (if `Some`, tags) some instructions
+    /// later.
+    LoadExcl(Loc, Tags),
+    StoreExcl(Loc, Tags, u32),
+}
+
+/// A random hardware graph (see the module docs), deterministic in `seed`.
+pub fn random_hw_graph(seed: u64, shape: &HwShape) -> Graph {
+    let mut rng = SplitMix64(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ 0x4877_6765);
+    let mut g = Graph::new();
+    let locs: Vec<Loc> = (1..=shape.locs).map(Loc).collect();
+    for &l in &locs {
+        g.ensure_loc(l, 0, None);
+    }
+    g.add(0, LabelKind::Start { parent: None }, SrcLoc::UNKNOWN);
+    for c in 1..=shape.threads {
+        let spawn = LabelKind::Spawn {
+            child: c,
+            entry: 0,
+            arg: 0,
+            symm: None,
+        };
+        let s = g.add(0, spawn, SrcLoc::UNKNOWN);
+        g.add(c, LabelKind::Start { parent: Some(s) }, SrcLoc::UNKNOWN);
+    }
+    // Per thread: instructions left, reads so far, ctrl set, open exclusive.
+    struct T {
+        tid: Tid,
+        left: u32,
+        reads: Vec<u32>,
+        ctrl: Vec<u32>,
+        open_excl: Option<(u32, Loc)>,
+    }
+    let mut threads: Vec<T> = (1..=shape.threads)
+        .map(|tid| T {
+            tid,
+            left: 1 + rng.below(shape.events_per_thread as u64) as u32,
+            reads: Vec::new(),
+            ctrl: Vec::new(),
+            open_excl: None,
+        })
+        .collect();
+    // Reads in insertion order with the writes of their location added before them.
+    let mut reads: Vec<(EventId, Vec<EventId>)> = Vec::new();
+    let mut amos: Vec<(EventId, EventId)> = Vec::new();
+    let mut val = 0;
+    while !threads.is_empty() {
+        let k = rng.below(threads.len() as u64) as usize;
+        let th = &mut threads[k];
+        let loc = locs[rng.below(locs.len() as u64) as usize];
+        let instr = if let Some((r, l)) = th.open_excl.filter(|_| rng.below(2) == 0) {
+            th.open_excl = None;
+            Instr::StoreExcl(l, write_tags(&mut rng, shape.arch) | Tags::EXCL, r)
+        } else {
+            random_instr(&mut rng, shape.arch, loc, th.open_excl.is_none())
+        };
+        // Dependencies on po-earlier reads: a few of them, sometimes.
+        let some_reads = |rng: &mut SplitMix64, reads: &[u32]| -> Vec<u32> {
+            let mut v: Vec<u32> = reads
+                .iter()
+                .copied()
+                .filter(|_| rng.below(3) == 0)
+                .collect();
+            v.truncate(2);
+            v
+        };
+        if !th.reads.is_empty() && rng.below(5) == 0 {
+            let r = th.reads[rng.below(th.reads.len() as u64) as usize];
+            if !th.ctrl.contains(&r) {
+                th.ctrl.push(r);
+                th.ctrl.sort_unstable();
+            }
+        }
+        let addr = if rng.below(2) == 0 {
+            some_reads(&mut rng, &th.reads)
+        } else {
+            Vec::new()
+        };
+        let data = if rng.below(2) == 0 {
+            some_reads(&mut rng, &th.reads)
+        } else {
+            Vec::new()
+        };
+        let mut deps = Deps {
+            addr,
+            data,
+            ctrl: th.ctrl.clone(),
+        };
+        val += 1;
+        let tid = th.tid;
+        let read = |loc, kind| LabelKind::Read {
+            loc,
+            bytes: 8,
+            ord: MemOrder::Relaxed,
+            kind,
+            rf: None,
+        };
+        let write = |loc, kind| LabelKind::Write {
+            loc,
+            bytes: 8,
+            ord: MemOrder::Relaxed,
+            val,
+            kind,
+        };
+        let hw = |tags, fence, excl_read, deps: &Deps| Hw {
+            deps: deps.clone(),
+            tags,
+            fence,
+            excl_read,
+        };
+        let mut seen = |g: &Graph, r: EventId, loc: Loc| {
+            let before: Vec<EventId> = g.co(loc).to_vec();
+            reads.push((r, before));
+        };
+        match instr {
+            Instr::Read(loc, tags) | Instr::LoadExcl(loc, tags) => {
+                deps.data.clear();
+                let e = g.add(tid, read(loc, ReadKind::Plain), SrcLoc::UNKNOWN);
+                g.set_hw(e, Some(hw(tags, None, None, &deps)));
+                seen(&g, e, loc);
+                if matches!(instr, Instr::LoadExcl(..)) {
+                    th.open_excl = Some((e.idx, loc));
+                }
+                th.reads.push(e.idx);
+            }
+            Instr::Write(loc, tags) | Instr::StoreExcl(loc, tags, _) => {
+                let excl_read = match instr {
+                    Instr::StoreExcl(_, _, r) => Some(r),
+                    _ => None,
+                };
+                let e = g.add(tid, write(loc, WriteKind::Plain), SrcLoc::UNKNOWN);
+                g.set_hw(e, Some(hw(tags, None, excl_read, &deps)));
+                g.co_insert(e, g.co(loc).len() + 1);
+            }
+            Instr::Fence(k) => {
+                deps.addr.clear();
+                deps.data.clear();
+                let e = g.add(
+                    tid,
+                    LabelKind::Fence {
+                        ord: MemOrder::SeqCst,
+                    },
+                    SrcLoc::UNKNOWN,
+                );
+                g.set_hw(e, Some(hw(Tags::NONE, Some(k), None, &deps)));
+            }
+            Instr::Amo(loc, tags, writes) => {
+                let op = if writes {
+                    RmwOp::Add(1, Wrap::NONE)
+                } else {
+                    RmwOp::Cas {
+                        expected: -1,
+                        new: 1,
+                        fail_ord: MemOrder::Relaxed,
+                    }
+                };
+                let h = hw(tags, None, None, &deps);
+                let mut rh = h.clone();
+                rh.deps.data.clear();
+                let r = g.add(tid, read(loc, ReadKind::Rmw(op)), SrcLoc::UNKNOWN);
+                g.set_hw(r, Some(rh));
+                seen(&g, r, loc);
+                th.reads.push(r.idx);
+                if writes {
+                    let w = g.add(tid, write(loc, WriteKind::Exclusive), SrcLoc::UNKNOWN);
+                    g.set_hw(w, Some(h));
+                    g.co_insert(w, g.co(loc).len() + 1);
+                    amos.push((r, w));
+                }
+            }
+        }
+        th.left -= 1;
+        if th.left == 0 {
+            threads.swap_remove(k);
+        }
+    }
+    // rf: any write of the location (load buffering) or one added before.
+    let mut all_writes: Vec<Vec<EventId>> = Vec::new();
+    for &l in &locs {
+        all_writes.push(g.co(l).to_vec());
+    }
+    for (r, before) in &reads {
+        let loc = g.label(*r).loc().expect("a read");
+        let pool = if shape.load_buffering {
+            &all_writes[(loc.0 - 1) as usize]
+        } else {
+            before
+        };
+        // Own RMW write parts are not candidates of their own read part.
+        let cands: Vec<EventId> = pool.iter().copied().filter(|&w| w != r.next()).collect();
+        let k = rng.below(cands.len() as u64 + 1) as usize;
+        let src = (k > 0).then(|| cands[k - 1]);
+        g.set_rf_unordered(*r, src);
+    }
+    // co: random per location; an RMW's write mostly right after its read's source.
+    for &l in &locs {
+        let mut order = g.co(l).to_vec();
+        for i in (1..order.len()).rev() {
+            order.swap(i, rng.below(i as u64 + 1) as usize);
+        }
+        for &(r, w) in amos.iter().filter(|(r, _)| g.label(*r).loc() == Some(l)) {
+            if rng.below(4) == 0 {
+                continue;
+            }
+            let src = g.label(r).rf();
+            order.retain(|&x| x != w);
+            let at = match src {
+                None => 0,
+                Some(s) => order.iter().position(|&x| x == s).map_or(0, |p| p + 1),
+            };
+            order.insert(at, w);
+        }
+        g.set_co(l, order);
+    }
+    g
+}
+
+fn pick<T: Copy>(rng: &mut SplitMix64, xs: &[T]) -> T {
+    xs[rng.below(xs.len() as u64) as usize]
+}
+
+fn read_tags(rng: &mut SplitMix64, arch: HwArch) -> Tags {
+    match arch {
+        HwArch::Arm => pick(rng, &[Tags::NONE, Tags::NONE, Tags::ACQ, Tags::ACQ_PC]),
+        HwArch::RiscV => pick(rng, &[Tags::NONE, Tags::NONE, Tags::NONE, Tags::ACQ]),
+        HwArch::Power | HwArch::X86 => Tags::NONE,
+        HwArch::Kernel => pick(rng, &[Tags::NONE, Tags::ONCE, Tags::ONCE, Tags::ACQ]),
+    }
+}
+
+fn write_tags(rng: &mut SplitMix64, arch: HwArch) -> Tags {
+    match arch {
+        HwArch::Arm => pick(rng, &[Tags::NONE, Tags::NONE, Tags::REL]),
+        HwArch::RiscV => pick(rng, &[Tags::NONE, Tags::NONE, Tags::NONE, Tags::REL]),
+        HwArch::Power | HwArch::X86 => Tags::NONE,
+        HwArch::Kernel => pick(rng, &[Tags::NONE, Tags::ONCE, Tags::ONCE, Tags::REL]),
+    }
+}
+
+fn rmw_tags(rng: &mut SplitMix64, arch: HwArch) -> Tags {
+    let acq_rel = Tags::ACQ | Tags::REL;
+    match arch {
+        HwArch::Arm | HwArch::RiscV => pick(rng, &[Tags::NONE, Tags::ACQ, Tags::REL, acq_rel]),
+        HwArch::Power | HwArch::X86 => Tags::NONE,
+        HwArch::Kernel => pick(
+            rng,
+            &[Tags::ONCE, Tags::MB, Tags::ACQ, Tags::REL, Tags::NORETURN],
+        ),
+    }
+}
+
+fn fence_kind(rng: &mut SplitMix64, arch: HwArch) -> FenceKind {
+    match arch {
+        HwArch::Arm => {
+            let d = pick(
+                rng,
+                &[
+                    Domain::Sy,
+                    Domain::Ish,
+                    Domain::Sy,
+                    Domain::Osh,
+                    Domain::Nsh,
+                ],
+            );
+            let t = pick(
+                rng,
+                &[BarrierTypes::All, BarrierTypes::Ld, BarrierTypes::St],
+            );
+            match rng.below(8) {
+                0 => FenceKind::Isb,
+                1 => FenceKind::Dsb(d, t),
+                _ => FenceKind::Dmb(d, t),
+            }
+        }
+        HwArch::RiscV => {
+            let ops = [FenceOps::R, FenceOps::W, FenceOps::R | FenceOps::W];
+            match rng.below(8) {
+                0 => FenceKind::RiscVTso,
+                1 => FenceKind::RiscVFenceI,
+                _ => FenceKind::RiscV {
+                    pred: FenceOps(pick(rng, &ops)),
+                    succ: FenceOps(pick(rng, &ops)),
+                },
+            }
+        }
+        HwArch::Power => pick(
+            rng,
+            &[
+                FenceKind::Sync,
+                FenceKind::Lwsync,
+                FenceKind::Isync,
+                FenceKind::Eieio,
+            ],
+        ),
+        HwArch::X86 => pick(
+            rng,
+            &[FenceKind::Mfence, FenceKind::Lfence, FenceKind::Sfence],
+        ),
+        HwArch::Kernel => FenceKind::Kernel(pick(
+            rng,
+            &[
+                KernelFence::Mb,
+                KernelFence::Rmb,
+                KernelFence::Wmb,
+                KernelFence::BeforeAtomic,
+                KernelFence::AfterAtomic,
+                KernelFence::AfterSpinlock,
+                KernelFence::AfterUnlockLock,
+                KernelFence::RcuLock,
+                KernelFence::RcuUnlock,
+                KernelFence::SyncRcu,
+            ],
+        )),
+    }
+}
+
+fn random_instr(rng: &mut SplitMix64, arch: HwArch, loc: Loc, may_open_excl: bool) -> Instr {
+    match rng.below(12) {
+        0..=3 => Instr::Read(loc, read_tags(rng, arch)),
+        4..=6 => Instr::Write(loc, write_tags(rng, arch)),
+        7 | 8 => Instr::Fence(fence_kind(rng, arch)),
+        9 | 10 => Instr::Amo(loc, rmw_tags(rng, arch) | Tags::AMO, rng.below(5) != 0),
+        _ if may_open_excl && !matches!(arch, HwArch::X86 | HwArch::Kernel) => {
+            let tags = match arch {
+                HwArch::Arm | HwArch::RiscV => pick(rng, &[Tags::NONE, Tags::ACQ]),
+                _ => Tags::NONE,
+            };
+            Instr::LoadExcl(loc, tags | Tags::EXCL)
+        }
+        _ => Instr::Read(loc, read_tags(rng, arch)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::relation::{Base, Relation};
+
+    /// The generator makes what the module docs promise: load-buffering cycles,
+    /// exclusive pairs, RMWs, dependencies and fences, deterministic in the seed.
+    #[test]
+    fn graphs_have_every_feature() {
+        let (mut cycles, mut pairs, mut amos, mut deps, mut fences) = (0, 0, 0, 0, 0);
+        for seed in 0..500 {
+            let arch = [HwArch::Arm, HwArch::RiscV, HwArch::Power, HwArch::Kernel][seed % 4];
+            let shape = HwShape::random(seed as u64, arch);
+            let g = random_hw_graph(seed as u64, &shape);
+            let again = random_hw_graph(seed as u64, &shape);
+            assert_eq!(format!("{g}"), format!("{again}"));
+            let b = Base::new(&g);
+            let porf: Relation = b.porf();
+            cycles += usize::from(!porf.is_acyclic());
+            for (e, l) in g.events() {
+                if !l.is_access() && !matches!(l.kind, LabelKind::Fence { .. }) {
+                    continue;
+                }
+                let h = l.hw.as_deref().expect("every access and fence has Hw");
+                if let Some(r) = h.excl_read {
+                    pairs += 1;
+                    let rl = g.label(EventId::new(e.tid, r));
+                    assert!(rl.hw.as_ref().unwrap().tags.contains(Tags::EXCL));
+                    assert_eq!(rl.loc(), l.loc());
+                }
+                amos += usize::from(l.is_exclusive_write());
+                deps += usize::from(!h.deps.is_empty());
+                fences += usize::from(h.fence.is_some());
+            }
+        }
+        for (what, n) in [
+            ("cycles", cycles),
+            ("pairs", pairs),
+            ("amos", amos),
+            ("deps", deps),
+            ("fences", fences),
+        ] {
+            assert!(n > 20, "{what}: {n}");
+        }
+    }
+}
