@@ -19,6 +19,9 @@
 //!   space-optimal variant RF-partSMC (App. C).
 //! * [`reference`]: brute force over every porf-respecting order of adding events and
 //!   every rf/co choice, deduplicated; exponential, the ground truth for small programs.
+//! * [`values`]: value enumeration (herd7's way): every read's value guessed from the
+//!   values the program writes, every rf and co matching them; exact for finite
+//!   programs, and the one explorer for models that allow load buffering.
 //! * [`state`]: a graph plus the thread machines' states (shared by both).
 //! * [`bam`]: barrier-aware exploration, the optimal explorer's order of adding
 //!   events around awaited loads (a barrier's wait for the last arrival).
@@ -75,6 +78,7 @@ pub mod stats;
 pub mod step;
 pub mod symmetry;
 pub mod tally;
+pub mod values;
 mod visitor;
 
 pub use coherence::Equiv;
@@ -191,16 +195,38 @@ pub enum Strategy {
     RfSmc,
     /// RF-partSMC, RF-SMC's space-optimal variant; the same requirements.
     RfPartSmc,
+    /// Value enumeration ([`values`]): the one strategy for models that allow load
+    /// buffering.
+    Values,
 }
 
-/// Whether `strategy` can explore `model` under `equiv`; the reason if not. The RVF
-/// equivalence has one explorer, for SC: `--equiv rvf` needs the optimal strategy and
-/// the `sc` model.
+/// The strategy to run when none is asked for: [`Strategy::Values`] for a model that
+/// allows load buffering (no other explorer reaches its po ∪ rf cycles), else
+/// [`Strategy::Optimal`].
+pub fn default_strategy(model: &dyn porf_models::MemoryModel) -> Strategy {
+    if model.allows_load_buffering() {
+        Strategy::Values
+    } else {
+        Strategy::Optimal
+    }
+}
+
+/// Whether `strategy` can explore `model` under `equiv`; the reason if not. A model
+/// that allows load buffering has one explorer, [`Strategy::Values`]: the others add
+/// events in a po ∪ rf order and would miss its executions. The RVF equivalence has
+/// one explorer, for SC: `--equiv rvf` needs the optimal strategy and the `sc` model.
 pub fn supported(
     strategy: Strategy,
     model: &dyn porf_models::MemoryModel,
     equiv: Equiv,
 ) -> Result<(), String> {
+    if model.allows_load_buffering() && strategy != Strategy::Values {
+        return Err(format!(
+            "model {} allows load buffering (po ∪ rf cycles), which only the values explorer \
+             enumerates: pass --explorer values",
+            model.name()
+        ));
+    }
     if equiv != Equiv::Rvf {
         return Ok(());
     }
@@ -288,9 +314,10 @@ pub fn explore<P: porf_graph::Program + Sync>(
         Strategy::Reference => reference::explore(prog, model, cfg),
         Strategy::RfSmc => rf_smc::explore(prog, model, cfg),
         Strategy::RfPartSmc => rf_smc::part::explore(prog, model, cfg),
+        Strategy::Values => values::explore(prog, model, cfg),
     });
     if stats.parallel.workers == 0 {
-        // A sequential explorer (RVF, reference, RF-SMC).
+        // A sequential explorer (RVF, reference, RF-SMC, values).
         stats.parallel.workers = 1;
         if cfg.threads > 1 {
             stats.parallel.one_thread_reason = Some("this explorer is sequential");

@@ -513,35 +513,44 @@ impl<P: Program> Reference<'_, '_, P> {
         }
     }
 
-    /// Classifies a maximal graph. Its errors are reported in the order an explorer
-    /// adding the events in insertion order meets them (an error event when added, a
-    /// race when its second access is added), as GenMC reports the first one it meets.
     fn at_maximal(&mut self, st: &mut State<P>) {
-        enum Found {
-            Event(porf_graph::EventId),
-            Race(porf_graph::EventId, porf_graph::EventId),
-            Lifetime(lifetime::LifetimeError),
-        }
-        let stamp = |e| st.g.label(e).stamp;
-        let mut found: Vec<(u32, Found)> =
-            st.g.events()
-                .filter(|(_, l)| matches!(l.kind, LabelKind::Error { .. }))
-                .map(|(e, l)| (l.stamp, Found::Event(e)))
-                .collect();
-        for (a, b) in race::all_races(&st.g) {
-            found.push((stamp(a).max(stamp(b)), Found::Race(a, b)));
-        }
-        for (s, err) in lifetime::all_errors(&st.g) {
-            found.push((s, Found::Lifetime(err)));
-        }
-        found.sort_by_key(|(s, _)| *s);
-        for (_, f) in found {
-            match f {
-                Found::Event(e) => self.rec.error_event(&st.g, e),
-                Found::Race(a, b) => self.rec.race(&st.g, a, b),
-                Found::Lifetime(err) => self.rec.lifetime(self.prog, &st.g, &err),
-            }
-        }
-        self.rec.maximal(self.prog, st, &self.co);
+        classify_maximal(&mut self.rec, self.prog, st, &self.co);
     }
+}
+
+/// Classifies a maximal graph. Its errors are reported in the order an explorer
+/// adding the events in insertion order meets them (an error event when added, a
+/// race when its second access is added), as GenMC reports the first one it meets.
+pub(crate) fn classify_maximal<P: Program>(
+rec: &mut Recorder,
+prog: &P,
+st: &mut State<P>,
+co: &Coherence,
+) {
+    enum Found {
+        Event(porf_graph::EventId),
+        Race(porf_graph::EventId, porf_graph::EventId),
+        Lifetime(lifetime::LifetimeError),
+    }
+    let stamp = |e| st.g.label(e).stamp;
+    let mut found: Vec<(u32, Found)> =
+        st.g.events()
+            .filter(|(_, l)| matches!(l.kind, LabelKind::Error { .. }))
+            .map(|(e, l)| (l.stamp, Found::Event(e)))
+            .collect();
+    for (a, b) in race::all_races(&st.g) {
+        found.push((stamp(a).max(stamp(b)), Found::Race(a, b)));
+    }
+    for (s, err) in lifetime::all_errors(&st.g) {
+        found.push((s, Found::Lifetime(err)));
+    }
+    found.sort_by_key(|(s, _)| *s);
+    for (_, f) in found {
+        match f {
+            Found::Event(e) => rec.error_event(&st.g, e),
+            Found::Race(a, b) => rec.race(&st.g, a, b),
+            Found::Lifetime(err) => rec.lifetime(prog, &st.g, &err),
+        }
+    }
+    rec.maximal(prog, st, co);
 }
