@@ -35,10 +35,12 @@
 //! Events and tags: reads and writes carry [`Tags`] in their [`porf_graph::Hw`]:
 //! `ONCE`, `ACQ` (herd's `Acquire`), `REL` (`Release`), `MB`, `NORETURN`, `LKR`/`LKW`
 //! (a `spin_lock`'s RMW, an acquire), `UL` (`spin_unlock`, a release write), and
-//! dependencies `addr`, `data`, `ctrl`; fences carry [`KernelFence`]. A failed RMW (an
-//! exclusive read without write part: a failed `cmpxchg` or `spin_trylock`) orders
-//! nothing: its read is a plain `Once` read whatever the RMW's tags (the kernel's
-//! `atomic_t.txt`: "unsuccessful RMW operations are unordered"). `po` is program order
+//! dependencies `addr`, `data`, `ctrl`; fences carry [`KernelFence`]. Both events of an
+//! RMW carry its tags; as in herd's `linux-kernel.bell`, only a read is an acquire
+//! and only a write a release. A failed RMW (an exclusive read without write part: a
+//! failed `cmpxchg` or `spin_trylock`) orders nothing: its read is a plain `Once` read
+//! whatever the RMW's tags (the kernel's `atomic_t.txt`: "unsuccessful RMW operations
+//! are unordered"). `po` is program order
 //! extended by thread creation and join, as porf-cat's builder has it; events other
 //! than reads, writes and fences are in no set.
 //!
@@ -144,7 +146,7 @@ impl Axioms {
                 let failed_rmw = lab.is_exclusive_read() && !atomicity::has_write_part(g, e);
                 let rmw = (lab.is_exclusive_read() && !failed_rmw) || lab.is_exclusive_write();
                 if failed_rmw {
-                    tags = Tags::ONCE;
+                    tags = Tags(tags.0 & (Tags::ONCE.0 | Tags::NORETURN.0));
                 }
                 let fence = match (&lab.kind, hw.and_then(|h| h.fence)) {
                     (LabelKind::Fence { .. }, Some(FenceKind::Kernel(k))) => Some(k),
@@ -238,8 +240,9 @@ impl Axioms {
             .restrict(|_| true, |i| is_fence(i, KernelFence::SyncRcu))
             .compose(&po_q);
         let strong_fence = mb.union(&gp);
-        let acquire = |i: usize| has(i, Tags::ACQ);
-        let release = |i: usize| has(i, Tags::REL);
+        // herd's bell: only reads acquire, only writes release.
+        let acquire = |i: usize| ev[i].r && has(i, Tags::ACQ);
+        let release = |i: usize| ev[i].w && has(i, Tags::REL);
         let acq_po = po.restrict(|i| m(i) && acquire(i), m);
         let po_rel = po.restrict(m, |i| m(i) && release(i));
         let rfi_rel_acq = rfi.restrict(release, acquire);

@@ -131,13 +131,11 @@ fn unsupported_constructs_are_refused_with_their_position() {
 }
 
 #[test]
-fn other_models_and_load_buffering_are_refused() {
+fn other_models_are_refused() {
     let l = litmus(MP_DEP);
     let opts = crate::Options::default();
     let e = check(&l, &porf_models::sc::Sc, "sc", &opts).unwrap_err();
     assert!(e.to_string().contains("--model lkmm only"), "{e}");
-    let e = check(&l, &porf_models::lkmm::Lkmm, "lkmm", &opts).unwrap_err();
-    assert!(e.to_string().contains("load buffering"), "{e}");
 }
 
 /// Under SC (the machine's own semantics, with the optimal explorer): the classic
