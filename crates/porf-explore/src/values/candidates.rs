@@ -86,11 +86,12 @@ impl<P: Program> Values<'_, '_, P> {
             }
             return;
         }
-        let locs: Vec<(Loc, Vec<Vec<EventId>>)> =
-            st.g.locations()
-                .filter(|(_, i)| i.co.len() > 1)
-                .map(|(l, i)| (*l, permutations(&i.co)))
-                .collect();
+        let locs: Vec<(Loc, Vec<Vec<EventId>>)> = st
+            .g
+            .locations()
+            .filter(|(_, i)| i.co.len() > 1)
+            .map(|(l, i)| (*l, permutations(&i.co)))
+            .collect();
         let mut pick = vec![0usize; locs.len()];
         loop {
             for ((loc, perms), &i) in locs.iter().zip(&pick) {
@@ -153,7 +154,8 @@ impl<P: Program> Values<'_, '_, P> {
                 }
                 Action::BlockSize { .. } => return None,
                 action => {
-                    match step::perform(&mut st, self.prog, self.model, &mut self.tids, t, action) {
+                    match step::perform(&mut st, self.prog, self.model, &mut self.tids, t, action)
+                    {
                         Step::Done(_) => {}
                         Step::Access(a @ Access::Write { .. }) => {
                             step::add_write_last(&mut st, self.model, t, &a);
@@ -188,8 +190,7 @@ impl<P: Program> Values<'_, '_, P> {
                                 *o = step::read_order(kind, ord, val);
                             }
                             st.g.label_mut(r).hb = self.model.hb_view(&st.g, r);
-                            if let AfterRead::WritePart(v) =
-                                step::after_read(&mut st, self.model, r)
+                            if let AfterRead::WritePart(v) = step::after_read(&mut st, self.model, r)
                             {
                                 step::add_write_part(&mut st, self.model, r, v);
                             }
@@ -322,7 +323,9 @@ fn needs_hb(g: &Graph) -> Option<EventId> {
                 *ord == MemOrder::NonAtomic
                     || !matches!(kind, WriteKind::Plain | WriteKind::Exclusive)
             }
-            LabelKind::Malloc { .. } | LabelKind::Free { .. } | LabelKind::BlockSize { .. } => true,
+            LabelKind::Malloc { .. } | LabelKind::Free { .. } | LabelKind::BlockSize { .. } => {
+                true
+            }
             _ => false,
         })
         .map(|(e, _)| e)
