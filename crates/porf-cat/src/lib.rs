@@ -29,6 +29,7 @@ pub mod eval;
 pub mod exec;
 mod lex;
 pub mod load;
+pub mod load_buffering;
 pub mod model;
 mod parse;
 pub mod rel;

@@ -12,6 +12,8 @@
 //! * `maximal_extensions_consistent` is false (the explorer keeps its set of revisit
 //!   graphs instead of TruSt's maximality rule), `reads_stale` never prunes and
 //!   `co_floor` is the default 0;
+//! * `allows_load_buffering` is true unless the text shows an `acyclic` check over a
+//!   relation including po and rf ([`crate::load_buffering`]);
 //! * the hb views are those of porf's `sc`/`tso` (po, thread creation and join, rf
 //!   between atomic accesses), used for heap-lifetime errors; data races are a
 //!   model's own business (its `flag`s), so [`MemoryModel::has_data_races`] is false.
@@ -38,6 +40,8 @@ pub struct CatModel {
     model: Arc<Loaded>,
     name: &'static str,
     error: Arc<Mutex<Option<CatError>>>,
+    /// [`crate::load_buffering::forbids_load_buffering`] of the model.
+    forbids_lb: bool,
 }
 
 impl CatModel {
@@ -54,6 +58,7 @@ impl CatModel {
         empty.finish();
         evaluate(&model, &empty, false)?;
         Ok(CatModel {
+            forbids_lb: crate::load_buffering::forbids_load_buffering(&model),
             model: Arc::new(model),
             name: Box::leak(name.to_string().into_boxed_str()),
             error: Arc::new(Mutex::new(None)),
@@ -123,5 +128,8 @@ impl MemoryModel for CatModel {
     }
     fn has_data_races(&self) -> bool {
         false
+    }
+    fn allows_load_buffering(&self) -> bool {
+        !self.forbids_lb
     }
 }

@@ -22,7 +22,7 @@ pub struct ExampleArgs {
 }
 
 /// Runs the command; returns the exit code.
-pub fn run(a: ExampleArgs) -> u8 {
+pub fn run(mut a: ExampleArgs) -> u8 {
     if a.list {
         for (name, about) in porf_toy::catalog::NAMES {
             println!("{name:<12} {about}");
@@ -53,6 +53,11 @@ pub fn run(a: ExampleArgs) -> u8 {
         }
     };
     let model = &chosen.model;
+    a.explore.pick_default(model.as_ref());
+    if let Err(msg) = porf_explore::supported(a.explore.strategy(), model.as_ref(), cfg.equiv) {
+        eprintln!("error: {msg}");
+        return 2;
+    }
     let result = if a.explore.all_release_acquire {
         crate::progress::explore(
             a.explore.strategy(),

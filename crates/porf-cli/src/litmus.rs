@@ -122,6 +122,15 @@ pub fn run(a: LitmusArgs) -> u8 {
         }
     };
     let (model, model_name) = (&chosen.model, &chosen.name);
+    if porf_explore::default_strategy(model.as_ref()) != porf_explore::Strategy::Optimal {
+        // porf-litmus runs the graph explorer, which would miss the model's po ∪ rf
+        // cycles (porf_explore::supported).
+        eprintln!(
+            "error: model {model_name} allows load buffering (po ∪ rf cycles): porf litmus \
+             does not run such models yet (porf verify --explorer values does)"
+        );
+        return 3;
+    }
     let threads = match a.threads {
         Some(0) => {
             eprintln!("error: --threads must be at least 1");

@@ -50,6 +50,10 @@ pub enum Explorer {
     /// RF-partSMC, the space-optimal variant of RF-SMC (the same as `--explorer rf-smc
     /// --low-memory`).
     RfPartSmc,
+    /// Value enumeration, herd7's way: every read's value guessed, every rf and co
+    /// (exponential; for small loop-bounded programs). The one explorer for models
+    /// that allow load buffering, and their default.
+    Values,
 }
 
 /// Flags shared by every command that explores a program.
@@ -60,9 +64,10 @@ pub struct ExploreArgs {
     model: String,
     #[arg(long, value_name = "FILE.cat", conflicts_with = "model", help = model_file::HELP)]
     model_file: Option<std::path::PathBuf>,
-    /// Exploration strategy.
-    #[arg(long, value_enum, default_value_t = Explorer::Graph)]
-    explorer: Explorer,
+    /// Exploration strategy [default: graph; values for a model that allows load
+    /// buffering (po ∪ rf cycles), which no other explorer enumerates].
+    #[arg(long, value_enum)]
+    explorer: Option<Explorer>,
     /// Keep exploring after an error: count everything, collect every distinct error.
     #[arg(long)]
     keep_going: bool,
@@ -114,12 +119,15 @@ pub struct ExploreArgs {
 impl ExploreArgs {
     /// The explorer configuration, or a usage error message.
     fn config(&self, equiv: Equiv) -> Result<Config, String> {
-        if self.low_memory && self.explorer != Explorer::RfSmc {
+        if self.low_memory && self.explorer() != Explorer::RfSmc {
             return Err("--low-memory applies to --explorer rf-smc only".into());
         }
-        if matches!(self.explorer, Explorer::RfSmc | Explorer::RfPartSmc) {
+        if matches!(self.explorer(), Explorer::RfSmc | Explorer::RfPartSmc) {
             if equiv != Equiv::Rf {
-                let name = self.explorer.to_possible_value().expect("a named explorer");
+                let name = self
+                    .explorer()
+                    .to_possible_value()
+                    .expect("a named explorer");
                 return Err(format!(
                     "--explorer {} explores reads-from classes: it needs --equiv rf",
                     name.get_name()
@@ -165,8 +173,26 @@ impl ExploreArgs {
         })
     }
 
+    /// The explorer asked for, or the default before a model is chosen
+    /// ([`ExploreArgs::pick_default`]).
+    fn explorer(&self) -> Explorer {
+        self.explorer.unwrap_or(Explorer::Graph)
+    }
+
+    /// Fills in the default explorer for `model` unless one was asked for:
+    /// [`porf_explore::default_strategy`].
+    fn pick_default(&mut self, model: &dyn porf_models::MemoryModel) {
+        if self.explorer.is_none() {
+            self.explorer = Some(match porf_explore::default_strategy(model) {
+                Strategy::Values => Explorer::Values,
+                _ => Explorer::Graph,
+            });
+        }
+    }
+
     fn strategy(&self) -> Strategy {
-        match self.explorer {
+        match self.explorer() {
+            Explorer::Values => Strategy::Values,
             Explorer::Graph => Strategy::Optimal,
             Explorer::Reference => Strategy::Reference,
             Explorer::RfSmc if self.low_memory => Strategy::RfPartSmc,

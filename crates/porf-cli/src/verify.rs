@@ -278,6 +278,7 @@ pub fn run(mut a: VerifyArgs) -> u8 {
     cfg.disable_bam = a.disable_bam;
     cfg.keep_sample = a.print_execution;
     let model = &chosen.model;
+    a.explore.pick_default(model.as_ref());
     if let Err(msg) = porf_explore::supported(a.explore.strategy(), model.as_ref(), equiv) {
         eprintln!("error: {msg}");
         return 2;

@@ -522,10 +522,10 @@ impl<P: Program> Reference<'_, '_, P> {
 /// adding the events in insertion order meets them (an error event when added, a
 /// race when its second access is added), as GenMC reports the first one it meets.
 pub(crate) fn classify_maximal<P: Program>(
-rec: &mut Recorder,
-prog: &P,
-st: &mut State<P>,
-co: &Coherence,
+    rec: &mut Recorder,
+    prog: &P,
+    st: &mut State<P>,
+    co: &Coherence,
 ) {
     enum Found {
         Event(porf_graph::EventId),

@@ -9,7 +9,10 @@
 //! equivalence (default 150), `PORF_DIFF_VALUES_EVENTS` the event bound of the random
 //! programs (default 6: value enumeration tries every rf and co of every script, so
 //! it grows faster than the other explorers). `PORF_DIFF_VALUES_SEED` shifts the
-//! seeds.
+//! seeds. The heap run (co mode) uses programs with a heap block and mutex misuse
+//! (`GenConfig::heap`, `lock_misuse`: uninitialised reads, frees, destroyed mutexes),
+//! `PORF_DIFF_VALUES_HEAP_PROGRAMS` of them per model (default 150), of
+//! `PORF_DIFF_VALUES_HEAP_EVENTS` events (default 7).
 
 mod common;
 
@@ -45,13 +48,23 @@ fn compare(vals: &Stats, reff: &Stats) -> Vec<String> {
     diffs
 }
 
-fn differential(equiv: Equiv) {
-    let n = env("PORF_DIFF_VALUES_PROGRAMS", 150);
-    let base = env("PORF_DIFF_VALUES_SEED", 0);
-    let gen = GenConfig {
-        max_events: env("PORF_DIFF_VALUES_EVENTS", 6) as usize,
-        ..GenConfig::default()
+fn differential(equiv: Equiv, heap: bool) {
+    let (n, gen) = if heap {
+        let gen = GenConfig {
+            max_events: env("PORF_DIFF_VALUES_HEAP_EVENTS", 7) as usize,
+            heap: true,
+            lock_misuse: true,
+            ..GenConfig::default()
+        };
+        (env("PORF_DIFF_VALUES_HEAP_PROGRAMS", 150), gen)
+    } else {
+        let gen = GenConfig {
+            max_events: env("PORF_DIFF_VALUES_EVENTS", 6) as usize,
+            ..GenConfig::default()
+        };
+        (env("PORF_DIFF_VALUES_PROGRAMS", 150), gen)
     };
+    let base = env("PORF_DIFF_VALUES_SEED", 0);
     let cfg = Config {
         keep_going: true,
         collect_final_states: true,
@@ -64,11 +77,6 @@ fn differential(equiv: Equiv) {
     for name in MODEL_NAMES {
         let model = by_name(name).unwrap();
         assert!(!model.allows_load_buffering());
-        if equiv == Equiv::Rf && model.name() == "wra" {
-            // WRA in rf mode is the same relation as in co mode up to co, which it
-            // ignores; covered in co mode.
-            continue;
-        }
         for seed in base..base + n {
             let prog = random_program(seed, &gen);
             let vals = explore(Strategy::Values, &prog, model.as_ref(), &cfg);
@@ -86,9 +94,10 @@ fn differential(equiv: Equiv) {
         }
     }
     println!(
-        "differential values ({}): {n} programs per model, {} models, {:.1} s, {} disagree \
+        "differential values ({}{}): {n} programs per model, {} models, {:.1} s, {} disagree \
          ({complete} complete, {blocked} blocked executions, {errors} errors in total)",
         equiv.name(),
+        if heap { ", heap" } else { "" },
         MODEL_NAMES.len(),
         start.elapsed().as_secs_f64(),
         failures.len()
@@ -103,10 +112,15 @@ fn differential(equiv: Equiv) {
 
 #[test]
 fn differential_values_co() {
-    differential(Equiv::Co);
+    differential(Equiv::Co, false);
+}
+
+#[test]
+fn differential_values_heap() {
+    differential(Equiv::Co, true);
 }
 
 #[test]
 fn differential_values_rf() {
-    differential(Equiv::Rf);
+    differential(Equiv::Rf, false);
 }

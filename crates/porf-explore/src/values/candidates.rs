@@ -86,12 +86,11 @@ impl<P: Program> Values<'_, '_, P> {
             }
             return;
         }
-        let locs: Vec<(Loc, Vec<Vec<EventId>>)> = st
-            .g
-            .locations()
-            .filter(|(_, i)| i.co.len() > 1)
-            .map(|(l, i)| (*l, permutations(&i.co)))
-            .collect();
+        let locs: Vec<(Loc, Vec<Vec<EventId>>)> =
+            st.g.locations()
+                .filter(|(_, i)| i.co.len() > 1)
+                .map(|(l, i)| (*l, permutations(&i.co)))
+                .collect();
         let mut pick = vec![0usize; locs.len()];
         loop {
             for ((loc, perms), &i) in locs.iter().zip(&pick) {
@@ -101,7 +100,9 @@ impl<P: Program> Values<'_, '_, P> {
             if self.stop() {
                 return;
             }
-            if self.co.check_whole(&mut st.g) {
+            // Every model's whole check includes RMW atomicity (MemoryModel::is_consistent):
+            // asking it first only spares the model's check.
+            if porf_models::atomicity::holds(&st.g) && self.co.check_whole(&mut st.g) {
                 self.accept(&mut st, cyclic);
             }
             if !odometer(&mut pick, |i| locs[i].1.len()) {
@@ -154,8 +155,7 @@ impl<P: Program> Values<'_, '_, P> {
                 }
                 Action::BlockSize { .. } => return None,
                 action => {
-                    match step::perform(&mut st, self.prog, self.model, &mut self.tids, t, action)
-                    {
+                    match step::perform(&mut st, self.prog, self.model, &mut self.tids, t, action) {
                         Step::Done(_) => {}
                         Step::Access(a @ Access::Write { .. }) => {
                             step::add_write_last(&mut st, self.model, t, &a);
@@ -190,7 +190,8 @@ impl<P: Program> Values<'_, '_, P> {
                                 *o = step::read_order(kind, ord, val);
                             }
                             st.g.label_mut(r).hb = self.model.hb_view(&st.g, r);
-                            if let AfterRead::WritePart(v) = step::after_read(&mut st, self.model, r)
+                            if let AfterRead::WritePart(v) =
+                                step::after_read(&mut st, self.model, r)
                             {
                                 step::add_write_part(&mut st, self.model, r, v);
                             }
@@ -208,6 +209,9 @@ impl<P: Program> Values<'_, '_, P> {
     /// after refusing a program whose graph would need hb views.
     fn patched(&mut self, s: &Script<P>, rf: &[(EventId, Option<EventId>)]) -> Option<State<P>> {
         let mut st = s.st.clone();
+        for &(r, w) in rf {
+            st.g.set_rf(r, w);
+        }
         if let Some(e) = needs_hb(&st.g) {
             let msg = format!(
                 "a load-buffering execution (a po ∪ rf cycle) of a program with {}: the \
@@ -217,9 +221,6 @@ impl<P: Program> Values<'_, '_, P> {
             );
             self.refuse(msg, &st.g);
             return None;
-        }
-        for &(r, w) in rf {
-            st.g.set_rf(r, w);
         }
         for &(r, _) in rf {
             st.g.label_mut(r).hb = self.model.hb_view(&st.g, r);
@@ -323,9 +324,7 @@ fn needs_hb(g: &Graph) -> Option<EventId> {
                 *ord == MemOrder::NonAtomic
                     || !matches!(kind, WriteKind::Plain | WriteKind::Exclusive)
             }
-            LabelKind::Malloc { .. } | LabelKind::Free { .. } | LabelKind::BlockSize { .. } => {
-                true
-            }
+            LabelKind::Malloc { .. } | LabelKind::Free { .. } | LabelKind::BlockSize { .. } => true,
             _ => false,
         })
         .map(|(e, _)| e)

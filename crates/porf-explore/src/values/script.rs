@@ -251,26 +251,87 @@ fn unsupported_message(g: &Graph, e: EventId) -> String {
     }
 }
 
-/// Whether every read of script `s` has a write of its guessed value in the script (or
-/// the initialisation): the scripts whose writes grow the domain (module docs of
-/// [`crate::values`]).
-pub(crate) fn self_supporting<P: Program>(s: &Script<P>) -> bool {
+/// Whether script `s` is *grounded*: its events can be performed one by one, each
+/// after what it rests on, each read after a performed write of its guessed value of
+/// its location (or at once if it guessed the initial value). What an event rests
+/// on: its po-predecessor, a start its spawn, a join the joined thread's last event;
+/// with `deps` (a model that allows load buffering), an event with hardware facts
+/// rests on the reads of its dependencies (and an exclusive write on its read part)
+/// instead of its po-predecessor. Performing greedily finds such an order if there is
+/// one. Every consistent execution's script (and every script the exactness argument
+/// of [`crate::values`] extends a prefix of one to) is grounded: the scripts whose
+/// writes grow the domain.
+pub(crate) fn grounded<P: Program>(s: &Script<P>, deps: bool) -> bool {
     let g = &s.st.g;
-    s.steps.iter().all(|step| {
-        let Some(guess) = step.guess else {
+    let mut guessed: Vec<(EventId, Option<Val>)> = s
+        .steps
+        .iter()
+        .filter_map(|step| {
+            let val = match step.guess? {
+                Guess::Val(v) => Some(v),
+                Guess::Destroyed => Some(porf_graph::MUTEX_DESTROYED),
+                Guess::Uninit => None,
+            };
+            Some((EventId::new(step.tid, step.first), val))
+        })
+        .collect();
+    guessed.sort();
+    let mut ids: Vec<EventId> = g.events().map(|(e, _)| e).collect();
+    ids.sort();
+    let mut done = vec![false; ids.len()];
+    let is_done = |done: &[bool], e: EventId| ids.binary_search(&e).is_ok_and(|i| done[i]);
+    let mut left = ids.len();
+    loop {
+        let mut progress = false;
+        for i in 0..ids.len() {
+            if done[i] {
+                continue;
+            }
+            let e = ids[i];
+            let l = g.label(e);
+            let mut ready = match (&l.hw, deps) {
+                (Some(hw), true) => {
+                    let d = &hw.deps;
+                    d.addr
+                        .iter()
+                        .chain(&d.data)
+                        .chain(&d.ctrl)
+                        .all(|&r| is_done(&done, EventId::new(e.tid, r)))
+                        && (!l.is_exclusive_write()
+                            || is_done(&done, EventId::new(e.tid, e.idx - 1)))
+                }
+                _ => e.prev().is_none_or(|p| is_done(&done, p)),
+            };
+            match l.kind {
+                LabelKind::Start { parent: Some(p) } => ready &= is_done(&done, p),
+                LabelKind::Join { child } => {
+                    ready &= g.last_of(child).is_some_and(|f| is_done(&done, f))
+                }
+                LabelKind::Read { loc, .. } => {
+                    if let Ok(k) = guessed.binary_search_by_key(&e, |x| x.0) {
+                        if let Some(val) = guessed[k].1 {
+                            let info = g.loc_info(loc);
+                            ready &= info.init_val == val
+                                || info.co.iter().any(|&w| {
+                                    is_done(&done, w)
+                                        && matches!(g.label(w).kind, LabelKind::Write { val: v, .. } if v == val)
+                                });
+                        }
+                    }
+                }
+                _ => {}
+            }
+            if ready {
+                done[i] = true;
+                left -= 1;
+                progress = true;
+            }
+        }
+        if left == 0 {
             return true;
-        };
-        let loc = g.label(EventId::new(step.tid, step.first)).loc().unwrap();
-        let info = g.loc_info(loc);
-        let val = match guess {
-            Guess::Val(v) => v,
-            Guess::Destroyed => porf_graph::MUTEX_DESTROYED,
-            Guess::Uninit => return true,
-        };
-        info.init_val == val
-            || info
-                .co
-                .iter()
-                .any(|&w| matches!(g.label(w).kind, LabelKind::Write { val: v, .. } if v == val))
-    })
+        }
+        if !progress {
+            return false;
+        }
+    }
 }
