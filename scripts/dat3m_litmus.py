@@ -151,7 +151,7 @@ def lkmm_main(argv):
         if not os.path.exists(f):
             return path, "missing", None, 0.0
         try:
-            r = subprocess.run([a.porf, "litmus", "--json", "--threads", "1", f],
+            r = subprocess.run([a.porf, "litmus", "--json", "--model", "lkmm", "--threads", "1", f],
                                capture_output=True, text=True, timeout=a.timeout)
         except subprocess.TimeoutExpired:
             return path, "timeout", None, a.timeout

@@ -119,6 +119,8 @@ type Res<T> = Result<T, CompileError>;
 
 struct Compiler<'a> {
     code: Code,
+    /// Per `if`: its branch's index, its join's index, its position.
+    ifs: Vec<(usize, usize, usize)>,
     by_name: BTreeMap<String, usize>,
     /// Parameters and locations: names bound to addresses.
     addr_of: &'a dyn Fn(&str) -> Option<i64>,
@@ -134,6 +136,7 @@ pub fn compile(
 ) -> Result<Code, CompileError> {
     let mut c = Compiler {
         code: Code::default(),
+        ifs: Vec::new(),
         by_name: BTreeMap::new(),
         addr_of,
     };
@@ -170,7 +173,61 @@ pub fn compile(
         }
     }
     c.stmts(body)?;
+    c.check_branch_values()?;
     Ok(c.code)
+}
+
+fn pure_reads(e: &Pure, out: &mut Vec<usize>) {
+    match e {
+        Pure::Const(_) => {}
+        Pure::Reg(r) => out.push(*r),
+        Pure::Unary(_, a) => pure_reads(a, out),
+        Pure::Binary(_, a, b) => {
+            pure_reads(a, out);
+            pure_reads(b, out);
+        }
+    }
+}
+
+/// The registers instruction `i` reads and the one it writes.
+fn uses(i: &Inst) -> (Vec<usize>, Option<usize>) {
+    let mut r = Vec::new();
+    let w = match i {
+        Inst::Set(d, e) => {
+            pure_reads(e, &mut r);
+            Some(*d)
+        }
+        Inst::Load { dst, addr, .. } => {
+            pure_reads(addr, &mut r);
+            Some(*dst)
+        }
+        Inst::Store { addr, val, .. } => {
+            pure_reads(addr, &mut r);
+            pure_reads(val, &mut r);
+            None
+        }
+        Inst::Rmw {
+            dst, addr, args, ..
+        } => {
+            pure_reads(addr, &mut r);
+            args.iter().for_each(|a| pure_reads(a, &mut r));
+            Some(*dst)
+        }
+        Inst::TryLock { dst, addr, .. } => {
+            pure_reads(addr, &mut r);
+            Some(*dst)
+        }
+        Inst::Lock { addr, .. } | Inst::Unlock { addr, .. } => {
+            pure_reads(addr, &mut r);
+            None
+        }
+        Inst::Branch { cond, .. } => {
+            pure_reads(cond, &mut r);
+            None
+        }
+        Inst::Fence { .. } | Inst::Jump(_) | Inst::Join => None,
+    };
+    (r, w)
 }
 
 fn refuse<T>(at: usize, msg: impl Into<String>) -> Res<T> {
@@ -314,6 +371,33 @@ impl Compiler<'_> {
         }
     }
 
+    /// Refuses a register set inside an `if` arm and read after the `if`: herd's
+    /// dependencies do not carry such a value's origin (control ends at the join),
+    /// so a write after the `if` may take a value no run writes unconditionally,
+    /// which the values explorer's domain of written values would miss.
+    fn check_branch_values(&self) -> Res<()> {
+        for &(br, join, at) in &self.ifs {
+            let set: Vec<usize> = self.code.insts[br..join]
+                .iter()
+                .filter_map(|i| uses(i).1)
+                .collect();
+            for i in &self.code.insts[join + 1..] {
+                if let Some(r) = uses(i).0.into_iter().find(|r| set.contains(r)) {
+                    return refuse(
+                        at,
+                        format!(
+                            "unsupported: `{}` is set in a branch of this `if` and read after \
+                             it (a value chosen by control flow that no dependency carries: \
+                             porf's values explorer cannot enumerate it exactly)",
+                            self.code.regs[r]
+                        ),
+                    );
+                }
+            }
+        }
+        Ok(())
+    }
+
     fn stmts(&mut self, s: &[Stmt]) -> Res<()> {
         for st in s {
             self.stmt(st)?;
@@ -344,6 +428,7 @@ impl Compiler<'_> {
             }
             Stmt::Block(b) => self.stmts(b)?,
             Stmt::If(c, a, b) => {
+                let if_at = c.at();
                 let cond = self.expr(c)?;
                 let br = self.code.insts.len();
                 self.emit(Inst::Branch { cond, else_to: 0 });
@@ -363,6 +448,7 @@ impl Compiler<'_> {
                     _ => unreachable!(),
                 };
                 self.code.insts[jump] = Inst::Jump(join);
+                self.ifs.push((br, join, if_at));
             }
         }
         Ok(())

@@ -223,3 +223,16 @@ fn corpus_survey() {
         eprintln!("{n:5} {m}  (e.g. {f})");
     }
 }
+
+#[test]
+fn values_chosen_by_a_branch_are_refused() {
+    // The value written after the `if` depends on the read only through control flow
+    // that ends at the join: no herd dependency carries it.
+    let e = refusal(
+        "C B\n{}\nP0(int *x, int *y)\n{\n\tint r1;\n\tr1 = 1;\n\tif (READ_ONCE(*x) == 0)\n\t\tr1 = 0;\n\tWRITE_ONCE(*y, r1);\n}\nexists (0:r1=1)\n",
+    );
+    assert!(
+        e.starts_with("t.litmus:7:6:") && e.contains("`r1` is set in a branch"),
+        "{e}"
+    );
+}
