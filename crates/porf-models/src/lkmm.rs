@@ -15,7 +15,9 @@
 //!   **one later change, for locks** (Linux v4.19, in the form of v5.x): `ppo` also
 //!   holds `po-unlock-lock-po ∩ int` and `cumul-fence` holds `po-unlock-lock-po`
 //!   (`po; [UL]; (po ∪ rf); [LKR]; po`), and `to-r` loses the paper's `rfi-rel-acq`,
-//!   as in the model herd runs today (the verdicts of Dat3M's LKMM corpus);
+//!   as in the model herd runs today (the verdicts of Dat3M's LKMM corpus); and
+//!   `cumul-fence` is followed by `rmw-sequence = (rf; rmw)*` (Linux v6.4: a release
+//!   heads a sequence of RMWs);
 //! * **propagation**: `acyclic(pb)`, `pb = prop; strong-fence; hb*`;
 //! * **rcu**: `irreflexive(rcu-path)`: `rcu-path` is the least relation holding the
 //!   chains of `gp-link = gp; link` and `rscs-link = rscs; link` (`link = hb*; pb*;
@@ -283,7 +285,9 @@ impl Axioms {
             .reflexive()
             .compose(&strong_fence.union(&po_rel))
             .union(&wmb)
-            .union(&po_unlock_lock_po);
+            .union(&po_unlock_lock_po)
+            // Linux v6.4: release sequences through RMWs (`rmw-sequence`).
+            .compose(&rf.compose(&b.rmw).star());
         let prop = overwrite
             .filter(|a, c| !int(a, c))
             .reflexive()
