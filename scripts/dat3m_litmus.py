@@ -255,5 +255,81 @@ def main():
     sys.exit(0 if ok_all else 1)
 
 
+def lkmm_main(argv):
+    """`dat3m_litmus.py lkmm --dat3m PATH`: runs Dat3M's `litmus/LKMM` tests under porf's
+    `lkmm` model and compares herd's answer (`Ok` = 1) with
+    `dartagnan/src/test/resources/LKMM-expected.csv`. Each test runs alone with
+    `--threads 1` under a time limit; the summary counts agreements, disagreements
+    (listed), tests porf refuses (grouped by message) and time-outs."""
+    import concurrent.futures
+    ap = argparse.ArgumentParser(prog="dat3m_litmus.py lkmm", description=lkmm_main.__doc__)
+    ap.add_argument("--dat3m", required=True,
+                    help="a checkout (or an extracted archive) of hernanponcedeleon/Dat3M "
+                         "holding litmus/LKMM and dartagnan/src/test/resources")
+    ap.add_argument("--expected", help="the CSV (default: under --dat3m)")
+    ap.add_argument("--porf", default=porf_default(), help="the porf binary")
+    ap.add_argument("--timeout", type=float, default=10.0, help="seconds per test (10)")
+    ap.add_argument("--jobs", type=int, default=2, help="tests run at once (2)")
+    ap.add_argument("--only", help="only tests whose path contains this")
+    a = ap.parse_args(argv)
+    csv = a.expected or os.path.join(a.dat3m, "dartagnan/src/test/resources/LKMM-expected.csv")
+    expected = {}
+    with open(csv) as f:
+        for line in f:
+            path, _, v = line.strip().rpartition(",")
+            if path and (a.only is None or a.only in path):
+                expected[path] = v == "1"
+
+    def run(path):
+        f = os.path.join(a.dat3m, path)
+        if not os.path.exists(f):
+            return path, "missing", None, 0.0
+        try:
+            r = subprocess.run([a.porf, "litmus", "--json", "--model", "lkmm", "--threads", "1", f],
+                               capture_output=True, text=True, timeout=a.timeout)
+        except subprocess.TimeoutExpired:
+            return path, "timeout", None, a.timeout
+        if r.returncode in (0, 4) and r.stdout.strip():
+            o = json.loads(r.stdout.splitlines()[0])
+            return path, "ran", o["verdict"] == "Ok", o["time_s"]
+        msg = (r.stderr.strip().splitlines() or ["?"])[-1]
+        msg = re.sub(r"^.*?: (error: )?", "", msg)
+        return path, "refused", msg, 0.0
+
+    counts = collections.Counter()
+    refused = collections.Counter()
+    wrong = []
+    total_time = 0.0
+    with concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs) as ex:
+        for path, kind, v, t in ex.map(run, sorted(expected)):
+            total_time += t
+            if kind == "ran":
+                if v == expected[path]:
+                    counts["agree"] += 1
+                else:
+                    counts["disagree"] += 1
+                    wrong.append((path, expected[path], v))
+            else:
+                counts[kind] += 1
+                if kind == "refused":
+                    refused[re.sub(r"`[^`]*`", "`_`", v)[:90]] += 1
+    n = len(expected)
+    ran = counts["agree"] + counts["disagree"]
+    print(f"LKMM: {n} tests; {ran} answered, {counts['agree']} agree with the CSV "
+          f"({100.0 * counts['agree'] / max(n, 1):.2f}% of all, "
+          f"{100.0 * counts['agree'] / max(ran, 1):.2f}% of those answered), "
+          f"{counts['disagree']} disagree, {counts['refused']} refused, "
+          f"{counts['timeout']} timed out (> {a.timeout:g} s), {counts['missing']} missing; "
+          f"{total_time:.1f} s in the answered tests")
+    for m, k in refused.most_common(12):
+        print(f"  {k:6}  {m}")
+    for path, e, v in wrong:
+        print(f"  DISAGREE {path}: expected {int(e)}, porf {int(v)}")
+    sys.exit(0 if counts["disagree"] == 0 else 1)
+
+
 if __name__ == "__main__":
-    main()
+    if len(sys.argv) > 1 and sys.argv[1] == "lkmm":
+        lkmm_main(sys.argv[2:])
+    else:
+        main()

@@ -28,7 +28,9 @@ pub const EXIT_CODES_HELP: &str = "Exit codes:
 
 /// The models `porf litmus` offers: every model, the hardware ones included.
 fn litmus_models() -> Vec<&'static str> {
-    let names = porf_models::MODEL_NAMES.iter().chain(porf_models::HW_MODEL_NAMES);
+    let names = porf_models::MODEL_NAMES
+        .iter()
+        .chain(porf_models::HW_MODEL_NAMES);
     names.copied().collect()
 }
 
@@ -37,8 +39,9 @@ pub struct LitmusArgs {
     /// Litmus tests in herd's C, AArch64, RISCV, PPC or X86 format.
     #[arg(required = true)]
     files: Vec<PathBuf>,
-    /// Memory model [default: rc11 for C tests; for assembly tests the architecture's:
-    /// armv8 for AArch64, riscv for RISCV, power for PPC, tso for X86]
+    /// Memory model [default: rc11 for C tests, lkmm for tests of the Linux kernel's
+    /// primitives; for assembly tests the architecture's: armv8 for AArch64, riscv for
+    /// RISCV, power for PPC, tso for X86]
     #[arg(long, value_parser = litmus_models())]
     model: Option<String>,
     #[arg(long, value_name = "FILE.cat", conflicts_with = "model", help = crate::model_file::HELP)]

@@ -1,15 +1,16 @@
-//! herd's litmus formats for porf: C11 tests and AArch64, RISC-V, PPC and X86
-//! assembly tests, run with herd's verdicts.
+//! herd's litmus formats for porf: C11 tests, tests of the Linux kernel's primitives,
+//! and AArch64, RISC-V, PPC and X86 assembly tests, run with herd's verdicts.
 //!
-//! **Architecture invariant**: C tests become C programs for `porf-c`, assembly tests
-//! programs of their own ([`asm::machine`]); both run through the explorers' public
-//! API (`porf_explore::explore` → `Stats`), the explorer chosen in one place
-//! ([`run::strategy_for`]); nothing here looks inside an execution graph.
+//! **Architecture invariant**: C11 tests become C programs for `porf-c`; kernel tests
+//! are interpreted by [`kernel`]'s own thread machine and assembly tests by
+//! [`asm::machine`] (both know the dependencies of every value). All run through the
+//! explorers' public API (`porf_explore::explore` → `Stats`), the explorer chosen in
+//! one place ([`run::strategy_for`]); nothing here looks inside an execution graph.
 //!
 //! **API boundary**: [`read_test`], [`check_test`] / [`check_file`] and [`herd_text`]
-//! for any test; [`parse`], [`translate`], [`check`] for C tests; [`parse_asm`], the
-//! typed instructions of [`asm::ir`] and [`asm::check::check_asm`] for herd's
-//! assembly tests.
+//! for any test; [`parse`], [`translate`], [`check`] for C tests ([`check`] hands tests
+//! of the kernel's primitives to [`kernel::check`]); [`parse_asm`], the typed
+//! instructions of [`asm::ir`] and [`asm::check::check_asm`] for herd's assembly tests.
 //!
 //! [`parse`] reads a test (`C NAME`, initial state, threads `Pn (params) { C }`,
 //! `locations`, `filter`, and an `exists` / `~exists` / `forall` condition);
@@ -25,6 +26,7 @@
 pub mod asm;
 pub mod ast;
 mod body;
+pub mod kernel;
 pub mod parse;
 pub mod run;
 pub mod translate;

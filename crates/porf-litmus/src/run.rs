@@ -186,10 +186,12 @@ impl Test {
         }
     }
 
-    /// The model `porf litmus` runs the test under when none is given: `rc11` for C
-    /// tests, the architecture's model for assembly tests ([`crate::asm::Arch::model`]).
+    /// The model `porf litmus` runs the test under when none is given: `lkmm` for tests
+    /// of the Linux kernel's primitives ([`crate::kernel::is_kernel`]), `rc11` for other
+    /// C tests, the architecture's model for assembly tests ([`crate::asm::Arch::model`]).
     pub fn default_model(&self) -> &'static str {
         match self {
+            Test::C(l) if crate::kernel::is_kernel(l) => "lkmm",
             Test::C(_) => "rc11",
             Test::Asm(t) => t.arch.model(),
         }
@@ -253,8 +255,8 @@ pub fn strategy_for(model: &dyn MemoryModel, _model_name: &str) -> Result<Strate
 }
 
 /// Whether exploring with `strategy` hands the model each event's hardware facts
-/// (`ThreadMachine::hw` copied into the graph with `Graph::set_hw`). No explorer of
-/// The values explorer does; the others do not yet. (Every strategy is listed: a new
+/// (`ThreadMachine::hw` copied into the graph with `Graph::set_hw`). The values
+/// explorer does; the others do not yet. (Every strategy is listed: a new
 /// one must say.)
 pub fn records_hw(strategy: Strategy) -> bool {
     match strategy {
@@ -509,6 +511,15 @@ pub fn check(
     model_name: &str,
     opts: &Options,
 ) -> Result<Outcome, CheckError> {
+    if crate::kernel::is_kernel(l) {
+        return crate::kernel::check(l, model, model_name, opts);
+    }
+    if model.allows_load_buffering() {
+        return Err(CheckError::Unsupported(format!(
+            "{}:1:1: unsupported: C11 tests do not run under `{model_name}`",
+            l.file
+        )));
+    }
     let start = Instant::now();
     let tr = translate(l).map_err(CheckError::Litmus)?;
     let module = compile(l, &tr)?;

@@ -32,6 +32,7 @@ pub mod hwgen;
 pub(crate) mod hwrel;
 pub mod imm;
 pub mod lifetime;
+pub mod lkmm;
 pub mod power;
 pub mod pso;
 pub mod ra;
@@ -53,8 +54,8 @@ use porf_graph::{EventId, Graph, Loc, View};
 /// its porf-prefix), `g` without `e`'s incident edges is consistent, and the hb views of
 /// every other event are already filled in.
 pub trait MemoryModel: Sync + Send {
-    /// Short name (`sc`, `tso`, `pso`, `ra`, `rc11`, `rc11-genmc`, `wra`, `sra`, `power`,
-    /// `imm`).
+    /// Short name (`sc`, `tso`, `pso`, `ra`, `rc11`, `rc11-genmc`, `wra`, `sra`, `armv8`,
+    /// `riscv`, `power`, `imm`, `lkmm`).
     fn name(&self) -> &'static str;
 
     /// The happens-before prefix of `e` (reflexive): the events whose effects `e` is
@@ -155,6 +156,7 @@ pub fn by_name(name: &str) -> Option<Box<dyn MemoryModel>> {
         "riscv" => Box::new(riscv::RiscV),
         "power" => Box::new(power::Power),
         "imm" => Box::new(imm::Imm),
+        "lkmm" => Box::new(lkmm::Lkmm),
         _ => return None,
     })
 }
@@ -163,7 +165,7 @@ pub fn by_name(name: &str) -> Option<Box<dyn MemoryModel>> {
 /// ([`MemoryModel::allows_load_buffering`]): explored by the values explorer only, and
 /// offered for litmus tests (not for C programs, whose accesses carry no hardware
 /// facts: their compilation to these models is not modelled yet).
-pub const HW_MODEL_NAMES: &[&str] = &["armv8", "riscv", "power", "imm"];
+pub const HW_MODEL_NAMES: &[&str] = &["armv8", "riscv", "power", "imm", "lkmm"];
 
 /// Names accepted by [`by_name`] whose models every explorer runs (no load
 /// buffering): the models `porf verify` offers.

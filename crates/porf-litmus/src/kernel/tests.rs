@@ -1,0 +1,238 @@
+//! The kernel front end: parsing, dependencies reported by the machine, refusals.
+
+use super::*;
+use porf_graph::hw::{KernelFence, Tags};
+use porf_graph::{Action, Program, ThreadMachine};
+
+fn litmus(text: &str) -> Litmus {
+    crate::parse("t.litmus", text).expect("parses")
+}
+
+const MP_DEP: &str = "C MP+dep
+{
+int *p = &a;
+}
+P0(int **p, int *x, int *a)
+{
+	WRITE_ONCE(*x, 1);
+	rcu_assign_pointer(*p, x);
+}
+P1(int **p, int *x, int *a)
+{
+	int *r0;
+	int r1;
+	int r2 = 0;
+	r0 = rcu_dereference(*p);
+	r1 = READ_ONCE(*r0);
+	if (r1 == 1) {
+		WRITE_ONCE(*a, r1 + 2);
+	}
+	smp_mb();
+	r2 = xchg_acquire(a, r1);
+}
+exists (1:r0=x /\\ 1:r1=0)
+";
+
+/// Steps thread `k` of `l`, answering every read with `values` in turn; returns each
+/// action with its hardware facts.
+fn run_thread(l: &Litmus, k: u32, values: &[i64]) -> Vec<(Action, Option<porf_graph::Hw>)> {
+    let c = compile_test(l).unwrap();
+    let mut t = c.program.spawn(k + 1, k, 0);
+    let mut out = Vec::new();
+    let mut vals = values.iter();
+    loop {
+        let a = t.peek();
+        assert_eq!(t.peek(), a, "peek is idempotent");
+        let hw = t.hw();
+        let ret = match &a {
+            Action::Load { .. } | Action::Rmw { .. } => *vals.next().expect("a value"),
+            Action::Finish { .. } | Action::Block { .. } | Action::Error { .. } => {
+                out.push((a, hw));
+                return out;
+            }
+            _ => 0,
+        };
+        out.push((a, hw));
+        t.resume(ret);
+    }
+}
+
+#[test]
+fn kernel_tests_are_recognised() {
+    assert!(is_kernel(&litmus(MP_DEP)));
+    let c11 = "C c11\n{}\nP0(atomic_int* x) { atomic_store_explicit(x, 1, memory_order_relaxed); }\nexists (x=1)\n";
+    assert!(!is_kernel(&litmus(c11)));
+}
+
+#[test]
+fn dependencies_follow_the_data_flow() {
+    let l = litmus(MP_DEP);
+    let c = compile_test(&l).unwrap();
+    let x = c.addrs["x"];
+    // P1 reads p = &x, then x = 1: the write to a happens under the branch.
+    let acts = run_thread(&l, 1, &[x, 1, 5]);
+    let hws: Vec<porf_graph::Hw> = acts.iter().filter_map(|(_, h)| h.clone()).collect();
+    // read p: no deps, Once|RCU_DEREF.
+    assert_eq!(hws[0].tags, Tags::ONCE | Tags::RCU_DEREF);
+    assert!(hws[0].deps.is_empty());
+    // read *r0: address dependency on read 0.
+    assert_eq!(hws[1].deps.addr, vec![0]);
+    // write a = r1 + 2: data on read 1, control on read 1 (the condition).
+    assert_eq!(hws[2].deps.data, vec![1]);
+    assert_eq!(hws[2].deps.ctrl, vec![1]);
+    assert!(matches!(acts[2].0, Action::Store { val: 3, .. }));
+    // smp_mb: a kernel fence.
+    assert_eq!(
+        hws[3].fence,
+        Some(porf_graph::FenceKind::Kernel(KernelFence::Mb))
+    );
+    // xchg_acquire after the if: no control dependency (the arms joined), data on r1.
+    assert_eq!(hws[4].tags, Tags::ACQ);
+    assert!(hws[4].deps.ctrl.is_empty());
+    assert_eq!(hws[4].deps.data, vec![1]);
+    assert!(matches!(acts.last().unwrap().0, Action::Finish { .. }));
+    // The registers: r0, r1, r2 first, temporaries after.
+    assert_eq!(&c.program.threads[1].code.regs[..3], ["r0", "r1", "r2"]);
+}
+
+#[test]
+fn a_taken_spin_lock_blocks_the_execution() {
+    let l = litmus(
+        "C L\n{}\nP0(spinlock_t *l, int *x)\n{\n\tspin_lock(l);\n\tWRITE_ONCE(*x, 1);\n\tspin_unlock(l);\n}\nexists (x=1)\n",
+    );
+    let acts = run_thread(&l, 0, &[1]);
+    assert!(matches!(acts[0].0, Action::Rmw { .. }));
+    assert!(acts[0].1.as_ref().unwrap().tags.contains(Tags::LKW));
+    assert!(matches!(acts[1].0, Action::Block { .. }));
+    let acts = run_thread(&l, 0, &[0]);
+    assert!(matches!(acts[1].0, Action::Store { val: 1, .. }));
+    let unlock = acts[2].1.as_ref().unwrap();
+    assert_eq!(unlock.tags, Tags::REL | Tags::UL);
+}
+
+fn refusal(text: &str) -> String {
+    match compile_test(&litmus(text)) {
+        Err(e) => e.to_string(),
+        Ok(_) => panic!("accepted"),
+    }
+}
+
+#[test]
+fn unsupported_constructs_are_refused_with_their_position() {
+    let e = refusal("C P\n{}\nP0(int *x)\n{\n\tint r0 = *x;\n}\nexists (x=1)\n");
+    assert!(
+        e.starts_with("t.litmus:5:11:") && e.contains("plain access"),
+        "{e}"
+    );
+    let e = refusal("C S\n{}\nP0(int *x)\n{\n\tint r0 = srcu_read_lock(x);\n}\nexists (x=1)\n");
+    assert!(e.starts_with("t.litmus:5:11:") && e.contains("SRCU"), "{e}");
+    let e = refusal("C W\n{}\nP0(int *x)\n{\n\twhile (1) { READ_ONCE(*x); }\n}\nexists (x=1)\n");
+    assert!(e.starts_with("t.litmus:5:2:") && e.contains("while"), "{e}");
+}
+
+#[test]
+fn other_models_are_refused() {
+    let l = litmus(MP_DEP);
+    let opts = crate::Options::default();
+    let e = check(&l, &porf_models::sc::Sc, "sc", &opts).unwrap_err();
+    assert!(e.to_string().contains("--model lkmm only"), "{e}");
+}
+
+/// Under SC (the machine's own semantics, with the optimal explorer): the classic
+/// shapes' SC outcomes, derived by hand.
+#[test]
+fn the_machine_under_sc() {
+    let sb = litmus(
+        "C SB\n{}\nP0(int *x, int *y)\n{\n\tint r0;\n\tWRITE_ONCE(*x, 1);\n\tr0 = READ_ONCE(*y);\n}\nP1(int *x, int *y)\n{\n\tint r0;\n\tWRITE_ONCE(*y, 1);\n\tr0 = READ_ONCE(*x);\n}\nexists (0:r0=0 /\\ 1:r0=0)\n",
+    );
+    let o = check_with(
+        &sb,
+        &porf_models::sc::Sc,
+        "sc",
+        Strategy::Optimal,
+        &crate::Options::default(),
+    )
+    .unwrap();
+    // Executions are rf choices (one write per location, so co is fixed): each read
+    // reads the initial value or the other thread's write; SC forbids (0, 0) only.
+    assert_eq!(o.positive, 0);
+    assert_eq!(o.negative, 3);
+    assert_eq!(o.states.len(), 3);
+    // An RMW chain: two atomic_inc_return; the results are 1 and 2 in some order.
+    let inc = litmus(
+        "C INC\n{}\nP0(atomic_t *v)\n{\n\tint r0 = atomic_inc_return(v);\n}\nP1(atomic_t *v)\n{\n\tint r0 = atomic_inc_return(v);\n}\nexists (0:r0=1 /\\ 1:r0=1)\n",
+    );
+    let o = check_with(
+        &inc,
+        &porf_models::sc::Sc,
+        "sc",
+        Strategy::Optimal,
+        &crate::Options::default(),
+    )
+    .unwrap();
+    assert_eq!((o.positive, o.negative), (0, 2));
+    let text = crate::herd_text(&o);
+    assert!(
+        text.contains("0:r0=1; 1:r0=2;") && text.contains("0:r0=2; 1:r0=1;"),
+        "{text}"
+    );
+}
+
+/// `PORF_LKMM_CORPUS=DIR`: compiles every kernel test under DIR and prints the
+/// refusals by message (a survey, not a check; nothing runs without the variable).
+#[test]
+fn corpus_survey() {
+    let Some(dir) = std::env::var_os("PORF_LKMM_CORPUS") else {
+        return;
+    };
+    fn walk(d: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+        for e in std::fs::read_dir(d).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                walk(&p, out);
+            } else if p.extension().is_some_and(|x| x == "litmus") {
+                out.push(p);
+            }
+        }
+    }
+    let mut files = Vec::new();
+    walk(std::path::Path::new(&dir), &mut files);
+    let mut by_msg: BTreeMap<String, (usize, String)> = BTreeMap::new();
+    let mut ok = 0;
+    for f in &files {
+        let text = String::from_utf8_lossy(&std::fs::read(f).unwrap()).to_string();
+        let r = crate::parse(&f.display().to_string(), &text)
+            .map_err(|e| e.message)
+            .and_then(|l| {
+                compile_test(&l).map_err(|e| match e {
+                    CheckError::Litmus(e) => e.message,
+                    e => e.to_string(),
+                })
+            });
+        match r {
+            Ok(_) => ok += 1,
+            Err(m) => {
+                let key: String = m.chars().take(70).collect();
+                let e = by_msg.entry(key).or_insert((0, f.display().to_string()));
+                e.0 += 1;
+            }
+        }
+    }
+    eprintln!("{ok} of {} compile", files.len());
+    for (m, (n, f)) in by_msg {
+        eprintln!("{n:5} {m}  (e.g. {f})");
+    }
+}
+
+#[test]
+fn values_chosen_by_a_branch_are_refused() {
+    // The value written after the `if` depends on the read only through control flow
+    // that ends at the join: no herd dependency carries it.
+    let e = refusal(
+        "C B\n{}\nP0(int *x, int *y)\n{\n\tint r1;\n\tr1 = 1;\n\tif (READ_ONCE(*x) == 0)\n\t\tr1 = 0;\n\tWRITE_ONCE(*y, r1);\n}\nexists (0:r1=1)\n",
+    );
+    assert!(
+        e.starts_with("t.litmus:7:6:") && e.contains("`r1` is set in a branch"),
+        "{e}"
+    );
+}
