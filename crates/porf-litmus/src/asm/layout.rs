@@ -29,6 +29,9 @@ pub struct Region {
     pub name: String,
     pub base: u64,
     pub size: u64,
+    /// Declared as an array (`T x[N]`): its elements are accessed at offsets. A scalar
+    /// is one value, accessed at its base only (see [`super::machine`]).
+    pub array: bool,
 }
 
 /// The locations of a test, their initial values, and each thread's initial registers.
@@ -119,10 +122,12 @@ impl Layout {
         let mut next = BASE;
         for (name, ty) in names {
             let size = size_of(ty.as_deref());
+            let array = ty.as_deref().is_some_and(|t| t.trim_end().ends_with(']'));
             regions.push(Region {
                 name,
                 base: next,
                 size,
+                array,
             });
             next += size.div_ceil(STRIDE).max(1) * STRIDE + STRIDE;
             if next >= 1 << 31 {

@@ -320,6 +320,20 @@ fn atomic_rmws_are_one_action_and_their_old_value_a_read() {
     assert_eq!(regs, vec![9, 3]);
 }
 
+/// herd's mixed-size tests write a scalar in parts (`STR W0,[X1,#4]` into a 64-bit
+/// `x`) and read it whole in the condition: porf does not compose the parts, so the
+/// access is refused rather than `x+4` taken for a location of its own.
+#[test]
+fn a_part_of_a_scalar_is_refused_as_mixed_size() {
+    let (_, mut m) = thread("AArch64", "0:X1=x;", &["MOV W0,#1", "STR W0,[X1,#4]"], &[]);
+    let (acts, _) = run(&mut m, &|_| 0, 0);
+    let Action::Error { kind, msg, .. } = &acts[0].0 else {
+        panic!("{acts:?}")
+    };
+    assert_eq!(*kind, ErrorKind::Unsupported);
+    assert!(msg.contains("mixed-size accesses"), "{msg}");
+}
+
 #[test]
 fn what_porf_cannot_run_ends_the_thread_with_a_positioned_error() {
     let (_, mut m) = thread("AArch64", "0:X1=x;", &["MOV W0,#1", "LDR X2,[X1,#4]"], &[]);
