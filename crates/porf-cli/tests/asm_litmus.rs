@@ -285,3 +285,20 @@ fn the_corpus_script_compares_verdicts_with_the_expected_ones() {
         "{stdout}"
     );
 }
+
+/// Each architecture's model reads only its own barriers: another architecture's
+/// model (or the kernel's) is refused for a test, never run ignoring its barriers;
+/// architecture-independent models (sc) run.
+#[test]
+fn another_architectures_model_is_refused() {
+    let mp = asm("aarch64_mp.litmus");
+    for m in ["power", "riscv", "tso", "lkmm"] {
+        let (code, _, err) = porf(&["litmus", "--model", m, &mp]);
+        assert_eq!(code, 3, "{m}: {err}");
+        assert!(err.contains("aarch64_mp.litmus:1:1: unsupported"), "{m}: {err}");
+        assert!(err.contains("its model is `armv8`"), "{m}: {err}");
+    }
+    let (code, out, err) = porf(&["litmus", "--model", "sc", &mp]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("Observation MP Never"), "{out}");
+}

@@ -6,7 +6,7 @@
 //! of its co-last write, or its initial value. A value that is the base address of a
 //! location prints as the location's name, as herd prints it.
 
-use super::ir::Reg;
+use super::ir::{Arch, Reg};
 use super::layout::{narrow_reg, Layout};
 use super::machine::AsmProgram;
 use super::AsmLitmus;
@@ -20,6 +20,32 @@ use porf_models::MemoryModel;
 use std::collections::HashMap;
 use std::time::Instant;
 
+/// Why the native model `name` cannot answer for a test of `arch`, if it cannot: each
+/// architecture's model (`armv8`, `riscv`, `power`, `tso`) reads only its own
+/// architecture's barriers and annotations, so under another one a test's barriers
+/// would be ignored (herd7 refuses such combinations too), and `lkmm` reads the
+/// kernel's primitives only. Architecture-independent models (`sc`, the C11-style ones,
+/// cat files) are the user's choice.
+pub fn foreign_model(arch: Arch, name: &str) -> Option<String> {
+    let own = [Arch::AArch64, Arch::RiscV, Arch::Ppc, Arch::X86]
+        .into_iter()
+        .find(|a| a.model() == name);
+    match own {
+        Some(a) if a != arch => Some(format!(
+            "model `{name}` is {}'s and reads only its barriers and annotations; this is an {} test (its model is `{}`)",
+            a.name(),
+            arch.name(),
+            arch.model()
+        )),
+        None if name == "lkmm" => Some(format!(
+            "model `lkmm` reads the Linux kernel's primitives; this is an {} test (its model is `{}`)",
+            arch.name(),
+            arch.model()
+        )),
+        _ => None,
+    }
+}
+
 /// Checks the assembly test `t` under `model`.
 pub fn check_asm(
     t: &AsmLitmus,
@@ -28,6 +54,12 @@ pub fn check_asm(
     opts: &Options,
 ) -> Result<Outcome, CheckError> {
     let start = Instant::now();
+    if let Some(why) = foreign_model(t.arch, model.name()) {
+        return Err(CheckError::Unsupported(format!(
+            "{}:1:1: unsupported: {why}",
+            t.file
+        )));
+    }
     let strategy = strategy_for(model, model_name)
         .map_err(|m| CheckError::Unsupported(format!("{}:1:1: unsupported: {m}", t.file)))?;
     if let Some((ins, th)) = t.threads.iter().find_map(|th| {
