@@ -295,7 +295,10 @@ fn another_architectures_model_is_refused() {
     for m in ["power", "riscv", "tso", "lkmm"] {
         let (code, _, err) = porf(&["litmus", "--model", m, &mp]);
         assert_eq!(code, 3, "{m}: {err}");
-        assert!(err.contains("aarch64_mp.litmus:1:1: unsupported"), "{m}: {err}");
+        assert!(
+            err.contains("aarch64_mp.litmus:1:1: unsupported"),
+            "{m}: {err}"
+        );
         assert!(err.contains("its model is `armv8`"), "{m}: {err}");
     }
     let (code, out, err) = porf(&["litmus", "--model", "sc", &mp]);
