@@ -45,9 +45,7 @@ fn graph(seed: u64, model: &dyn MemoryModel) -> Graph {
         let locs: Vec<Loc> = g.locations().map(|(&l, _)| l).collect();
         for loc in locs {
             let mut order = g.co(loc).to_vec();
-            for i in (1..order.len()).rev() {
-                order.swap(i, rng.below(i as u64 + 1) as usize);
-            }
+            rng.shuffle(&mut order);
             g.set_co(loc, order);
         }
     }
@@ -186,9 +184,7 @@ fn fenced_graph(seed: u64, model: &dyn MemoryModel) -> Graph {
     if rng.below(4) == 0 {
         for loc in locs {
             let mut order = g.co(loc).to_vec();
-            for i in (1..order.len()).rev() {
-                order.swap(i, rng.below(i as u64 + 1) as usize);
-            }
+            rng.shuffle(&mut order);
             g.set_co(loc, order);
         }
     }

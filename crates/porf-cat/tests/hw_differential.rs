@@ -216,9 +216,7 @@ fn hw_graph(seed: u64, arch: Arch, model: &dyn MemoryModel) -> Graph {
             .filter(|(_, l)| l.is_write() && l.loc() == Some(loc))
             .map(|(e, _)| e)
             .collect();
-        for i in (1..ws.len()).rev() {
-            ws.swap(i, rng.below(i as u64 + 1) as usize);
-        }
+        rng.shuffle(&mut ws);
         if tidy {
             for t in 1..=threads {
                 let mut own: Vec<EventId> = ws.iter().copied().filter(|w| w.tid == t).collect();

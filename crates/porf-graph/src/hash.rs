@@ -120,6 +120,14 @@ impl SplitMix64 {
     pub fn below(&mut self, n: u64) -> u64 {
         self.next_u64() % n
     }
+
+    /// Shuffles `xs` in place (Fisher–Yates: every order equally likely, up to
+    /// [`Self::below`]'s bias).
+    pub fn shuffle<T>(&mut self, xs: &mut [T]) {
+        for i in (1..xs.len()).rev() {
+            xs.swap(i, self.below(i as u64 + 1) as usize);
+        }
+    }
 }
 
 #[cfg(test)]
@@ -140,6 +148,18 @@ mod tests {
                 9817491932198370423
             ]
         );
+    }
+
+    #[test]
+    fn shuffle_permutes() {
+        let mut r = SplitMix64(7);
+        let mut xs: Vec<u32> = (0..20).collect();
+        r.shuffle(&mut xs);
+        assert_ne!(xs, (0..20).collect::<Vec<_>>());
+        xs.sort_unstable();
+        assert_eq!(xs, (0..20).collect::<Vec<_>>());
+        let mut empty: [u8; 0] = [];
+        r.shuffle(&mut empty);
     }
 
     /// The published FNV-1a 64-bit test vectors ("" and "a" and "foobar").

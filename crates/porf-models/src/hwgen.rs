@@ -31,6 +31,7 @@
 
 pub mod litmus;
 
+use crate::orders::permutations;
 use porf_graph::hash::SplitMix64;
 use porf_graph::hw::{BarrierTypes, Deps, Domain, FenceKind, FenceOps, Hw, KernelFence, Tags};
 use porf_graph::{
@@ -350,9 +351,7 @@ pub fn random_hw_graph(seed: u64, shape: &HwShape) -> Graph {
     for &l in &locs {
         let mut order = g.co(l).to_vec();
         if !near_sc {
-            for i in (1..order.len()).rev() {
-                order.swap(i, rng.below(i as u64 + 1) as usize);
-            }
+            rng.shuffle(&mut order);
         }
         if po_respecting && !near_sc {
             // The k-th slot taken by a thread's writes gets its k-th write in po.
@@ -441,9 +440,7 @@ pub fn hw_executions(g: &Graph, limit: usize, seed: u64) -> Vec<Graph> {
         for ((l, orders), &d) in locs.iter().zip(&cos).zip(&digits[reads.len()..]) {
             let mut order = orders[d].clone();
             if order.len() > 5 {
-                for i in (1..order.len()).rev() {
-                    order.swap(i, rng.below(i as u64 + 1) as usize);
-                }
+                rng.shuffle(&mut order);
             }
             h.set_co(*l, order);
         }
@@ -474,23 +471,6 @@ pub fn hw_executions(g: &Graph, limit: usize, seed: u64) -> Vec<Graph> {
                 .map(|&r| rng.below(r as u64) as usize)
                 .collect();
             out.push(build(&mut rng, &digits));
-        }
-    }
-    out
-}
-
-/// Every order of `xs`.
-fn permutations(xs: &[EventId]) -> Vec<Vec<EventId>> {
-    if xs.is_empty() {
-        return vec![Vec::new()];
-    }
-    let mut out = Vec::new();
-    for i in 0..xs.len() {
-        let mut rest = xs.to_vec();
-        let x = rest.remove(i);
-        for mut p in permutations(&rest) {
-            p.insert(0, x);
-            out.push(p);
         }
     }
     out

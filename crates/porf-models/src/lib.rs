@@ -33,6 +33,7 @@ pub(crate) mod hwrel;
 pub mod imm;
 pub mod lifetime;
 pub mod lkmm;
+pub mod orders;
 pub mod power;
 pub mod pso;
 pub mod ra;

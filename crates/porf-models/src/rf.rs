@@ -139,31 +139,12 @@ fn search<M: MemoryModel + ?Sized>(
         return model.is_consistent(g).then(|| current.clone());
     }
     let mut found = None;
-    permutations(&locs[i].1, &mut |perm| {
+    crate::orders::any_permutation(&locs[i].1, &mut |perm| {
         current[i].1 = perm.to_vec();
         found = search(model, g, locs, current, i + 1);
         found.is_some()
     });
     found
-}
-
-/// Calls `f` on every permutation of `items` until it returns true.
-fn permutations(items: &[EventId], f: &mut dyn FnMut(&[EventId]) -> bool) -> bool {
-    fn go(v: &mut Vec<EventId>, k: usize, f: &mut dyn FnMut(&[EventId]) -> bool) -> bool {
-        if k == v.len() {
-            return f(v);
-        }
-        for j in k..v.len() {
-            v.swap(k, j);
-            if go(v, k + 1, f) {
-                return true;
-            }
-            v.swap(k, j);
-        }
-        false
-    }
-    let mut v = items.to_vec();
-    go(&mut v, 0, f)
 }
 
 /// Shape of [`random_graph`]'s graphs.

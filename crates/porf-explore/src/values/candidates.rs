@@ -12,6 +12,7 @@ use crate::step::{self, Access, AfterRead, Step};
 use porf_graph::{
     Action, EventId, Graph, LabelKind, Loc, MemOrder, Program, ReadKind, ThreadMachine, WriteKind,
 };
+use porf_models::orders::permutations;
 
 /// A read of a script: its event and the writes it may read from (`None`: the
 /// initialisation).
@@ -416,23 +417,6 @@ fn dependency_cycle(g: &Graph) -> bool {
         }
     }
     false
-}
-
-/// Every order of `xs`.
-fn permutations(xs: &[EventId]) -> Vec<Vec<EventId>> {
-    if xs.len() <= 1 {
-        return vec![xs.to_vec()];
-    }
-    let mut out = Vec::new();
-    for i in 0..xs.len() {
-        let mut rest = xs.to_vec();
-        let x = rest.remove(i);
-        for mut p in permutations(&rest) {
-            p.insert(0, x);
-            out.push(p);
-        }
-    }
-    out
 }
 
 /// Advances the mixed-radix counter `pick` (digit `i` below `radix(i)`); false once

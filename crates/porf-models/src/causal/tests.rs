@@ -4,6 +4,7 @@
 
 use super::op::{self, System};
 use super::{sra::Sra, wra};
+use crate::orders::permutations;
 use crate::relation::testkit::{self, Expect, Lit, X, Y, Z};
 use crate::rf::{self, RandomGraph};
 use crate::{by_name, MemoryModel};
@@ -191,22 +192,6 @@ fn every_co(g: &porf_graph::Graph) -> Vec<rf::CoWitness> {
                 })
             })
             .collect();
-    }
-    out
-}
-
-fn permutations(xs: &[EventId]) -> Vec<Vec<EventId>> {
-    if xs.is_empty() {
-        return vec![Vec::new()];
-    }
-    let mut out = Vec::new();
-    for i in 0..xs.len() {
-        let mut rest = xs.to_vec();
-        let x = rest.remove(i);
-        for mut p in permutations(&rest) {
-            p.insert(0, x);
-            out.push(p);
-        }
     }
     out
 }

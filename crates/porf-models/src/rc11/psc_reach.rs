@@ -600,9 +600,7 @@ mod tests {
             self.0.below(n as u64) as usize
         }
         fn shuffle<T>(&mut self, xs: &mut [T]) {
-            for i in (1..xs.len()).rev() {
-                xs.swap(i, self.below(i + 1));
-            }
+            self.0.shuffle(xs)
         }
     }
 

@@ -10,6 +10,7 @@
 //!   declarative check and asserting at every step that the incremental check agrees),
 //!   and its size must match the expected count for the model.
 
+use crate::orders::permutations;
 use crate::{atomicity, MemoryModel};
 use porf_graph::{
     EventId, Graph, LabelKind, Loc, MemOrder, ReadKind, RmwOp, SrcLoc, Tid, WriteKind,
@@ -542,22 +543,6 @@ pub(crate) fn brute_force(m: &dyn MemoryModel, p: &Prog) -> BTreeSet<String> {
         }
         if m.is_consistent(&g) {
             out.insert(signature(&g));
-        }
-    }
-    out
-}
-
-fn permutations(xs: &[EventId]) -> Vec<Vec<EventId>> {
-    if xs.is_empty() {
-        return vec![Vec::new()];
-    }
-    let mut out = Vec::new();
-    for i in 0..xs.len() {
-        let mut rest = xs.to_vec();
-        let x = rest.remove(i);
-        for mut p in permutations(&rest) {
-            p.insert(0, x);
-            out.push(p);
         }
     }
     out
