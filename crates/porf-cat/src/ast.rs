@@ -28,7 +28,7 @@ pub enum Op2 {
     Seq,
     /// `s1 * s2`
     Cartesian,
-    /// `e ++ s`: adding an element to a set (not supported by the evaluator).
+    /// `e ++ s`: the set of values `s` with the value `e` added.
     Add,
 }
 
@@ -60,6 +60,19 @@ pub enum Expr {
     If(Box<Cond>, Box<Expr>, Box<Expr>, Span),
     /// `{}` (explicit sets with elements are not supported).
     EmptySet(Span),
+    /// `match e with || {} -> a || x ++ rest -> b end` over a set of values.
+    MatchSet(Box<SetMatch>, Span),
+}
+
+/// The arms of a `match` over a set of values: `empty` when the set is empty, else
+/// `nonempty` with `elem` bound to one element and `rest` to the others.
+#[derive(Clone, Debug)]
+pub struct SetMatch {
+    pub scrutinee: Expr,
+    pub empty: Expr,
+    pub elem: Option<String>,
+    pub rest: Option<String>,
+    pub nonempty: Expr,
 }
 
 impl Expr {
@@ -78,7 +91,8 @@ impl Expr {
             | Expr::LetRec(_, _, s)
             | Expr::Try(_, _, s)
             | Expr::If(_, _, _, s)
-            | Expr::EmptySet(s) => s,
+            | Expr::EmptySet(s)
+            | Expr::MatchSet(_, s) => s,
         }
     }
 }
@@ -160,6 +174,10 @@ pub enum Instr {
     IfVariant(Variant, Vec<Instr>, Vec<Instr>),
     /// `show`, `unshow`: accepted, no effect.
     Show,
+    /// `with x from e`: the rest of the model holds for some element of the set of
+    /// values `e` bound to `x` (for a name the execution gives, such as `co`: the
+    /// execution's own value is one of them).
+    With(String, Expr, Span),
 }
 
 /// A parsed model file: its name (the string or names at the top) and instructions.

@@ -1,11 +1,18 @@
 //! The evaluator: a loaded model's instructions run over one [`Execution`].
 //!
-//! Values are sets, relations, tuples and functions; `0` is the empty value, a set or a
-//! relation as its context needs. `let rec` computes the least fixpoint by iterating
+//! Values are sets, relations, tuples, functions and sets of values (herd's `{}` and
+//! `e ++ s`, taken apart by `match`); `0` is the empty value, a set, a relation or a
+//! set of values as its context needs. `let rec` of functions makes recursive
+//! functions. `let rec` computes the least fixpoint by iterating
 //! from empty values (Kleene iteration, as herd7 does) until nothing changes. A check
 //! that fails forbids the execution (plain checks and `assert`); a `flag` test that
 //! holds, or an `undefined_unless` test that fails, raises a flag; [`Verdict`] records
-//! both. Every error — an
+//! both. `with x from s` runs the rest of the model once per element of `s` bound to
+//! `x` and keeps the first choice the model allows (herd7 makes each choice a candidate
+//! execution of its own; porf's explorers enumerate executions themselves, so for a
+//! name the execution gives, such as `co` in herd's `cos-opt.cat`, the choice is not
+//! enumerated: the execution is allowed only if its own value is among the elements).
+//! Every error — an
 //! unknown name, a type mismatch, a fixpoint that does not converge — is a
 //! [`CatError`] at the position of the expression, never a panic.
 
@@ -28,6 +35,19 @@ pub enum Value {
     Fun(Rc<Closure>),
     Builtin(Builtin),
     Tag(String),
+    /// A set of values (herd's `{}`, `e ++ s`): no two elements equal.
+    Values(Rc<Vec<Value>>),
+    /// Function `index` of a `let rec` group of functions.
+    RecFun(Rc<RecGroup>, usize),
+}
+
+/// The functions a `let rec` defines together, and the environment they were made in
+/// (each body sees every function of the group).
+#[derive(Debug)]
+pub struct RecGroup {
+    names: Vec<String>,
+    funs: Vec<(Pat, std::sync::Arc<Expr>)>,
+    env: Env,
 }
 
 /// Functions the interpreter provides.
@@ -35,7 +55,15 @@ pub enum Value {
 pub enum Builtin {
     Domain,
     Range,
+    /// `classes-loc(S)`: the events of `S` grouped by location (herd's `partition`).
+    ClassesLoc,
+    /// `linearisations(S, r)`: every strict total order of `S` that includes `r`
+    /// restricted to `S` (none when that restriction is cyclic).
+    Linearisations,
 }
+
+/// The most orders `linearisations` lists before giving up.
+const MAX_LINEARISATIONS: usize = 100_000;
 
 /// A function value: its parameter pattern, body and the environment it was made in.
 #[derive(Debug)]
@@ -96,6 +124,8 @@ pub fn evaluate(model: &Loaded, x: &Execution, first_violation: bool) -> Result<
         n: x.len(),
         verdict: Verdict::default(),
         first_violation,
+        loc: x.rels().find(|(n, _)| *n == "loc").map(|(_, r)| r.clone()),
+        nested: 0,
     };
     let mut base: FastMap<String, Value> = FastMap::default();
     for (name, s) in x.sets() {
@@ -110,6 +140,11 @@ pub fn evaluate(model: &Loaded, x: &Execution, first_violation: bool) -> Result<
     );
     base.insert("domain".into(), Value::Builtin(Builtin::Domain));
     base.insert("range".into(), Value::Builtin(Builtin::Range));
+    base.insert("classes-loc".into(), Value::Builtin(Builtin::ClassesLoc));
+    base.insert(
+        "linearisations".into(),
+        Value::Builtin(Builtin::Linearisations),
+    );
     let mut env: Env = Rc::new(Frame {
         vars: base,
         parent: None,
@@ -126,6 +161,10 @@ struct Eval {
     n: usize,
     verdict: Verdict,
     first_violation: bool,
+    /// The execution's same-location relation, for `classes-loc`.
+    loc: Option<Rel>,
+    /// How many `if` blocks the instructions being run sit in.
+    nested: usize,
 }
 
 /// The most `let rec` iterations before giving up (a monotone definition converges in
@@ -135,8 +174,11 @@ const MAX_ITERATIONS: usize = 100_000;
 impl Eval {
     /// Runs instructions; false once a violation stops the evaluation.
     fn instrs(&mut self, instrs: &[Instr], env: &mut Env) -> Result<bool, CatError> {
-        for ins in instrs {
+        for (i, ins) in instrs.iter().enumerate() {
             match ins {
+                Instr::With(name, e, span) => {
+                    return self.with(name, e, span, &instrs[i + 1..], env);
+                }
                 Instr::Let(binds, _) => {
                     let mut vars = FastMap::default();
                     for b in binds {
@@ -175,7 +217,10 @@ impl Eval {
                 }
                 Instr::IfVariant(v, yes, no) => {
                     let branch = if v.holds() { yes } else { no };
-                    if !self.instrs(branch, env)? {
+                    self.nested += 1;
+                    let go_on = self.instrs(branch, env);
+                    self.nested -= 1;
+                    if !go_on? {
                         return Ok(false);
                     }
                 }
@@ -189,6 +234,64 @@ impl Eval {
             }
         }
         Ok(true)
+    }
+
+    /// `with name from e`, then `rest` (module docs).
+    fn with(
+        &mut self,
+        name: &str,
+        e: &Expr,
+        span: &Span,
+        rest: &[Instr],
+        env: &mut Env,
+    ) -> Result<bool, CatError> {
+        if self.nested > 0 {
+            return Err(CatError::at(
+                span,
+                "`with` inside `if` is not supported by porf's cat interpreter",
+            ));
+        }
+        let choices = match self.expr(e, env)? {
+            Value::Empty => Vec::new(),
+            Value::Values(vs) => vs.to_vec(),
+            v => {
+                return Err(CatError::at(
+                    e.span(),
+                    format!("`with` needs a set of values, not {}", kind(&v)),
+                ))
+            }
+        };
+        if given_by_execution(env, name) {
+            let own = lookup(env, name).expect("bound").clone();
+            if choices.iter().any(|c| same(c, &own)) {
+                return self.instrs(rest, env);
+            }
+            self.verdict.violated.push(format!(
+                "the execution's {name} is not a choice of `with` at {span}"
+            ));
+            return Ok(false);
+        }
+        let before = self.verdict.clone();
+        let mut refused = None;
+        for c in choices {
+            self.verdict = before.clone();
+            let mut vars = FastMap::default();
+            vars.insert(name.to_string(), c);
+            let mut e2 = extend(env, vars);
+            let go_on = self.instrs(rest, &mut e2)?;
+            if self.verdict.violated.len() == before.violated.len() {
+                *env = e2;
+                return Ok(go_on);
+            }
+            refused.get_or_insert_with(|| self.verdict.clone());
+        }
+        self.verdict = refused.unwrap_or_else(|| {
+            let mut v = before;
+            v.violated
+                .push(format!("no choice for {name} in `with` at {span}"));
+            v
+        });
+        Ok(false)
     }
 
     fn test(&self, test: Test, v: &Value, span: &Span) -> Result<bool, CatError> {
@@ -213,15 +316,12 @@ impl Eval {
         env: &Env,
         span: &Span,
     ) -> Result<Vec<(String, Value)>, CatError> {
+        if binds.iter().any(|b| matches!(b.expr, Expr::Fun(..))) {
+            return rec_functions(binds, env);
+        }
         let mut names = Vec::new();
         for b in binds {
             match (&b.pat, &b.expr) {
-                (_, Expr::Fun(..)) => {
-                    return Err(CatError::at(
-                        &b.span,
-                        "recursive functions are not supported by porf's cat interpreter",
-                    ))
-                }
                 (Pat::Var(Some(n)), _) => names.push(n.clone()),
                 _ => {
                     return Err(CatError::at(
@@ -275,6 +375,33 @@ impl Eval {
                 let y = self.expr(b, env)?;
                 op2(*op, x, y, span)?
             }
+            Expr::MatchSet(m, _) => {
+                let elems = match self.expr(&m.scrutinee, env)? {
+                    Value::Empty => Vec::new(),
+                    Value::Values(vs) => vs.to_vec(),
+                    v => {
+                        return Err(CatError::at(
+                            m.scrutinee.span(),
+                            format!(
+                                "`match` over {} is not supported by porf's cat interpreter \
+                                 (only over sets of values)",
+                                kind(&v)
+                            ),
+                        ))
+                    }
+                };
+                let Some((first, others)) = elems.split_first() else {
+                    return self.expr(&m.empty, env);
+                };
+                let mut vars = FastMap::default();
+                if let Some(x) = &m.elem {
+                    vars.insert(x.clone(), first.clone());
+                }
+                if let Some(r) = &m.rest {
+                    vars.insert(r.clone(), Value::Values(Rc::new(others.to_vec())));
+                }
+                self.expr(&m.nonempty, &extend(env, vars))?
+            }
             Expr::Tuple(items, _) => Value::Tuple(
                 items
                     .iter()
@@ -327,17 +454,58 @@ impl Eval {
 
     fn apply(&mut self, f: Value, x: Value, span: &Span) -> Result<Value, CatError> {
         match f {
-            Value::Builtin(b) => match x {
+            Value::Builtin(b @ (Builtin::Domain | Builtin::Range)) => match x {
                 Value::Empty => Ok(Value::Empty),
                 Value::Rel(r) => Ok(Value::Set(Rc::new(match b {
                     Builtin::Domain => r.domain(),
-                    Builtin::Range => r.range(),
+                    _ => r.range(),
                 }))),
                 v => Err(CatError::at(
                     span,
                     format!("`{}` needs a relation, not {}", builtin_name(b), kind(&v)),
                 )),
             },
+            Value::Builtin(Builtin::ClassesLoc) => {
+                let s = self.as_set(x, "classes-loc", span)?;
+                Ok(self.classes_loc(&s))
+            }
+            Value::Builtin(Builtin::Linearisations) => match x {
+                Value::Tuple(xs) if xs.len() == 2 => {
+                    let mut it = xs.into_iter();
+                    let s = self.as_set(it.next().expect("2"), "linearisations", span)?;
+                    let r = match it.next().expect("2") {
+                        Value::Empty => Rel::empty(self.n),
+                        Value::Rel(r) => (*r).clone(),
+                        v => {
+                            return Err(CatError::at(
+                                span,
+                                format!("`linearisations` needs a relation, not {}", kind(&v)),
+                            ))
+                        }
+                    };
+                    linearisations(&s, &r, self.n, span)
+                }
+                v => Err(CatError::at(
+                    span,
+                    format!(
+                        "`linearisations` needs a set and a relation, not {}",
+                        kind(&v)
+                    ),
+                )),
+            },
+            Value::RecFun(group, i) => {
+                let fns = group
+                    .names
+                    .iter()
+                    .enumerate()
+                    .map(|(k, n)| (n.clone(), Value::RecFun(group.clone(), k)))
+                    .collect();
+                let inner = extend(&group.env, fns);
+                let (pat, body) = &group.funs[i];
+                let mut vars = FastMap::default();
+                bind(pat, x, &mut vars, span)?;
+                self.expr(body, &extend(&inner, vars))
+            }
             Value::Fun(c) => {
                 let mut vars = FastMap::default();
                 bind(&c.pat, x, &mut vars, span)?;
@@ -349,6 +517,130 @@ impl Eval {
             )),
         }
     }
+}
+
+impl Eval {
+    fn as_set(&self, v: Value, what: &str, span: &Span) -> Result<Set, CatError> {
+        match v {
+            Value::Empty => Ok(Set::empty(self.n)),
+            Value::Set(s) => Ok((*s).clone()),
+            v => Err(CatError::at(
+                span,
+                format!("`{what}` needs a set, not {}", kind(&v)),
+            )),
+        }
+    }
+
+    /// The events of `s` grouped by the execution's `loc` (an event related to no
+    /// other alone).
+    fn classes_loc(&self, s: &Set) -> Value {
+        let mut left: Vec<usize> = s.iter().collect();
+        let mut classes = Vec::new();
+        while let Some(&e) = left.first() {
+            let same: Vec<usize> = left
+                .iter()
+                .copied()
+                .filter(|&f| f == e || self.loc.as_ref().is_some_and(|l| l.contains(e, f)))
+                .collect();
+            left.retain(|f| !same.contains(f));
+            let mut class = Set::empty(self.n);
+            for f in same {
+                class.add(f);
+            }
+            classes.push(Value::Set(Rc::new(class)));
+        }
+        Value::Values(Rc::new(classes))
+    }
+}
+
+/// Every strict total order of `s` including `r` restricted to `s`, as transitive
+/// relations; an error past [`MAX_LINEARISATIONS`].
+fn linearisations(s: &Set, r: &Rel, n: usize, span: &Span) -> Result<Value, CatError> {
+    fn go(
+        left: &mut Vec<usize>,
+        order: &mut Vec<usize>,
+        r: &Rel,
+        n: usize,
+        out: &mut Vec<Value>,
+    ) -> bool {
+        if left.is_empty() {
+            let mut o = Rel::empty(n);
+            for (i, &a) in order.iter().enumerate() {
+                for &b in &order[i + 1..] {
+                    o.add(a, b);
+                }
+            }
+            out.push(Value::Rel(Rc::new(o)));
+            return out.len() <= MAX_LINEARISATIONS;
+        }
+        for k in 0..left.len() {
+            let e = left[k];
+            // `e` may come next when no event still to place must precede it.
+            if left.iter().any(|&f| f != e && r.contains(f, e)) {
+                continue;
+            }
+            left.remove(k);
+            order.push(e);
+            let go_on = go(left, order, r, n, out);
+            order.pop();
+            left.insert(k, e);
+            if !go_on {
+                return false;
+            }
+        }
+        true
+    }
+    let mut left: Vec<usize> = s.iter().collect();
+    let mut out = Vec::new();
+    if !go(&mut left, &mut Vec::new(), r, n, &mut out) {
+        return Err(CatError::at(
+            span,
+            format!("`linearisations` has more than {MAX_LINEARISATIONS} orders"),
+        ));
+    }
+    Ok(Value::Values(Rc::new(out)))
+}
+
+/// A `let rec` whose bindings are all functions: one [`RecGroup`].
+fn rec_functions(binds: &[Binding], env: &Env) -> Result<Vec<(String, Value)>, CatError> {
+    let mut names = Vec::new();
+    let mut funs = Vec::new();
+    for b in binds {
+        match (&b.pat, &b.expr) {
+            (Pat::Var(Some(n)), Expr::Fun(pat, body, _)) => {
+                names.push(n.clone());
+                funs.push((pat.clone(), body.clone()));
+            }
+            _ => {
+                return Err(CatError::at(
+                    &b.span,
+                    "a `let rec` defines either functions or sets and relations, not both",
+                ))
+            }
+        }
+    }
+    let group = Rc::new(RecGroup {
+        names: names.clone(),
+        funs,
+        env: env.clone(),
+    });
+    Ok(names
+        .into_iter()
+        .enumerate()
+        .map(|(i, n)| (n, Value::RecFun(group.clone(), i)))
+        .collect())
+}
+
+/// Whether `name` in `env` is the execution's own binding (the outermost frame), not
+/// one the model made.
+fn given_by_execution(mut env: &Env, name: &str) -> bool {
+    while let Some(parent) = &env.parent {
+        if env.vars.contains_key(name) {
+            return false;
+        }
+        env = parent;
+    }
+    env.vars.contains_key(name)
 }
 
 fn bind(
@@ -389,6 +681,8 @@ fn kind(v: &Value) -> String {
         Value::Tuple(xs) => format!("a tuple of {}", xs.len()),
         Value::Fun(_) | Value::Builtin(_) => "a function".into(),
         Value::Tag(t) => format!("the tag '{t}"),
+        Value::Values(_) => "a set of values".into(),
+        Value::RecFun(..) => "a function".into(),
     }
 }
 
@@ -404,6 +698,8 @@ fn builtin_name(b: Builtin) -> &'static str {
     match b {
         Builtin::Domain => "domain",
         Builtin::Range => "range",
+        Builtin::ClassesLoc => "classes-loc",
+        Builtin::Linearisations => "linearisations",
     }
 }
 
@@ -415,6 +711,10 @@ fn same(a: &Value, b: &Value) -> bool {
         (Value::Empty, Value::Rel(r)) | (Value::Rel(r), Value::Empty) => r.is_empty(),
         (Value::Set(x), Value::Set(y)) => x == y,
         (Value::Rel(x), Value::Rel(y)) => x == y,
+        (Value::Empty, Value::Values(v)) | (Value::Values(v), Value::Empty) => v.is_empty(),
+        (Value::Values(x), Value::Values(y)) => {
+            x.len() == y.len() && x.iter().all(|a| y.iter().any(|b| same(a, b)))
+        }
         _ => false,
     }
 }
@@ -472,11 +772,15 @@ fn op2(op: Op2, x: Value, y: Value, span: &Span) -> Result<Value, CatError> {
         (Op2::Inter, R(a), R(b)) => rel(a.inter(&b)),
         (Op2::Diff, R(a), R(b)) => rel(a.diff(&b)),
         (Op2::Seq, R(a), R(b)) => rel(a.seq(&b)),
-        (Op2::Add, _, _) => {
-            return Err(CatError::at(
-                span,
-                "`++` is not supported by porf's cat interpreter",
-            ))
+        (Op2::Add, e, Empty) => Value::Values(Rc::new(vec![e])),
+        (Op2::Add, e, Value::Values(vs)) => {
+            if vs.iter().any(|v| same(v, &e)) {
+                Value::Values(vs)
+            } else {
+                let mut vs = (*vs).clone();
+                vs.push(e);
+                Value::Values(Rc::new(vs))
+            }
         }
         (op, a, b) => {
             let what = match op {
@@ -565,6 +869,95 @@ mod tests {
                    empty domain(rf) \\ W as dom\nempty range(co) & IW as rng\n\
                    if \"v\" acyclic id as never end";
         assert_eq!(run(src).unwrap(), Verdict::default());
+    }
+
+    /// herd's sets of values: `{}`, `++`, `match`, recursive functions, and the
+    /// primitives `classes-loc` and `linearisations`, on the four-event execution.
+    #[test]
+    fn sets_of_values_match_and_recursive_functions() {
+        // The size of a set of values, by recursion: as a relation `r` that has one
+        // more pair per element (pairs taken from a fixed chain).
+        let src = "let rec count s = match s with || {} -> 0 || _ ++ rest -> \
+                   succ (count rest) end\n\
+                   and succ r = if r = 0 then [IW] else (if r = [IW] then [W] else [_])\n\
+                   let two = count (rf ++ (co ++ {}))\nempty two \\ [W] as two\n\
+                   empty [W] \\ two as two-back\n\
+                   let one = count (rf ++ (rf ++ {}))\nempty one \\ [IW] as dup\n\
+                   empty [IW] \\ one as dup-back";
+        assert_eq!(run(src).unwrap(), Verdict::default());
+        // `loc` relates every event here: one class of all writes.
+        let src = "let p = classes-loc(W)\nlet only = match p with || {} -> 0 \
+                   || c ++ rest -> match rest with || {} -> c || _ ++ _ -> 0 end end\n\
+                   empty W \\ only as one-class\nempty only \\ W as no-more";
+        assert_eq!(run(src).unwrap(), Verdict::default());
+        let e = run("let x = match W with || {} -> 0 || a ++ b -> a end").unwrap_err();
+        assert!(e.msg.contains("only over sets of values"), "{e}");
+    }
+
+    #[test]
+    fn linearisations_are_the_total_orders_extending_the_relation() {
+        let span = Span {
+            file: "t.cat".into(),
+            line: 1,
+            col: 1,
+        };
+        let count = |s: &Set, r: &Rel| match linearisations(s, r, 4, &span).unwrap() {
+            Value::Values(v) => {
+                for o in v.iter() {
+                    let Value::Rel(o) = o else { panic!("{o:?}") };
+                    assert!(o.is_acyclic(), "{o:?}");
+                    assert!(r.inter(&Rel::product(s, s)).diff(o).is_empty(), "{o:?}");
+                    assert_eq!(
+                        o.pairs().count(),
+                        s.iter().count() * s.iter().count().saturating_sub(1) / 2
+                    );
+                }
+                v.len()
+            }
+            v => panic!("{v:?}"),
+        };
+        let all = Set::full(4);
+        let none = Rel::empty(4);
+        assert_eq!(count(&all, &none), 24);
+        assert_eq!(count(&all, &Rel::from_pairs(4, [(0, 1)])), 12);
+        assert_eq!(
+            count(&all, &Rel::from_pairs(4, [(0, 1), (1, 2), (2, 3)])),
+            1
+        );
+        assert_eq!(count(&all, &Rel::from_pairs(4, [(0, 1), (1, 0)])), 0);
+        // Pairs outside the set do not constrain it.
+        let two = Set::from_fn(4, |i| i < 2);
+        assert_eq!(count(&two, &Rel::from_pairs(4, [(2, 3), (3, 2)])), 2);
+        assert_eq!(count(&Set::empty(4), &none), 1);
+    }
+
+    #[test]
+    fn with_checks_the_executions_own_co() {
+        let v = run("let k = linearisations(W, co^-1)\nwith co from k").unwrap();
+        assert_eq!(v.violated.len(), 1, "{v:?}");
+        assert!(
+            v.violated[0].contains("the execution's co is not a choice"),
+            "{v:?}"
+        );
+        let v = run("let k = linearisations(W, 0)\nwith co from k\nacyclic co as ok").unwrap();
+        assert!(v.allowed(), "{v:?}");
+        let v = run("let z = linearisations(W, co | co^-1)\nwith o from z").unwrap();
+        assert!(v.violated[0].contains("no choice for o"), "{v:?}");
+    }
+
+    #[test]
+    fn with_keeps_the_first_choice_the_model_allows() {
+        // Two orders of the writes; only the one against co makes `o ; co` cyclic
+        // ... empty: the choice co^-1 fails `empty o & co`, co passes.
+        let src = "let k = linearisations(W, 0)\nwith o from k\nempty o & co^-1 as picks-co\n\
+                   flag ~empty o as chosen";
+        let v = run(src).unwrap();
+        assert!(v.allowed(), "{v:?}");
+        assert_eq!(v.flags, ["chosen"]);
+        let v = run("let k = linearisations(W, 0)\nwith o from k\nempty o as never").unwrap();
+        assert_eq!(v.violated, ["never"]);
+        let e = run("if \"v\" else with o from 0 end").unwrap_err();
+        assert!(e.msg.contains("`with` inside `if`"), "{e}");
     }
 
     #[test]

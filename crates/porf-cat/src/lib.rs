@@ -18,9 +18,11 @@
 //! weak consistency model specification language cat", 2016): `let`, `let rec ... and`
 //! (least fixpoints), functions and application, tuples, `include`, the checks
 //! `acyclic`, `irreflexive`, `empty`, their negations and `flag` forms, `show`, the
-//! set and relation operators and the standard names (see [`exec`]). What porf does
-//! not interpret (`procedure`, `match`, `forall`, explicit sets, `++`, ...) is an
-//! error at its position.
+//! set and relation operators and the standard names (see [`exec`]), sets of values
+//! (`{}`, `++`, `match` over them, `linearisations`, `classes-loc`), recursive
+//! functions and `with x from s` (see [`eval`] for how a name the execution gives is
+//! read). What porf does not interpret (`procedure`, `call`, `forall`, `match` on
+//! tags, explicit sets `{a, b}`, ...) is an error at its position.
 
 pub mod ast;
 pub mod build;

@@ -24,7 +24,7 @@ pub struct Loaded {
 
 /// The utilities every model may use (porf's definitions of herd's standard library
 /// names; `emptyset` is the empty set, `co0` the co edges out of initial writes and
-/// into final writes, `ca` coherence-after).
+/// into final writes, `ca` coherence-after, `partition` herd's name of `classes-loc`).
 pub const PRELUDE: &str = r#""porf prelude"
 let emptyset = domain(0)
 let toid(s) = [s]
@@ -36,6 +36,7 @@ let singlestep(r) = nodetour(r, r, r)
 let udr(r) = domain(r) | range(r)
 let co0 = loc & ((IW * (W \ IW)) | ((W \ FW) * FW))
 let ca = fr | co
+let partition = classes-loc
 "#;
 
 /// Includes that resolve to nothing (see the module docs).

@@ -71,6 +71,13 @@ fn instrs_forbid(instrs: &[Instr], env: &mut HashMap<String, Names>) -> bool {
                 ..
             } => found |= covers(&includes(expr, env)),
             Instr::Check { .. } | Instr::Include(..) | Instr::Show => {}
+            // The execution's own relations keep their value (`with co from ...`
+            // checks membership); another name is bound to a value not analysed.
+            Instr::With(name, ..) => {
+                if !TRACKED.contains(&name.as_str()) {
+                    env.insert(name.clone(), Names::new());
+                }
+            }
             Instr::IfVariant(v, then, els) => {
                 let taken = if v.holds() { then } else { els };
                 found |= instrs_forbid(taken, env);

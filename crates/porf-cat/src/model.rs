@@ -29,7 +29,6 @@ use crate::diag::CatError;
 use crate::eval::{evaluate, Verdict};
 use crate::exec::Execution;
 use crate::load::Loaded;
-use crate::rel::{Rel, Set};
 use porf_graph::{EventId, Graph, LabelKind, View};
 use porf_models::{atomicity, MemoryModel};
 use std::sync::{Arc, Mutex};
@@ -48,14 +47,9 @@ impl CatModel {
     /// A model named `name` (leaked once: [`MemoryModel::name`] is `&'static`). Fails
     /// if the model does not evaluate on the empty execution.
     pub fn new(model: Loaded, name: &str) -> Result<CatModel, CatError> {
-        let mut empty = Execution::new(0);
-        for s in crate::exec::REQUIRED_SETS {
-            empty.set(s, Set::empty(0));
-        }
-        for r in crate::exec::REQUIRED_RELS {
-            empty.rel(r, Rel::empty(0));
-        }
-        empty.finish();
+        // The empty execution as the builder makes it: every name a graph can give
+        // (hardware sets included) is bound.
+        let empty = from_graph(&porf_graph::Graph::new());
         evaluate(&model, &empty, false)?;
         Ok(CatModel {
             forbids_lb: crate::load_buffering::forbids_load_buffering(&model),

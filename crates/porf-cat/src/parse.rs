@@ -205,9 +205,16 @@ impl Parser {
             Tok::Keyword("acyclic" | "irreflexive" | "empty") | Tok::Punct("~") => {
                 self.check(CheckKind::Check, span)
             }
+            Tok::Keyword("with") => {
+                self.bump();
+                let name = self.name()?;
+                self.expect_kw("from")?;
+                let e = self.expr()?;
+                Ok(Instr::With(name, e, span))
+            }
             Tok::Keyword(
-                k @ ("procedure" | "call" | "forall" | "enum" | "debug" | "match" | "with"
-                | "instructions" | "default"),
+                k @ ("procedure" | "call" | "forall" | "enum" | "debug" | "match" | "instructions"
+                | "default"),
             ) => Err(CatError::at(
                 &span,
                 format!("`{k}` instructions are not supported by porf's cat interpreter"),
@@ -402,11 +409,8 @@ impl Parser {
             let b = self.expr()?;
             return Ok(Expr::If(Box::new(cond), Box::new(a), Box::new(b), span));
         }
-        if self.is_kw("match") {
-            return Err(CatError::at(
-                &span,
-                "`match` expressions are not supported by porf's cat interpreter",
-            ));
+        if self.eat_kw("match") {
+            return self.match_set(span);
         }
         let first = self.base()?;
         if !self.is_p(",") {
@@ -417,6 +421,60 @@ impl Parser {
             items.push(self.base()?);
         }
         Ok(Expr::Tuple(items, span))
+    }
+    /// After `match`: `e with || {} -> a || x ++ rest -> b end`, the arms in either
+    /// order, the first `||` optional.
+    fn match_set(&mut self, span: Span) -> R<Expr> {
+        let scrutinee = self.expr()?;
+        self.expect_kw("with")?;
+        let (mut empty, mut nonempty) = (None, None);
+        self.eat_p("||");
+        loop {
+            let arm_span = self.span();
+            if self.eat_p("{") {
+                self.expect_p("}")?;
+                self.expect_p("->")?;
+                if empty.replace(self.expr()?).is_some() {
+                    return Err(CatError::at(&arm_span, "a second `{}` arm"));
+                }
+            } else if matches!(self.peek(), Tok::Name(_)) || self.is_p("_") {
+                let elem = self.pat0()?;
+                self.expect_p("++")?;
+                let rest = self.pat0()?;
+                self.expect_p("->")?;
+                let body = self.expr()?;
+                if nonempty.replace((elem, rest, body)).is_some() {
+                    return Err(CatError::at(&arm_span, "a second `x ++ rest` arm"));
+                }
+            } else if let Tok::Tag(_) = self.peek() {
+                return Err(CatError::at(
+                    &arm_span,
+                    "`match` on tags is not supported by porf's cat interpreter",
+                ));
+            } else {
+                return self.fail("a `match` arm: `{} -> e` or `x ++ rest -> e`");
+            }
+            if !self.eat_p("||") {
+                break;
+            }
+        }
+        self.expect_kw("end")?;
+        let (Some(empty), Some((elem, rest, nonempty))) = (empty, nonempty) else {
+            return Err(CatError::at(
+                &span,
+                "a `match` over a set needs both arms: `{} -> e` and `x ++ rest -> e`",
+            ));
+        };
+        Ok(Expr::MatchSet(
+            Box::new(SetMatch {
+                scrutinee,
+                empty,
+                elem,
+                rest,
+                nonempty,
+            }),
+            span,
+        ))
     }
     fn cond(&mut self) -> R<Cond> {
         if matches!(self.peek(), Tok::Str(_) | Tok::Keyword("not" | "variant")) {
@@ -659,6 +717,27 @@ mod tests {
     }
 
     #[test]
+    fn match_over_sets_and_with() {
+        let src = "let f s = match s with || {} -> 0 || x ++ rest -> x | f rest end\n\
+                   with co from linearisations(W, co0)";
+        let m = parse(&Arc::from("t.cat"), src).unwrap();
+        let Instr::Let(b, _) = &m.instrs[0] else {
+            panic!("{:?}", m.instrs[0])
+        };
+        let Expr::Fun(_, body, _) = &b[0].expr else {
+            panic!("{:?}", b[0].expr)
+        };
+        let Expr::MatchSet(arms, _) = &**body else {
+            panic!("{body:?}")
+        };
+        assert_eq!(show(&arms.empty), "0");
+        assert_eq!(arms.elem.as_deref(), Some("x"));
+        assert_eq!(arms.rest.as_deref(), Some("rest"));
+        assert_eq!(show(&arms.nonempty), "Union(x, f<rest>)");
+        assert!(matches!(&m.instrs[1], Instr::With(n, _, _) if n == "co"));
+    }
+
+    #[test]
     fn errors_name_their_position() {
         let e = parse(&Arc::from("m.cat"), "let x = a |\nacyclic x").unwrap_err();
         assert_eq!(
@@ -670,6 +749,14 @@ mod tests {
             e.to_string().starts_with("m.cat:1:1: error: `procedure`"),
             "{e}"
         );
+        let e = parse(&Arc::from("m.cat"), "let x = match s with 'a -> 0 end").unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with("m.cat:1:22: error: `match` on tags"),
+            "{e}"
+        );
+        let e = parse(&Arc::from("m.cat"), "let x = match s with {} -> 0 end").unwrap_err();
+        assert!(e.msg.contains("needs both arms"), "{e}");
         let e = parse(&Arc::from("m.cat"), "let x = {a}").unwrap_err();
         assert!(e.to_string().starts_with("m.cat:1:9:"), "{e}");
     }

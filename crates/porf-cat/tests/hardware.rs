@@ -119,3 +119,52 @@ fn cat_files_give_litmus_shapes_their_published_verdicts() {
         }
     }
 }
+
+/// herd7's own cat files (not part of porf: `PORF_HERD_LIBDIR` names a copy of
+/// herdtools7's `herd/libdir`) against porf's native models, on the same graphs
+/// (own architecture only): `riscv.cat` (with `riscv-defs.cat` and `cos-opt.cat`, whose
+/// `with co from generate_cos(...)` porf reads as a check on the execution's co),
+/// `ppc.cat`, `x86tso.cat`. Run with
+/// `PORF_HERD_LIBDIR=DIR cargo test -p porf-cat --test hardware -- --ignored`;
+/// prints each disagreement's seed and the checks herd's file failed.
+#[test]
+#[ignore = "needs herd's cat files: PORF_HERD_LIBDIR"]
+fn herd_cat_files_agree_with_native_models() {
+    let Some(dir) = std::env::var_os("PORF_HERD_LIBDIR").map(PathBuf::from) else {
+        panic!("set PORF_HERD_LIBDIR to herdtools7's herd/libdir");
+    };
+    let n = graphs();
+    let mut failed = Vec::new();
+    for (native, file, arch) in [
+        ("riscv", "riscv.cat", HwArch::RiscV),
+        ("power", "ppc.cat", HwArch::Power),
+        ("tso", "x86tso.cat", HwArch::X86),
+    ] {
+        let model = by_name(native).unwrap();
+        let cat = load_file(&dir.join(file), &[dir.clone()]).unwrap_or_else(|e| panic!("{e}"));
+        let (mut total, mut differ) = (0u64, 0u64);
+        // Graphs of other architectures are left out: herd's files read their events
+        // by herd's own semantics of each architecture, not porf's plain reading.
+        let own = graphs_for(arch, n).filter(|(seed, _)| *seed >= n || seed % 4 != 3);
+        for (seed, g) in own {
+            let want = model.is_consistent(&g);
+            let v = evaluate(&cat, &from_graph(&g), false).unwrap_or_else(|e| panic!("{e}"));
+            total += 1;
+            if v.allowed() != want {
+                differ += 1;
+                if differ <= 3 {
+                    println!(
+                        "{native} vs herd's {file}, seed {seed}: native {want}, herd's \
+                         violates {:?}\n{g}",
+                        v.violated
+                    );
+                }
+            }
+        }
+        println!("{native} vs herd's {file}: {differ} of {total} graphs differ");
+        if differ > 0 {
+            failed.push(native);
+        }
+    }
+    assert!(failed.is_empty(), "differ: {failed:?}");
+}
