@@ -141,7 +141,8 @@ fn herd_cat_files_agree_with_native_models() {
         ("tso", "x86tso.cat", HwArch::X86),
     ] {
         let model = by_name(native).unwrap();
-        let cat = load_file(&dir.join(file), &[dir.clone()]).unwrap_or_else(|e| panic!("{e}"));
+        let cat = load_file(&dir.join(file), std::slice::from_ref(&dir))
+            .unwrap_or_else(|e| panic!("{e}"));
         let (mut total, mut differ) = (0u64, 0u64);
         // Graphs of other architectures are left out: herd's files read their events
         // by herd's own semantics of each architecture, not porf's plain reading.
