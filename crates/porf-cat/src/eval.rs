@@ -866,6 +866,8 @@ mod tests {
                    let z = if \"nothing\" then 0 else co\nempty co \\ z as if-ok\n\
                    let w = try undefined-name with rf\nempty rf \\ w as try-ok\n\
                    empty fencerel(R) \\ po as prelude-ok\n\
+                   empty ctrlcfence(po, R) \\ po as ctrlcfence-ok\n\
+                   ~empty ctrlcfence(rf | po, R) as ctrlcfence-two-arguments\n\
                    empty domain(rf) \\ W as dom\nempty range(co) & IW as rng\n\
                    if \"v\" acyclic id as never end";
         assert_eq!(run(src).unwrap(), Verdict::default());
