@@ -41,6 +41,7 @@ use crate::step::{self, Access, AfterRead, Step};
 use crate::symmetry;
 use crate::visitor::{BranchVisitor, HandOff, Visitors};
 use crate::{Config, Stats};
+use porf_graph::hash::FastBuild;
 use porf_graph::{
     AccessClass, Action, EventId, Graph, LabelKind, Loc, MemOrder, Program, ReadKind, RfUndo,
     SrcLoc, Tid, Val, View, WriteKind,
@@ -142,8 +143,9 @@ pub(crate) struct Optimal<'a, 'c, P: Program> {
     /// Without the maximality rule (rf mode, and co mode for models such as WRA): the
     /// states backward revisits produced ([`compact_state_key`]: graph, insertion
     /// order, revisitable events), each explored once — the set U. Empty with the
-    /// rule, which keeps the exploration optimal without memory.
-    revisited: HashSet<Box<[u32]>>,
+    /// rule, which keeps the exploration optimal without memory. Keys are hashed with
+    /// [`FastBuild`] (the set is only asked for membership and its size).
+    revisited: HashSet<Box<[u32]>, FastBuild>,
 }
 
 impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
@@ -170,7 +172,7 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
             sr: maximality && !cfg.disable_sr,
             bam: prog.awaits() && !cfg.disable_bam,
             hold_spins: !cfg.disable_ipr,
-            revisited: HashSet::new(),
+            revisited: HashSet::default(),
         }
     }
 
@@ -403,15 +405,26 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
             src,
         );
         let base = self.co.snapshot(&st.g);
+        // Co mode: the graph a child starts from differs from the one its source was
+        // checked in only in `r`'s source, so `r`'s hb view computed for the check is
+        // kept for the child (rf mode installs another co in between).
+        let keep_hb = self.co.tracked();
         let mut ok = Vec::new();
+        let mut hbs = Vec::new();
+        // The source `r` has now, with its order and hb view set.
+        let mut current = None;
         for w in cands {
             if self.rec.stopped() {
                 break;
             }
             step::set_source(self.model, &mut st.g, r, w, ord);
+            current = Some(w);
             if let Some(a) = self.co.accepts(&st.g, r) {
                 let symmetric = !self.sr || symmetry::consistent(&st.g, r);
                 ok.push((w, a, symmetric));
+                if keep_hb {
+                    hbs.push((w, st.g.label(r).hb.clone()));
+                }
             }
         }
         // The maximal source (the last) is kept whatever the symmetry order says
@@ -438,7 +451,17 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
             if !self.v.enter(&self.rec.stats, child, split) {
                 continue;
             }
-            step::set_source(self.model, &mut st.g, r, *w, ord);
+            match hbs.iter().position(|(s, _)| s == w) {
+                // Co mode, first child: `r` already reads `w` (the candidates' loop
+                // ended with it, and nothing changed the graph since).
+                Some(_) if current == Some(*w) => {}
+                Some(at) => {
+                    let hb = hbs.swap_remove(at).1;
+                    step::set_known_source(&mut st.g, r, *w, ord, hb);
+                }
+                None => step::set_source(self.model, &mut st.g, r, *w, ord),
+            }
+            current = None;
             accepted.install(&mut st.g, base.as_ref());
             st.g.label_mut(r).added_max = i == 0;
             self.branch(st, i as u32, i + 1 == ok.len(), Branch::ContinueRead(r));

@@ -437,11 +437,7 @@ impl<P: Program> Reference<'_, '_, P> {
                                 },
                                 src,
                             );
-                            let val = st.g.read_val(r);
-                            if let LabelKind::Read { ord: o, .. } = &mut st.g.label_mut(r).kind {
-                                *o = step::read_order(kind, ord, val);
-                            }
-                            st.g.label_mut(r).hb = self.model.hb_view(&st.g, r);
+                            step::fix_source(self.model, &mut st.g, r, ord);
                             if let AfterRead::WritePart(v) = step::after_read(st, self.model, r) {
                                 step::add_write_part(st, self.model, r, v);
                             }

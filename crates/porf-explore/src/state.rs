@@ -27,6 +27,7 @@ use porf_graph::{
     Action, EventId, Graph, LabelKind, Program, Removed, ThreadMachine, Tid, Val, View,
 };
 use porf_models::MemoryModel;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 /// A thread state in [`State::ts`], shared between the states and events that have it.
@@ -36,6 +37,30 @@ pub type Snap<T> = Arc<Node<T>>;
 pub struct Node<T> {
     m: T,
     next: Mutex<Option<(Answer, Snap<T>)>>,
+    /// The last answer of [`State::blocks_after`] for this state, packed by
+    /// [`BlocksAfter`]: a function of the state and the value read, so it stays true
+    /// when the remembered successor is replaced by another answer's.
+    blocks: AtomicU64,
+}
+
+/// [`Node::blocks`]'s packing of (value read, whether the thread then blocks) in one
+/// word, so that a reader never sees the two halves of different answers: the value
+/// shifted by two, the answer in the low bits (`0`: nothing cached). Values outside
+/// 62 bits are not cached.
+struct BlocksAfter;
+
+impl BlocksAfter {
+    const EMPTY: u64 = 0;
+
+    fn pack(v: Val, blocks: bool) -> Option<u64> {
+        let fits = (v << 2) >> 2 == v;
+        fits.then_some(((v << 2) as u64) | if blocks { 2 } else { 1 })
+    }
+
+    fn lookup(word: u64, v: Val) -> Option<bool> {
+        let tag = word & 3;
+        (tag != 0 && ((word as i64) >> 2) == v).then_some(tag == 2)
+    }
 }
 
 /// How a thread state was resumed.
@@ -52,6 +77,18 @@ impl<T> Node<T> {
         Node {
             m,
             next: Mutex::new(None),
+            blocks: AtomicU64::new(BlocksAfter::EMPTY),
+        }
+    }
+
+    /// The cached [`State::blocks_after`] answer for value `v`, if it is the one cached.
+    fn blocks_after(&self, v: Val) -> Option<bool> {
+        BlocksAfter::lookup(self.blocks.load(Ordering::Relaxed), v)
+    }
+
+    fn cache_blocks_after(&self, v: Val, blocks: bool) {
+        if let Some(word) = BlocksAfter::pack(v, blocks) {
+            self.blocks.store(word, Ordering::Relaxed);
         }
     }
 
@@ -251,7 +288,9 @@ impl<P: Program> State<P> {
     /// block right after it if it read the co-latest write of `loc` (the initial value
     /// of a location not accessed yet). The state it would
     /// resume to is remembered ([`Node`]), so the load, when it reads that write, takes
-    /// it without running the machine again.
+    /// it without running the machine again; the answer is cached in the thread's state
+    /// ([`Node::blocks`]), so asking again with the same value runs nothing and locks
+    /// nothing, even after the remembered successor was replaced.
     fn blocks_after(&mut self, prog: &P, t: Tid, loc: porf_graph::Loc, bytes: u8) -> bool {
         let v = if self.g.knows_loc(loc) {
             self.g.co_latest_val(loc, bytes)
@@ -265,6 +304,9 @@ impl<P: Program> State<P> {
         };
         let answer = Answer::Val(v);
         let parent = self.ts[t as usize].last().unwrap();
+        if let Some(blocks) = parent.blocks_after(v) {
+            return blocks;
+        }
         let next = match parent.next(answer) {
             Some(s) => s.peeked(),
             None => {
@@ -278,7 +320,9 @@ impl<P: Program> State<P> {
                 Some(a)
             }
         };
-        matches!(next, Some(Action::Block { .. }))
+        let blocks = matches!(next, Some(Action::Block { .. }));
+        parent.cache_blocks_after(v, blocks);
+        blocks
     }
 
     /// Thread `t`'s newest machine, to be changed (`peek` caches what it computes):
@@ -442,7 +486,25 @@ impl<P: Program> State<P> {
 
 #[cfg(test)]
 mod tests {
-    use super::{Snap, State, TidRegistry};
+    use super::{BlocksAfter, Snap, State, TidRegistry};
+    use porf_graph::Val;
+
+    /// A cached blocks-after answer is found for its own value only, both answers and
+    /// values of either sign round-trip, and values outside 62 bits are not cached.
+    #[test]
+    fn blocks_after_answers_pack_into_one_word() {
+        assert_eq!(BlocksAfter::lookup(BlocksAfter::EMPTY, 0), None);
+        for v in [0, 1, -1, 7, -(1 << 61), (1 << 61) - 1] {
+            for blocks in [false, true] {
+                let word = BlocksAfter::pack(v, blocks).unwrap();
+                assert_eq!(BlocksAfter::lookup(word, v), Some(blocks));
+                assert_eq!(BlocksAfter::lookup(word, v ^ 1), None);
+            }
+        }
+        for v in [1 << 61, -(1 << 61) - 1, Val::MAX, Val::MIN] {
+            assert_eq!(BlocksAfter::pack(v, true), None);
+        }
+    }
     use porf_graph::{LabelKind, MemOrder, SrcLoc, ThreadMachine};
     use porf_models::rc11::Rc11;
     use porf_toy::ProgramBuilder;

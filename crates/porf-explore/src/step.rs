@@ -136,13 +136,33 @@ pub fn set_source(
 /// After read `r` was given a new source: fixes its order (a failed CAS reads with
 /// its failure order) and its hb view. `ord` is the order the read's action asked for.
 pub fn fix_source(model: &dyn MemoryModel, g: &mut porf_graph::Graph, r: EventId, ord: MemOrder) {
-    let val = g.read_val(r);
-    let lab = g.label_mut(r);
-    if let LabelKind::Read { kind, ord: o, .. } = &mut lab.kind {
-        *o = read_order(*kind, ord, val);
-    }
+    fix_order(g, r, ord);
     let hb = model.hb_view(g, r);
     g.label_mut(r).hb = hb;
+}
+
+/// [`set_source`] with `r`'s hb view already known: `hb` must be the view
+/// [`set_source`] gave `r` with source `w` in a graph that differs from this one at
+/// most in `r`'s source (so the model's answer would be the same).
+pub fn set_known_source(
+    g: &mut porf_graph::Graph,
+    r: EventId,
+    w: Option<EventId>,
+    ord: MemOrder,
+    hb: porf_graph::View,
+) {
+    g.set_rf(r, w);
+    fix_order(g, r, ord);
+    g.label_mut(r).hb = hb;
+}
+
+/// Fixes read `r`'s order for its source: a failed CAS reads with its failure order.
+/// `ord` is the order the read's action asked for.
+fn fix_order(g: &mut porf_graph::Graph, r: EventId, ord: MemOrder) {
+    let val = g.read_val(r);
+    if let LabelKind::Read { kind, ord: o, .. } = &mut g.label_mut(r).kind {
+        *o = read_order(*kind, ord, val);
+    }
 }
 
 /// The order the action behind read `r` asked for (before a failed CAS lowered it).

@@ -126,6 +126,15 @@ impl<T> Chunked<T> {
             return Vec::new();
         }
         let first = n >> SHIFT;
+        if first + 1 == self.chunks.len() {
+            // Within the last chunk (every thread shorter than a chunk): its tail.
+            let out = self.chunks[first].split_off(n & MASK);
+            if self.chunks[first].is_empty() {
+                self.chunks.pop();
+            }
+            self.len = n;
+            return out;
+        }
         let mut out = Vec::with_capacity(self.len - n);
         let mut tail = self.chunks.split_off(first);
         let head = tail[0].split_off(n & MASK);

@@ -186,11 +186,7 @@ impl<P: Program> Values<'_, '_, P> {
                                 },
                                 src,
                             );
-                            let val = st.g.read_val(r);
-                            if let LabelKind::Read { ord: o, .. } = &mut st.g.label_mut(r).kind {
-                                *o = step::read_order(kind, ord, val);
-                            }
-                            st.g.label_mut(r).hb = self.model.hb_view(&st.g, r);
+                            step::fix_source(self.model, &mut st.g, r, ord);
                             if let AfterRead::WritePart(v) =
                                 step::after_read(&mut st, self.model, r)
                             {
