@@ -39,9 +39,8 @@
 
 use crate::hwexec::HwExec;
 use crate::relation::Relation;
-use crate::MemoryModel;
 use porf_graph::hw::{FenceKind, FenceOps, Tags};
-use porf_graph::{EventId, Graph, View};
+use porf_graph::Graph;
 
 /// The RVWMO model.
 #[derive(Copy, Clone, Debug, Default)]
@@ -152,31 +151,18 @@ impl RiscV {
     }
 }
 
-impl MemoryModel for RiscV {
-    fn name(&self) -> &'static str {
-        "riscv"
-    }
-    fn hb_view(&self, g: &Graph, e: EventId) -> View {
-        crate::sc::po_sync_view(g, e)
-    }
-    fn consistent_with(&self, g: &Graph, _e: EventId) -> bool {
-        Self::check(g, false)
-    }
-    fn is_consistent(&self, g: &Graph) -> bool {
-        Self::check(g, true)
-    }
-    fn allows_load_buffering(&self) -> bool {
-        true
-    }
-    fn has_data_races(&self) -> bool {
-        false
-    }
-}
+hardware_model!(
+    RiscV,
+    "riscv",
+    incremental: |g| RiscV::check(g, false),
+    whole: |g| RiscV::check(g, true),
+);
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::hwgen::litmus::riscv_shapes;
+    use crate::MemoryModel;
 
     /// The published verdicts of the classic shapes ([`crate::hwgen::litmus`]).
     #[test]

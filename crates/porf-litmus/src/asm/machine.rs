@@ -189,6 +189,24 @@ struct Regs {
     back_jumps: Vec<u32>,
 }
 
+impl Regs {
+    /// The hardware facts of an access at this point: its address and data
+    /// dependencies, those of every conditional branch so far (`ctrl`), its tags; no
+    /// fence kind, no exclusive pair.
+    fn hw(&self, addr: DepSet, data: DepSet, tags: Tags) -> Hw {
+        Hw {
+            deps: Deps {
+                addr,
+                data,
+                ctrl: self.ctrl.clone(),
+            },
+            tags,
+            fence: None,
+            excl_read: None,
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 enum Kind {
     Main { next: u32 },
@@ -614,16 +632,7 @@ impl AsmMachine {
                         copy: false,
                         src,
                     },
-                    hw: Some(Hw {
-                        deps: Deps {
-                            addr: ad,
-                            data: vec![],
-                            ctrl: r.ctrl.clone(),
-                        },
-                        tags: t,
-                        fence: None,
-                        excl_read: None,
-                    }),
+                    hw: Some(r.hw(ad, vec![], t)),
                     then: Then::Load {
                         dst: *dst,
                         size: *size,
@@ -648,16 +657,7 @@ impl AsmMachine {
                         ord: store_order(*ann),
                         src,
                     },
-                    hw: Some(Hw {
-                        deps: Deps {
-                            addr: ad,
-                            data: d,
-                            ctrl: r.ctrl.clone(),
-                        },
-                        tags: tags(*ann),
-                        fence: None,
-                        excl_read: None,
-                    }),
+                    hw: Some(r.hw(ad, d, tags(*ann))),
                     then: Then::Store,
                 }));
             }
@@ -707,14 +707,8 @@ impl AsmMachine {
                         src,
                     },
                     hw: Some(Hw {
-                        deps: Deps {
-                            addr: ad,
-                            data: d,
-                            ctrl: r.ctrl.clone(),
-                        },
-                        tags: tags(*ann) | Tags::EXCL,
-                        fence: None,
                         excl_read: Some(res.read),
+                        ..r.hw(ad, d, tags(*ann) | Tags::EXCL)
                     }),
                     then: Then::StoreEx {
                         status: *status,
@@ -745,16 +739,7 @@ impl AsmMachine {
                         ord: rmw_order(*ann),
                         src,
                     },
-                    hw: Some(Hw {
-                        deps: Deps {
-                            addr: ad,
-                            data: d,
-                            ctrl: r.ctrl.clone(),
-                        },
-                        tags: tags(*ann) | Tags::AMO,
-                        fence: None,
-                        excl_read: None,
-                    }),
+                    hw: Some(r.hw(ad, d, tags(*ann) | Tags::AMO)),
                     then: Then::Rmw {
                         dst: *dst,
                         size: *size,
@@ -786,16 +771,7 @@ impl AsmMachine {
                         ord: rmw_order(*ann),
                         src,
                     },
-                    hw: Some(Hw {
-                        deps: Deps {
-                            addr: ad,
-                            data: d,
-                            ctrl: r.ctrl.clone(),
-                        },
-                        tags: tags(*ann) | Tags::AMO,
-                        fence: None,
-                        excl_read: None,
-                    }),
+                    hw: Some(r.hw(ad, d, tags(*ann) | Tags::AMO)),
                     then: Then::Cas {
                         expected: *expected,
                         size: *size,
@@ -814,14 +790,8 @@ impl AsmMachine {
                         src,
                     },
                     hw: Some(Hw {
-                        deps: Deps {
-                            addr: vec![],
-                            data: vec![],
-                            ctrl: r.ctrl.clone(),
-                        },
-                        tags: Tags::NONE,
                         fence: Some(kind),
-                        excl_read: None,
+                        ..r.hw(vec![], vec![], Tags::NONE)
                     }),
                     then: Then::Fence,
                 }));
