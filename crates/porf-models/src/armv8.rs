@@ -23,6 +23,11 @@
 //! * **atomic**: `rmw ∩ (fre; coe) = ∅` (no write of another thread between the two
 //!   parts of an RMW or an exclusive pair).
 //!
+//! Dependencies start at reads: the status register of a store-exclusive (`STXR`)
+//! carries none, as in herd7's AArch64 semantics (its `SwitchDepScWrite` and
+//! `SwitchDepScResult` are off for AArch64) and the paper's `addr`/`data`/`ctrl`,
+//! which run from reads; the asm front end gives it none.
+//!
 //! The model allows load buffering (`po ∪ rf` cycles): only dependencies and barriers
 //! order a read before a later write. [`MemoryModel::hb_view`] is the po-prefix of an
 //! event, extended by thread creation and join ([`crate::sc`]'s `po_sync_view`): the

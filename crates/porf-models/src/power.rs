@@ -25,6 +25,10 @@
 //! (thread creation and join) are full fences (`sync`): they are on real hardware.
 //! Fence relations relate accesses only.
 //!
+//! Dependencies start at reads: `stwcx.`'s CR0 result carries none, as in herd7's
+//! PPC semantics (`PPCSem.ml` sets CR0 in parallel with the store) and the paper's
+//! `dd`, which runs from reads; the asm front end gives it none.
+//!
 //! Load buffering is allowed: `po ∪ rf` cycles not closed by dependencies are
 //! consistent.
 
