@@ -101,6 +101,30 @@ fn x86_tests_run_under_tso_by_default() {
     assert_eq!(observation(&out, "SB"), "Observation SB Never 0 3");
 }
 
+#[test]
+fn risc_v_amos_are_one_operation_and_sc_status_a_dependency() {
+    // Each file derives its verdict and execution count by hand.
+    let (code, out, err) = porf(&[
+        "litmus",
+        &asm("riscv_amo_fence_tso.litmus"),
+        &asm("riscv_lb_amo_data.litmus"),
+        &asm("riscv_sc_status_dep.litmus"),
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert_eq!(
+        observation(&out, "SB+amoadd-fence.tsos"),
+        "Observation SB+amoadd-fence.tsos Never 0 3"
+    );
+    assert_eq!(
+        observation(&out, "LB+data-amoadd-data"),
+        "Observation LB+data-amoadd-data Never 0 3"
+    );
+    assert_eq!(
+        observation(&out, "MP+fence.rw.rw+data-sc-status-addr"),
+        "Observation MP+fence.rw.rw+data-sc-status-addr Never 0 7"
+    );
+}
+
 fn sc_cat() -> String {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../porf-cat/cat/sc.cat")

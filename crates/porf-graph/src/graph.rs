@@ -541,14 +541,14 @@ impl Graph {
     }
 
     /// Attaches the hardware facts of event `e` ([`crate::hw`]; its dependencies as
-    /// `idx` of po-earlier reads of `e`'s thread).
+    /// `idx` of po-earlier dependency sources of `e`'s thread, [`Label::is_dep_source`]).
     pub fn set_hw(&mut self, e: EventId, hw: Option<crate::hw::Hw>) {
         debug_assert!(hw.as_ref().is_none_or(|h| {
             let deps = &h.deps;
             [&deps.addr, &deps.data, &deps.ctrl].iter().all(|s| {
                 s.windows(2).all(|w| w[0] < w[1])
                     && s.iter()
-                        .all(|&i| i < e.idx && self.label(EventId::new(e.tid, i)).is_read())
+                        .all(|&i| i < e.idx && self.label(EventId::new(e.tid, i)).is_dep_source())
             })
         }));
         self.label_mut(e).hw = hw.map(Box::new);

@@ -3,11 +3,16 @@
 //!
 //! Invariants:
 //! - In a [`crate::Label`] ([`crate::Label::hw`]), the sets of [`Deps`] hold the `idx` of
-//!   po-earlier *read* events of the event's own thread, ascending, without duplicates;
+//!   po-earlier *dependency sources* of the event's own thread
+//!   ([`crate::Label::is_dep_source`]: reads, and successful store-exclusives, whose
+//!   status register an instruction may read), ascending, without duplicates;
 //!   [`Hw::excl_read`] is the `idx` of the po-earlier load-exclusive an exclusive write
 //!   pairs with. In a [`crate::ThreadMachine::hw`] answer the same fields count the
-//!   thread's reads instead (0 = the thread's first read event, an RMW's read part
-//!   included): the explorer that adds the event translates ordinals to `idx`.
+//!   thread's dependency sources instead (0 = the thread's first read event or
+//!   successful store-exclusive, an RMW's read part included): the explorer that adds
+//!   the event translates ordinals to `idx`. Whether a store-exclusive's status
+//!   carries a dependency is the architecture's (the front end's) choice; every
+//!   successful one is counted either way.
 //! - An action that becomes two events (an RMW's read and write parts) gives both the
 //!   same [`Hw`]; a model reads `data` on writes only.
 //! - Events of C11 programs have no `Hw` (`None`): every C11 model ignores it, and a
@@ -16,9 +21,9 @@
 
 use std::fmt;
 
-/// Address, data and control dependencies of an event on earlier reads of its thread
-/// (herd's `addr`, `data`, `ctrl`): a read is in `ctrl` when a conditional branch
-/// po-before the event depends on it.
+/// Address, data and control dependencies of an event on earlier reads (and successful
+/// store-exclusives) of its thread (herd's `addr`, `data`, `ctrl`): a source is in
+/// `ctrl` when a conditional branch po-before the event depends on it.
 #[derive(Clone, PartialEq, Eq, Hash, Debug, Default)]
 pub struct Deps {
     pub addr: Vec<u32>,

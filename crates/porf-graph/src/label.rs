@@ -272,4 +272,11 @@ impl Label {
     pub fn is_exclusive_read(&self) -> bool {
         self.read_kind().is_some_and(ReadKind::is_exclusive)
     }
+    /// Whether a later event's [`crate::hw::Deps`] may name this event: a read, or a
+    /// successful store-exclusive (a write whose [`crate::hw::Hw::excl_read`] is set),
+    /// whose status register later instructions may read.
+    pub fn is_dep_source(&self) -> bool {
+        self.is_read()
+            || (self.is_write() && self.hw.as_ref().is_some_and(|h| h.excl_read.is_some()))
+    }
 }

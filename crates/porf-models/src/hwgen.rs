@@ -9,7 +9,9 @@
 //! part alone), exclusive pairs (a load-exclusive and, later in the thread, a
 //! store-exclusive to the same location, both plain kinds tagged [`Tags::EXCL`], the
 //! write's [`Hw::excl_read`] naming the read; sometimes the store fails and is
-//! absent), and address, data and control dependencies on po-earlier reads (control
+//! absent), and address, data and control dependencies on po-earlier reads (on
+//! RISC-V also on successful store-conditionals, whose status register is a
+//! dependency source in RVWMO; control
 //! dependencies accumulate as after a branch: once a read is in a thread's `ctrl`
 //! set, every later event of the thread has it). Every access and fence gets `Some`
 //! [`Hw`] (thread starts and spawns have none).
@@ -255,6 +257,10 @@ pub fn random_hw_graph(seed: u64, shape: &HwShape) -> Graph {
                 let e = g.add(tid, write(loc, WriteKind::Plain), SrcLoc::UNKNOWN);
                 g.set_hw(e, Some(hw(tags, None, excl_read, &deps)));
                 g.co_insert(e, g.co(loc).len() + 1);
+                if excl_read.is_some() && shape.arch == HwArch::RiscV {
+                    // An `sc`'s status register: a dependency source (RVWMO).
+                    th.reads.push(e.idx);
+                }
             }
             Instr::Fence(k) => {
                 deps.addr.clear();

@@ -36,8 +36,7 @@
 use crate::atomicity;
 use crate::hwrel::{inter, minus, Ev, HwBase};
 use crate::relation::Relation;
-use crate::MemoryModel;
-use porf_graph::{EventId, Graph, MemOrder, View};
+use porf_graph::{Graph, MemOrder};
 
 /// IMM.
 #[derive(Copy, Clone, Debug, Default)]
@@ -142,36 +141,21 @@ fn axioms(g: &Graph) -> bool {
     psc_f.union(&psc_base).is_acyclic()
 }
 
-impl MemoryModel for Imm {
-    fn name(&self) -> &'static str {
-        "imm"
+hardware_model!(
+    Imm,
+    "imm",
+    incremental: axioms,
+    whole: |g| atomicity::holds(g) && axioms(g),
+    extra: {
+        /// Reading a stale value is a matter of the whole model (no hb coherence).
+        fn reads_stale(&self, _g: &porf_graph::Graph, _r: porf_graph::EventId) -> bool {
+            false
+        }
+        fn maximal_extensions_consistent(&self) -> bool {
+            false
+        }
     }
-    /// `{e}` ∪ the views of its po-predecessor, its spawn (for a start) and the joined
-    /// thread's last event (for a join), for heap-lifetime errors.
-    fn hb_view(&self, g: &Graph, e: EventId) -> View {
-        crate::sc::po_sync_view(g, e)
-    }
-    /// The whole model on the whole graph but porf's RMW atomicity, which the explorers
-    /// check ([`crate::atomicity`]).
-    fn consistent_with(&self, g: &Graph, _e: EventId) -> bool {
-        axioms(g)
-    }
-    fn is_consistent(&self, g: &Graph) -> bool {
-        atomicity::holds(g) && axioms(g)
-    }
-    fn reads_stale(&self, _g: &Graph, _r: EventId) -> bool {
-        false
-    }
-    fn maximal_extensions_consistent(&self) -> bool {
-        false
-    }
-    fn allows_load_buffering(&self) -> bool {
-        true
-    }
-    fn has_data_races(&self) -> bool {
-        false
-    }
-}
+);
 
 #[cfg(test)]
 mod tests;

@@ -23,6 +23,9 @@
 //! model and lives in [`atomicity`]; data races in [`race`]; use-after-free and other
 //! errors of dynamically allocated memory in [`lifetime`].
 
+#[macro_use]
+mod hwmodel;
+
 pub mod armv8;
 pub mod atomicity;
 pub mod causal;

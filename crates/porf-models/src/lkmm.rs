@@ -65,35 +65,19 @@
 
 use crate::atomicity;
 use crate::relation::{Base, Relation};
-use crate::sc::po_sync_view;
-use crate::MemoryModel;
 use porf_graph::hw::{FenceKind, KernelFence, Tags};
-use porf_graph::{EventId, Graph, LabelKind, View};
+use porf_graph::{EventId, Graph, LabelKind};
 
 /// The Linux kernel memory model (ASPLOS 2018).
 #[derive(Copy, Clone, Debug, Default)]
 pub struct Lkmm;
 
-impl MemoryModel for Lkmm {
-    fn name(&self) -> &'static str {
-        "lkmm"
-    }
-    fn hb_view(&self, g: &Graph, e: EventId) -> View {
-        po_sync_view(g, e)
-    }
-    fn consistent_with(&self, g: &Graph, _e: EventId) -> bool {
-        Axioms::of(g).all_hold(false)
-    }
-    fn is_consistent(&self, g: &Graph) -> bool {
-        atomicity::holds(g) && Axioms::of(g).all_hold(true)
-    }
-    fn allows_load_buffering(&self) -> bool {
-        true
-    }
-    fn has_data_races(&self) -> bool {
-        false
-    }
-}
+hardware_model!(
+    Lkmm,
+    "lkmm",
+    incremental: |g| Axioms::of(g).all_hold(false),
+    whole: |g| atomicity::holds(g) && Axioms::of(g).all_hold(true),
+);
 
 /// Which of the model's axioms fail, by herd's names (`coherence`, `atomic`,
 /// `happens-before`, `propagation`, `rcu`): for tests and diagnostics.

@@ -25,15 +25,18 @@
 //! (thread creation and join) are full fences (`sync`): they are on real hardware.
 //! Fence relations relate accesses only.
 //!
+//! Dependencies start at reads: `stwcx.`'s CR0 result carries none, as in herd7's
+//! PPC semantics (`PPCSem.ml` sets CR0 in parallel with the store) and the paper's
+//! `dd`, which runs from reads; the asm front end gives it none.
+//!
 //! Load buffering is allowed: `po ∪ rf` cycles not closed by dependencies are
 //! consistent.
 
 use crate::atomicity;
 use crate::hwrel::{inter, Ev, HwBase};
 use crate::relation::Relation;
-use crate::MemoryModel;
 use porf_graph::hw::FenceKind;
-use porf_graph::{EventId, Graph, View};
+use porf_graph::Graph;
 
 /// The POWER model.
 #[derive(Copy, Clone, Debug, Default)]
@@ -160,37 +163,21 @@ pub(crate) fn derive(h: &HwBase, po_loc: &Relation) -> PowerRels {
     PowerRels { sync, fences, hb }
 }
 
-impl MemoryModel for Power {
-    fn name(&self) -> &'static str {
-        "power"
+hardware_model!(
+    Power,
+    "power",
+    incremental: |g| Power.axioms(g),
+    whole: |g| atomicity::holds(g) && Power.axioms(g),
+    extra: {
+        /// Reading a stale value is a matter of the whole model (no hb coherence).
+        fn reads_stale(&self, _g: &porf_graph::Graph, _r: porf_graph::EventId) -> bool {
+            false
+        }
+        fn maximal_extensions_consistent(&self) -> bool {
+            false
+        }
     }
-    /// `{e}` ∪ the views of its po-predecessor, its spawn (for a start) and the joined
-    /// thread's last event (for a join): what every execution orders before `e`
-    /// whatever its reads, for heap-lifetime errors. POWER has no data races.
-    fn hb_view(&self, g: &Graph, e: EventId) -> View {
-        crate::sc::po_sync_view(g, e)
-    }
-    /// The whole model on the whole graph but porf's RMW atomicity, which the explorers
-    /// check ([`crate::atomicity`]); the atomicity of exclusive pairs is the model's.
-    fn consistent_with(&self, g: &Graph, _e: EventId) -> bool {
-        self.axioms(g)
-    }
-    fn is_consistent(&self, g: &Graph) -> bool {
-        atomicity::holds(g) && self.axioms(g)
-    }
-    fn reads_stale(&self, _g: &Graph, _r: EventId) -> bool {
-        false
-    }
-    fn maximal_extensions_consistent(&self) -> bool {
-        false
-    }
-    fn allows_load_buffering(&self) -> bool {
-        true
-    }
-    fn has_data_races(&self) -> bool {
-        false
-    }
-}
+);
 
 #[cfg(test)]
 mod tests;

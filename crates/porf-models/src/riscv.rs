@@ -27,7 +27,8 @@
 //! Axioms (the names are the manual's):
 //! * **load value**: with SC per location, `acyclic(co ∪ rf ∪ fr ∪ po-loc)`
 //!   ("Coherence" in the herd formalization), and the global memory order:
-//!   `acyclic(co ∪ rfe ∪ fr ∪ ppo)` ("Model");
+//!   `acyclic(co ∪ rfe ∪ fr ∪ ppo)` ("Model"), an AMO's read and write parts one
+//!   operation of it ([`RiscV::model`]);
 //! * **atomicity**: `rmw ∩ (fre; coe) = ∅`;
 //! * **progress**: a liveness property (no store stays invisible forever): no finite
 //!   execution graph violates it, so it is not checked.
@@ -39,9 +40,8 @@
 
 use crate::hwexec::HwExec;
 use crate::relation::Relation;
-use crate::MemoryModel;
 use porf_graph::hw::{FenceKind, FenceOps, Tags};
-use porf_graph::{EventId, Graph, View};
+use porf_graph::Graph;
 
 /// The RVWMO model.
 #[derive(Copy, Clone, Debug, Default)]
@@ -139,11 +139,24 @@ impl RiscV {
             .union(&x.po_loc())
             .is_acyclic()
     }
-    /// The global memory order exists: `acyclic(co ∪ rfe ∪ fr ∪ ppo)`.
+    /// The global memory order exists: `acyclic(co ∪ rfe ∪ fr ∪ ppo)` over memory
+    /// operations, an AMO being *one* operation ("RVWMO Memory Consistency Model": an
+    /// AMO instruction generates a single memory operation that is both a load and a
+    /// store; herd7 gives it a single event). porf splits an AMO into a read and a
+    /// write part (`amo`), so the order is taken on the quotient that makes the two
+    /// parts one node: `acyclic(((co ∪ rfe ∪ fr ∪ ppo) \ (amo ∪ amo⁻¹)); (amo ∪ amo⁻¹)?)`.
+    /// Every ppo rule that holds of the single operation holds of one of its parts (a
+    /// part has the operation's annotation, dependencies, and po position relative
+    /// to other instructions), and an edge between the two parts is no edge of the
+    /// single operation; so the quotient is the single-event order exactly. An LR and
+    /// its SC are two instructions, two operations: `lxsx` pairs stay apart.
     pub fn model(x: &HwExec) -> bool {
+        let same_op = x.amo.union(&x.amo.inverse());
         x.co.union(&x.external(&x.rf))
             .union(&x.fr)
             .union(&Self::ppo(x))
+            .minus(&same_op)
+            .compose(&same_op.reflexive())
             .is_acyclic()
     }
     fn check(g: &Graph, with_atomicity: bool) -> bool {
@@ -152,31 +165,18 @@ impl RiscV {
     }
 }
 
-impl MemoryModel for RiscV {
-    fn name(&self) -> &'static str {
-        "riscv"
-    }
-    fn hb_view(&self, g: &Graph, e: EventId) -> View {
-        crate::sc::po_sync_view(g, e)
-    }
-    fn consistent_with(&self, g: &Graph, _e: EventId) -> bool {
-        Self::check(g, false)
-    }
-    fn is_consistent(&self, g: &Graph) -> bool {
-        Self::check(g, true)
-    }
-    fn allows_load_buffering(&self) -> bool {
-        true
-    }
-    fn has_data_races(&self) -> bool {
-        false
-    }
-}
+hardware_model!(
+    RiscV,
+    "riscv",
+    incremental: |g| RiscV::check(g, false),
+    whole: |g| RiscV::check(g, true),
+);
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::hwgen::litmus::riscv_shapes;
+    use crate::MemoryModel;
 
     /// The published verdicts of the classic shapes ([`crate::hwgen::litmus`]).
     #[test]

@@ -205,16 +205,17 @@ fn answer<P: Program>(
 }
 
 /// Gives the `len` events of thread `t` from `first` (one action's) the action's
-/// hardware facts, its dependencies translated from read ordinals to event indices.
+/// hardware facts, its dependencies translated from dependency-source ordinals
+/// ([`porf_graph::Label::is_dep_source`]) to event indices.
 pub(crate) fn set_hw(g: &mut Graph, t: Tid, first: u32, len: u32, hw: &Option<porf_graph::hw::Hw>) {
     let Some(hw) = hw else { return };
-    let reads: Vec<u32> = (0..first)
-        .filter(|&i| g.label(EventId::new(t, i)).is_read())
+    let sources: Vec<u32> = (0..first)
+        .filter(|&i| g.label(EventId::new(t, i)).is_dep_source())
         .collect();
     let tr = |v: &[u32]| -> Vec<u32> {
         let mut out: Vec<u32> = v
             .iter()
-            .filter_map(|&k| reads.get(k as usize).copied())
+            .filter_map(|&k| sources.get(k as usize).copied())
             .collect();
         out.sort_unstable();
         out.dedup();
@@ -224,7 +225,7 @@ pub(crate) fn set_hw(g: &mut Graph, t: Tid, first: u32, len: u32, hw: &Option<po
     h.deps.addr = tr(&hw.deps.addr);
     h.deps.data = tr(&hw.deps.data);
     h.deps.ctrl = tr(&hw.deps.ctrl);
-    h.excl_read = hw.excl_read.and_then(|k| reads.get(k as usize).copied());
+    h.excl_read = hw.excl_read.and_then(|k| sources.get(k as usize).copied());
     for i in first..first + len {
         g.set_hw(EventId::new(t, i), Some(h.clone()));
     }

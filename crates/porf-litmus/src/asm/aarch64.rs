@@ -12,12 +12,7 @@ type R<T> = Result<T, LitmusError>;
 pub(super) fn instr(c: &mut Cursor, m: &str) -> R<Op> {
     let op = match m {
         "NOP" => Op::Nop,
-        "MOV" => {
-            let (dst, width) = c.reg_sized()?;
-            c.comma()?;
-            let src = c.operand()?;
-            Op::Mov { dst, src, width }
-        }
+        "MOV" => c.mov(Cursor::operand)?,
         "ADD" | "SUB" | "EOR" | "AND" | "ORR" => {
             let op = match m {
                 "ADD" => AluOp::Add,

@@ -1,7 +1,7 @@
 //! One cell of the thread table: its tokens and a cursor over them with the operand
 //! forms the four instruction sets share (registers, immediates, labels).
 
-use super::ir::{Arch, Operand, Reg, Size};
+use super::ir::{Arch, Op, Operand, Reg, Size};
 use crate::ast::Pos;
 use crate::parse::LitmusError;
 
@@ -252,6 +252,29 @@ impl Cursor<'_, '_> {
         } else {
             Ok(Operand::Reg(self.reg()?))
         }
+    }
+
+    /// An immediate operand.
+    pub fn imm_operand(&mut self) -> R<Operand> {
+        Ok(Operand::Imm(self.imm()?))
+    }
+
+    /// A register operand.
+    pub fn reg_operand(&mut self) -> R<Operand> {
+        Ok(Operand::Reg(self.reg()?))
+    }
+
+    /// The operands `dst, src` of a register move (AArch64 `MOV`, RISC-V `li`/`mv`,
+    /// PPC `li`/`mr`): the destination with the width of its view, then what `src`
+    /// parses.
+    pub fn mov(&mut self, src: fn(&mut Self) -> R<Operand>) -> R<Op> {
+        let (dst, width) = self.reg_sized()?;
+        self.comma()?;
+        Ok(Op::Mov {
+            dst,
+            src: src(self)?,
+            width,
+        })
     }
 
     /// A branch target: a label name and its offset.

@@ -10,7 +10,8 @@
 //!   are no action. Memory holds each value as its access size's low bytes,
 //!   zero-extended (a signed load sign-extends them into its register).
 //! - [`ThreadMachine::hw`] gives each access and fence its facts ([`Hw`]), dependencies
-//!   counted in the thread's reads (0 = its first load or RMW): `addr` = the reads
+//!   counted in the thread's dependency sources (0 = its first load, RMW or successful
+//!   store-exclusive): `addr` = the sources
 //!   the address registers depend on, `data` = those the stored value's register
 //!   depends on, `ctrl` = those every conditional branch executed so far depends on
 //!   (herd's `ctrl`: from a read to every event po-after a branch that depends on
@@ -25,8 +26,21 @@
 //!   store tagged [`Tags::EXCL`] whose [`Hw::excl_read`] is the reserving read
 //!   (herd's `rmw` pairs the two); it writes the status register 0 (PPC: sets CR0's
 //!   EQ). A failure touches no memory and writes 1 (PPC: clears EQ). The status
-//!   register depends on the address's reads after a RISC-V success (herd's default
-//!   `SwitchDepScResult` for RISC-V), on nothing otherwise.
+//!   register depends, after a RISC-V success, on the store itself and on the
+//!   address's sources: RVWMO's syntactic dependencies (ISA manual, Volume I,
+//!   "RVWMO Memory Consistency Model", "Syntactic Dependencies") run from an
+//!   instruction's memory operation through its destination registers, and `sc`'s
+//!   destination is its status `rd` (herd7's RISC-V semantics, `event.ml`'s
+//!   `riscv_sc` with the RISC-V defaults `SwitchDepScWrite` and `SwitchDepScResult`,
+//!   likewise puts the store and the address before the status write; Dat3M's
+//!   expected verdicts for the manual's `ISA-DEP-*` tests are `Never` only so).
+//!   AArch64's `STXR` status depends on nothing (herd7's AArch64 defaults turn both
+//!   switches off), nor does
+//!   PPC's CR0 after `stwcx.` (`PPCSem.ml` writes it in parallel with the store):
+//!   there a later access ordered by the store-exclusive's success needs a real
+//!   dependency or a barrier. A successful store-exclusive is a dependency source
+//!   ([`porf_graph::Label::is_dep_source`]) on every architecture, so ordinals count
+//!   it always.
 //! - memory orders: plain accesses are `Relaxed`; acquire loads `Acquire`, release
 //!   stores `Release`, RMWs by their annotation; the [`Tags`] carry the architecture's
 //!   exact annotation for hardware models. Full barriers (AArch64 `DMB`/`DSB` of all
@@ -52,7 +66,8 @@ use std::sync::Arc;
 /// compute without end.
 pub const LOCAL_STEPS: u64 = 1 << 20;
 
-/// The thread's reads a value depends on, ascending, without duplicates.
+/// The thread's dependency sources (reads, successful store-exclusives) a value depends
+/// on, ascending, without duplicates.
 type DepSet = Vec<u32>;
 
 fn union(a: &DepSet, b: &DepSet) -> DepSet {
@@ -127,7 +142,7 @@ enum Flags {
 struct Reservation {
     addr: u64,
     size: Size,
-    /// The load-exclusive's read ordinal.
+    /// The load-exclusive's ordinal.
     read: u32,
 }
 
@@ -180,13 +195,32 @@ struct Regs {
     flags_deps: DepSet,
     /// The reads every conditional branch executed so far depends on.
     ctrl: DepSet,
-    /// Read events so far (the next read's ordinal).
-    reads: u32,
+    /// Dependency sources so far: reads and successful store-exclusives (the next
+    /// one's ordinal, see [`porf_graph::hw`]).
+    sources: u32,
     reservation: Option<Reservation>,
     /// The store-exclusive at `pc` was chosen to succeed: its store comes next.
     succeed: bool,
     /// Per instruction, how often its backward jump was taken.
     back_jumps: Vec<u32>,
+}
+
+impl Regs {
+    /// The hardware facts of an access at this point: its address and data
+    /// dependencies, those of every conditional branch so far (`ctrl`), its tags; no
+    /// fence kind, no exclusive pair.
+    fn hw(&self, addr: DepSet, data: DepSet, tags: Tags) -> Hw {
+        Hw {
+            deps: Deps {
+                addr,
+                data,
+                ctrl: self.ctrl.clone(),
+            },
+            tags,
+            fence: None,
+            excl_read: None,
+        }
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -232,7 +266,7 @@ impl Program for AsmProgram {
                 flags: Flags::Unset,
                 flags_deps: DepSet::new(),
                 ctrl: DepSet::new(),
-                reads: 0,
+                sources: 0,
                 reservation: None,
                 succeed: false,
                 back_jumps: vec![0; n],
@@ -604,7 +638,7 @@ impl AsmMachine {
                 let reserve = exclusive.then_some(Reservation {
                     addr: a,
                     size: *size,
-                    read: r.reads,
+                    read: r.sources,
                 });
                 return Ok(Step::Act(Peeked {
                     action: Action::Load {
@@ -614,16 +648,7 @@ impl AsmMachine {
                         copy: false,
                         src,
                     },
-                    hw: Some(Hw {
-                        deps: Deps {
-                            addr: ad,
-                            data: vec![],
-                            ctrl: r.ctrl.clone(),
-                        },
-                        tags: t,
-                        fence: None,
-                        excl_read: None,
-                    }),
+                    hw: Some(r.hw(ad, vec![], t)),
                     then: Then::Load {
                         dst: *dst,
                         size: *size,
@@ -648,16 +673,7 @@ impl AsmMachine {
                         ord: store_order(*ann),
                         src,
                     },
-                    hw: Some(Hw {
-                        deps: Deps {
-                            addr: ad,
-                            data: d,
-                            ctrl: r.ctrl.clone(),
-                        },
-                        tags: tags(*ann),
-                        fence: None,
-                        excl_read: None,
-                    }),
+                    hw: Some(r.hw(ad, d, tags(*ann))),
                     then: Then::Store,
                 }));
             }
@@ -694,7 +710,7 @@ impl AsmMachine {
                 }
                 let (v, d) = get(r, *s);
                 let status_deps = if arch == Arch::RiscV {
-                    ad.clone()
+                    union(&ad, &vec![r.sources])
                 } else {
                     DepSet::new()
                 };
@@ -707,14 +723,8 @@ impl AsmMachine {
                         src,
                     },
                     hw: Some(Hw {
-                        deps: Deps {
-                            addr: ad,
-                            data: d,
-                            ctrl: r.ctrl.clone(),
-                        },
-                        tags: tags(*ann) | Tags::EXCL,
-                        fence: None,
                         excl_read: Some(res.read),
+                        ..r.hw(ad, d, tags(*ann) | Tags::EXCL)
                     }),
                     then: Then::StoreEx {
                         status: *status,
@@ -745,16 +755,7 @@ impl AsmMachine {
                         ord: rmw_order(*ann),
                         src,
                     },
-                    hw: Some(Hw {
-                        deps: Deps {
-                            addr: ad,
-                            data: d,
-                            ctrl: r.ctrl.clone(),
-                        },
-                        tags: tags(*ann) | Tags::AMO,
-                        fence: None,
-                        excl_read: None,
-                    }),
+                    hw: Some(r.hw(ad, d, tags(*ann) | Tags::AMO)),
                     then: Then::Rmw {
                         dst: *dst,
                         size: *size,
@@ -786,16 +787,7 @@ impl AsmMachine {
                         ord: rmw_order(*ann),
                         src,
                     },
-                    hw: Some(Hw {
-                        deps: Deps {
-                            addr: ad,
-                            data: d,
-                            ctrl: r.ctrl.clone(),
-                        },
-                        tags: tags(*ann) | Tags::AMO,
-                        fence: None,
-                        excl_read: None,
-                    }),
+                    hw: Some(r.hw(ad, d, tags(*ann) | Tags::AMO)),
                     then: Then::Cas {
                         expected: *expected,
                         size: *size,
@@ -814,14 +806,8 @@ impl AsmMachine {
                         src,
                     },
                     hw: Some(Hw {
-                        deps: Deps {
-                            addr: vec![],
-                            data: vec![],
-                            ctrl: r.ctrl.clone(),
-                        },
-                        tags: Tags::NONE,
                         fence: Some(kind),
-                        excl_read: None,
+                        ..r.hw(vec![], vec![], Tags::NONE)
                     }),
                     then: Then::Fence,
                 }));
@@ -963,11 +949,11 @@ impl ThreadMachine for AsmMachine {
                 } else {
                     zext(ret, size)
                 };
-                set(r, arch, dst, Size::Double, v, vec![r.reads]);
+                set(r, arch, dst, Size::Double, v, vec![r.sources]);
                 if reserve.is_some() {
                     r.reservation = reserve;
                 }
-                r.reads += 1;
+                r.sources += 1;
                 r.pc += 1;
             }
             Then::Store | Then::Fence => r.pc += 1,
@@ -991,6 +977,7 @@ impl ThreadMachine for AsmMachine {
                 r.succeed = false;
                 r.reservation = None;
                 set_status(arch, r, status, true, status_deps);
+                r.sources += 1;
                 r.pc += 1;
             }
             Then::Rmw { dst, size }
@@ -1003,8 +990,8 @@ impl ThreadMachine for AsmMachine {
                 } else {
                     zext(ret, size)
                 };
-                set(r, arch, dst, Size::Double, v, vec![r.reads]);
-                r.reads += 1;
+                set(r, arch, dst, Size::Double, v, vec![r.sources]);
+                r.sources += 1;
                 r.pc += 1;
             }
         }

@@ -277,9 +277,52 @@ fn a_risc_v_store_conditional_success_carries_the_address_dependencies() {
         matches!(a, Action::Store { .. }) && h.as_ref().is_some_and(|h| h.excl_read.is_some())
     });
     assert_eq!(sc.unwrap().1.as_ref().unwrap().excl_read, Some(1));
+    // The branch on the status: on the address's read (ordinal 0) and on the sc's
+    // store itself (ordinal 2, after the lw and the lr), RVWMO's dependency through
+    // sc's destination register.
     let last = &acts[acts.len() - 2];
-    assert_eq!(deps(&last.1).2, vec![0], "{acts:?}");
+    assert_eq!(deps(&last.1).2, vec![0, 2], "{acts:?}");
     assert_eq!(regs, vec![0]);
+}
+
+#[test]
+fn a_successful_store_exclusive_counts_as_a_dependency_source_on_every_architecture() {
+    // AArch64: STXR's status carries no dependency (herd7's AArch64 default), but the
+    // store still takes an ordinal: the LDR after it is the thread's source 2.
+    let (_, mut m) = thread(
+        "AArch64",
+        "0:X1=x; 0:X5=y;",
+        &[
+            "LDXR W0,[X1]",
+            "STXR W3,W0,[X1]",
+            "EOR W4,W3,W3",
+            "LDR W6,[X5,W4,SXTW]",
+            "EOR W8,W6,W6",
+            "LDR W7,[X5,W8,SXTW]",
+        ],
+        &[],
+    );
+    let (acts, _) = run(&mut m, &|_| 0, 1);
+    let loads: Vec<_> = acts
+        .iter()
+        .filter(|(a, _)| matches!(a, Action::Load { .. }))
+        .collect();
+    assert_eq!(deps(&loads[1].1).0, Vec::<u32>::new(), "{acts:?}");
+    assert_eq!(deps(&loads[2].1).0, vec![2], "{acts:?}");
+    // RISC-V: sc's status depends on its store (ordinal 1).
+    let (_, mut m) = thread(
+        "RISCV",
+        "0:x1=x; 0:x5=y;",
+        &[
+            "lr.w x2,0(x1)",
+            "sc.w x3,x2,0(x1)",
+            "add x6,x5,x3",
+            "lw x7,0(x6)",
+        ],
+        &[],
+    );
+    let (acts, _) = run(&mut m, &|_| 0, 1);
+    assert_eq!(deps(&acts[acts.len() - 2].1).0, vec![1], "{acts:?}");
 }
 
 #[test]

@@ -16,24 +16,8 @@ pub(super) fn instr(c: &mut Cursor, m: &str) -> R<Op> {
         "lwsync" => Op::Fence(Fence::Lwsync),
         "isync" => Op::Fence(Fence::Isync),
         "eieio" => Op::Fence(Fence::Eieio),
-        "li" => {
-            let dst = c.reg()?;
-            c.comma()?;
-            Op::Mov {
-                dst,
-                src: Operand::Imm(c.imm()?),
-                width: Size::Double,
-            }
-        }
-        "mr" => {
-            let dst = c.reg()?;
-            c.comma()?;
-            Op::Mov {
-                dst,
-                src: Operand::Reg(c.reg()?),
-                width: Size::Double,
-            }
-        }
+        "li" => c.mov(Cursor::imm_operand)?,
+        "mr" => c.mov(Cursor::reg_operand)?,
         "add" | "sub" | "subf" | "xor" | "and" | "or" => {
             let dst = c.reg()?;
             c.comma()?;

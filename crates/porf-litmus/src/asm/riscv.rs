@@ -12,24 +12,8 @@ type R<T> = Result<T, LitmusError>;
 pub(super) fn instr(c: &mut Cursor, m: &str) -> R<Op> {
     let op = match m {
         "nop" => Op::Nop,
-        "li" => {
-            let dst = c.reg()?;
-            c.comma()?;
-            Op::Mov {
-                dst,
-                src: Operand::Imm(c.imm()?),
-                width: Size::Double,
-            }
-        }
-        "mv" => {
-            let dst = c.reg()?;
-            c.comma()?;
-            Op::Mov {
-                dst,
-                src: Operand::Reg(c.reg()?),
-                width: Size::Double,
-            }
-        }
+        "li" => c.mov(Cursor::imm_operand)?,
+        "mv" => c.mov(Cursor::reg_operand)?,
         "add" | "sub" | "and" | "or" | "xor" | "addw" | "subw" => alu(c, m, false)?,
         "addi" | "andi" | "ori" | "xori" | "addiw" => alu(c, m, true)?,
         "fence" => {

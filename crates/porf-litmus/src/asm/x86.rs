@@ -11,8 +11,8 @@ type R<T> = Result<T, LitmusError>;
 
 /// A MOV/XCHG operand.
 enum Arg {
-    Reg(Reg),
-    Imm(i64),
+    /// A register or an immediate.
+    Val(Operand),
     Mem(Addr),
 }
 
@@ -34,10 +34,8 @@ fn arg(c: &mut Cursor) -> R<Arg> {
         };
         c.expect(']')?;
         Ok(Arg::Mem(a))
-    } else if c.at_imm() {
-        Ok(Arg::Imm(c.imm()?))
     } else {
-        Ok(Arg::Reg(c.reg()?))
+        Ok(Arg::Val(c.operand()?))
     }
 }
 
@@ -56,17 +54,8 @@ pub(super) fn instr(c: &mut Cursor, m: &str) -> R<Op> {
             let s_off = c.off();
             let s = arg(c)?;
             match (d, s) {
-                (Arg::Reg(dst), Arg::Reg(r)) => Op::Mov {
-                    dst,
-                    src: Operand::Reg(r),
-                    width: w,
-                },
-                (Arg::Reg(dst), Arg::Imm(v)) => Op::Mov {
-                    dst,
-                    src: Operand::Imm(v),
-                    width: w,
-                },
-                (Arg::Reg(dst), Arg::Mem(addr)) => Op::Load {
+                (Arg::Val(Operand::Reg(dst)), Arg::Val(src)) => Op::Mov { dst, src, width: w },
+                (Arg::Val(Operand::Reg(dst)), Arg::Mem(addr)) => Op::Load {
                     dst,
                     addr,
                     size: w,
@@ -74,14 +63,8 @@ pub(super) fn instr(c: &mut Cursor, m: &str) -> R<Op> {
                     ann: Annot::PLAIN,
                     exclusive: false,
                 },
-                (Arg::Mem(addr), Arg::Reg(r)) => Op::Store {
-                    src: Operand::Reg(r),
-                    addr,
-                    size: w,
-                    ann: Annot::PLAIN,
-                },
-                (Arg::Mem(addr), Arg::Imm(v)) => Op::Store {
-                    src: Operand::Imm(v),
+                (Arg::Mem(addr), Arg::Val(src)) => Op::Store {
+                    src,
                     addr,
                     size: w,
                     ann: Annot::PLAIN,
@@ -89,7 +72,7 @@ pub(super) fn instr(c: &mut Cursor, m: &str) -> R<Op> {
                 (Arg::Mem(_), Arg::Mem(_)) => {
                     return c.src.err(s_off, "`MOV` cannot move from memory to memory")
                 }
-                (Arg::Imm(_), _) => {
+                (Arg::Val(_), _) => {
                     return c
                         .src
                         .err(d_off, "the destination of `MOV` cannot be an immediate")
@@ -102,7 +85,8 @@ pub(super) fn instr(c: &mut Cursor, m: &str) -> R<Op> {
             c.comma()?;
             let b = arg(c)?;
             let (addr, r) = match (a, b) {
-                (Arg::Mem(addr), Arg::Reg(r)) | (Arg::Reg(r), Arg::Mem(addr)) => (addr, r),
+                (Arg::Mem(addr), Arg::Val(Operand::Reg(r)))
+                | (Arg::Val(Operand::Reg(r)), Arg::Mem(addr)) => (addr, r),
                 _ => {
                     return c.unsupported(
                         a_off,

@@ -31,7 +31,7 @@ pub struct HwLit {
     val: i64,
 }
 
-/// Dependencies of a new event on reads of its thread.
+/// Dependencies of a new event on reads (or successful store-exclusives) of its thread.
 #[derive(Clone, Default)]
 pub struct On {
     pub addr: Vec<EventId>,
@@ -139,7 +139,15 @@ impl HwLit {
     }
     /// A single-instruction RMW (fetch-add) of `loc`: its read and write parts.
     pub fn amo(&mut self, t: Tid, loc: Loc, tags: Tags) -> (EventId, EventId) {
+        self.amo_on(t, loc, tags, On::default())
+    }
+    /// [`HwLit::amo`] with dependencies `on` (`data` on the write part only).
+    pub fn amo_on(&mut self, t: Tid, loc: Loc, tags: Tags, on: On) -> (EventId, EventId) {
         let tags = tags | Tags::AMO;
+        let read_on = On {
+            data: Vec::new(),
+            ..on.clone()
+        };
         let kind = LabelKind::Read {
             loc,
             bytes: 8,
@@ -147,7 +155,7 @@ impl HwLit {
             kind: ReadKind::Rmw(RmwOp::Add(1, Wrap::NONE)),
             rf: None,
         };
-        let r = self.push(t, kind, Self::hw(tags, &On::default()));
+        let r = self.push(t, kind, Self::hw(tags, &read_on));
         self.val += 1;
         let kind = LabelKind::Write {
             loc,
@@ -156,7 +164,7 @@ impl HwLit {
             val: self.val,
             kind: WriteKind::Exclusive,
         };
-        let w = self.push(t, kind, Self::hw(tags, &On::default()));
+        let w = self.push(t, kind, Self::hw(tags, &on));
         (r, w)
     }
     pub fn fence(&mut self, t: Tid, kind: FenceKind, on: On) -> EventId {
@@ -679,6 +687,59 @@ pub fn riscv_shapes() -> Vec<Shape> {
     l.co(X, &[w1, w2]);
     v.push(Shape {
         name: "2xAMO (atomicity)",
+        graph: l.g,
+        allowed: false,
+    });
+    // An AMO is one memory operation of the global memory order (RVWMO chapter: an
+    // AMO generates a single operation, both a load and a store). RR+RR+rmw-fence.tsos
+    // (Dat3M/herd: never): each thread `amoswap` of its location, `fence.tso`, a read
+    // of the other's; all read 0. `fence.tso` orders the AMO (a load) before the read
+    // (rule 4), each read is before the other thread's AMO (it reads 0: fr), so
+    // AMO(x) < r(y) < AMO(y) < r(x) < AMO(x) — a cycle only when an AMO's write part
+    // and read part are one node.
+    let mut l = HwLit::new(2);
+    for (t, (a, b)) in [(1, (X, Y)), (2, (Y, X))] {
+        l.amo(t, a, N);
+        l.fence(t, FenceKind::RiscVTso, none());
+        l.read(t, b, N, none());
+    }
+    v.push(Shape {
+        name: "RR+RR+rmw-fence.tsos (AMO one operation)",
+        graph: l.g,
+        allowed: false,
+    });
+    // MP+fence.rw.rw+data-amoswap-addr (Dat3M/herd: never): the reader's `amoswap`
+    // stores a value data-dependent on its read of y (rule 10, into the AMO), and its
+    // result gives the address of the read of x (rule 9, out of the AMO): r(y) < AMO
+    // < r(x), with the writer's fence and fr from r(x) = 0 a cycle.
+    let mut l = HwLit::new(2);
+    l.write(1, X, N, none());
+    l.fence(1, f(rw, rw), none());
+    let wy = l.write(1, Y, N, none());
+    let ry = l.read(2, Y, N, none());
+    let (ar, _) = l.amo_on(2, Z, N, On::data(ry));
+    let rx = l.read(2, X, N, On::addr(ar));
+    l.rf(ry, Some(wy)).rf(rx, None);
+    v.push(Shape {
+        name: "MP+fence.rw.rw+data-amoswap-addr (AMO one operation)",
+        graph: l.g,
+        allowed: false,
+    });
+    // ISA-DEP-WR-ADDR (the manual's litmus test; Dat3M/herd: never): `lr x; sc x`
+    // succeeds, and the address of the read of y depends on `sc`'s status register
+    // (RVWMO's syntactic dependencies start at the operation of any instruction whose
+    // destination register is read, `sc`'s `rd` included): sc(x) < r(y) (rule 9);
+    // the other thread writes y, `fence rw,rw`, reads x = 0; with r(y) = 0:
+    // sc(x) < r(y) <fr w(y) < r(x) <fr sc(x), a cycle.
+    let mut l = HwLit::new(2);
+    let lx = l.read(1, X, Tags::EXCL, none());
+    let sc = l.store_excl(1, X, N, lx);
+    l.read(1, Y, N, On::addr(sc));
+    l.write(2, Y, N, none());
+    l.fence(2, f(rw, rw), none());
+    l.read(2, X, N, none());
+    v.push(Shape {
+        name: "ISA-DEP-WR-ADDR (sc status dependency)",
         graph: l.g,
         allowed: false,
     });

@@ -1,0 +1,46 @@
+//! The [`crate::MemoryModel`] implementation the hardware and kernel models share
+//! ([`hardware_model!`]): each allows load buffering, has no data races (every access
+//! of these models is marked), and answers `hb_view` with the po-prefix extended by
+//! thread creation and join ([`crate::sc::po_sync_view`]: `{e}` ∪ the views of its
+//! po-predecessor, its spawn for a start and the joined thread's last event for a join),
+//! the only order every execution puts before `e` whatever its reads — what the
+//! heap-lifetime checks need. A model gives its name, its incremental check (the
+//! explorer's [`crate::MemoryModel::consistent_with`], which asks the whole model of
+//! the whole graph, possibly without porf's RMW atomicity) and its whole check
+//! ([`crate::MemoryModel::is_consistent`]), each a function of the graph, and any
+//! further methods it overrides.
+
+/// `hardware_model!(Ty, "name", incremental: |g| .., whole: |g| .. [, extra: { fns }])`
+/// implements [`crate::MemoryModel`] for `Ty` as the module docs say.
+macro_rules! hardware_model {
+    (
+        $ty:ty, $name:literal,
+        incremental: $inc:expr,
+        whole: $whole:expr
+        $(, extra: { $($extra:item)* })? $(,)?
+    ) => {
+        impl $crate::MemoryModel for $ty {
+            fn name(&self) -> &'static str {
+                $name
+            }
+            fn hb_view(&self, g: &porf_graph::Graph, e: porf_graph::EventId) -> porf_graph::View {
+                $crate::sc::po_sync_view(g, e)
+            }
+            fn consistent_with(&self, g: &porf_graph::Graph, _e: porf_graph::EventId) -> bool {
+                let check: fn(&porf_graph::Graph) -> bool = $inc;
+                check(g)
+            }
+            fn is_consistent(&self, g: &porf_graph::Graph) -> bool {
+                let check: fn(&porf_graph::Graph) -> bool = $whole;
+                check(g)
+            }
+            fn allows_load_buffering(&self) -> bool {
+                true
+            }
+            fn has_data_races(&self) -> bool {
+                false
+            }
+            $($($extra)*)?
+        }
+    };
+}
