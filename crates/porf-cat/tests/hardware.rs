@@ -145,8 +145,18 @@ fn herd_cat_files_agree_with_native_models() {
             .unwrap_or_else(|e| panic!("{e}"));
         let (mut total, mut differ) = (0u64, 0u64);
         // Graphs of other architectures are left out: herd's files read their events
-        // by herd's own semantics of each architecture, not porf's plain reading.
-        let own = graphs_for(arch, n).filter(|(seed, _)| *seed >= n || seed % 4 != 3);
+        // by herd's own semantics of each architecture, not porf's plain reading. So
+        // are RISC-V graphs with an AMO: herd makes an AMO one event, read and write
+        // at once, porf two (its riscv model joins them, see `porf_models::riscv`),
+        // so herd's riscv.cat on porf's two events is not herd's verdict.
+        let amo = |g: &Graph| {
+            g.events().any(|(_, l)| {
+                l.is_exclusive_write() && l.hw.as_ref().is_none_or(|h| h.excl_read.is_none())
+            })
+        };
+        let own = graphs_for(arch, n)
+            .filter(|(seed, _)| *seed >= n || seed % 4 != 3)
+            .filter(|(_, g)| native != "riscv" || !amo(g));
         for (seed, g) in own {
             let want = model.is_consistent(&g);
             let v = evaluate(&cat, &from_graph(&g), false).unwrap_or_else(|e| panic!("{e}"));
