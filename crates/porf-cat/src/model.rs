@@ -46,7 +46,8 @@ pub struct CatModel {
 
 impl CatModel {
     /// A model named `name` (leaked once: [`MemoryModel::name`] is `&'static`). Fails
-    /// if the model does not evaluate on the empty execution.
+    /// if the model does not evaluate on the empty execution (with every name a
+    /// graph's execution defines).
     pub fn new(model: Loaded, name: &str) -> Result<CatModel, CatError> {
         let mut empty = Execution::new(0);
         for s in crate::exec::REQUIRED_SETS {
@@ -55,6 +56,15 @@ impl CatModel {
         for r in crate::exec::REQUIRED_RELS {
             empty.rel(r, Rel::empty(0));
         }
+        // The hardware names every graph's execution has (`crate::build::hw`), so that
+        // a hardware model (`DMB.SY`, `si`, ...) evaluates here too.
+        let hw_sets = crate::build::hw::FENCE_SETS
+            .iter()
+            .chain(crate::build::hw::ANNOT_SETS);
+        for s in hw_sets.chain(&["A", "X"]) {
+            empty.set(s, Set::empty(0));
+        }
+        empty.rel("si", Rel::empty(0));
         empty.finish();
         evaluate(&model, &empty, false)?;
         Ok(CatModel {
