@@ -45,7 +45,8 @@ pub struct CatModel {
 
 impl CatModel {
     /// A model named `name` (leaked once: [`MemoryModel::name`] is `&'static`). Fails
-    /// if the model does not evaluate on the empty execution.
+    /// if the model does not evaluate on the empty execution (with every name a
+    /// graph's execution defines).
     pub fn new(model: Loaded, name: &str) -> Result<CatModel, CatError> {
         // The empty execution as the builder makes it: every name a graph can give
         // (hardware sets included) is bound.

@@ -372,3 +372,50 @@ fn hardware_cat_files_run_from_the_command_line() {
         "Observation SB+fences Never 0 3"
     );
 }
+
+/// Mixed-size AArch64 tests (herd7's `-variant mixed`): accesses split into the test's
+/// access units, related by `si`; the verdicts are derived in the files' doc strings,
+/// the same under the native `armv8` and porf's `armv8.cat`.
+#[test]
+fn mixed_size_tests_run_under_armv8_native_and_cat() {
+    let cat = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../porf-cat/cat/armv8.cat")
+        .display()
+        .to_string();
+    let files = [
+        asm("mixed_sca.litmus"),
+        asm("mixed_tear.litmus"),
+        asm("mixed_coww.litmus"),
+    ];
+    for model in [vec![], vec!["--model-file", cat.as_str()]] {
+        let mut args = vec!["litmus"];
+        args.extend(model.iter().copied());
+        args.extend(files.iter().map(String::as_str));
+        let (code, out, err) = porf(&args);
+        assert_eq!(code, 0, "{model:?}: {out}{err}");
+        assert_eq!(
+            observation(&out, "MIXED-SCA"),
+            "Observation MIXED-SCA Always 3 0"
+        );
+        assert_eq!(
+            observation(&out, "MIXED-TEAR"),
+            "Observation MIXED-TEAR Sometimes 1 1"
+        );
+        assert_eq!(
+            observation(&out, "MIXED-COWW"),
+            "Observation MIXED-COWW Never 0 1"
+        );
+    }
+}
+
+/// A model that does not read `si` would let a split access tear: refused.
+#[test]
+fn mixed_size_tests_under_a_model_without_si_are_refused() {
+    let f = asm("mixed_sca.litmus");
+    let (code, _, err) = porf(&["litmus", "--model", "sc", &f]);
+    assert_eq!(code, 3, "{err}");
+    assert!(
+        err.contains("mixed_sca.litmus:1:1: unsupported: a mixed-size test"),
+        "{err}"
+    );
+}

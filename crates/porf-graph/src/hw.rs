@@ -15,6 +15,8 @@
 //!   successful one is counted either way.
 //! - An action that becomes two events (an RMW's read and write parts) gives both the
 //!   same [`Hw`]; a model reads `data` on writes only.
+//! - An access split into units (mixed-size tests) is one event per unit, the later
+//!   ones tagged [`Tags::SAME_INSTR`]; each carries the instruction's dependencies.
 //! - Events of C11 programs have no `Hw` (`None`): every C11 model ignores it, and a
 //!   hardware model reads a missing `Hw` as [`Hw::default`] (no dependency, no tag, a
 //!   fence of no hardware kind).
@@ -74,6 +76,11 @@ impl Tags {
     pub const LKW: Tags = Tags(1 << 11);
     pub const UL: Tags = Tags(1 << 12);
     pub const LF: Tags = Tags(1 << 13);
+    /// A further part of the access of the thread's previous event: a mixed-size
+    /// test's access split into its access units (herd7's `-variant mixed`), one event
+    /// per unit in address order, consecutive in the thread. The events of one
+    /// instruction are herd's `si` (same instruction) class and are not `po`-related.
+    pub const SAME_INSTR: Tags = Tags(1 << 14);
 
     pub fn contains(self, other: Tags) -> bool {
         self.0 & other.0 == other.0

@@ -5,8 +5,10 @@
 //! (`porf_cat::build::hw`), so that a native model and a cat file of it answer the
 //! same question:
 //!
-//! * `po`: program order extended by thread creation and join, transitive; `int`:
-//!   same thread. The initial writes are not events: a read of the initial value has
+//! * `po`: program order extended by thread creation and join, transitive, between
+//!   events of different instructions (herd's `po`); `int`: same thread. `si` (same
+//!   instruction, herd's `si`/`sm` without its identity part): the unit events one
+//!   mixed-size access is split into ([`Tags::SAME_INSTR`] chains). The initial writes are not events: a read of the initial value has
 //!   no `rf` edge, is `fr`-before every write of its location (all of them external
 //!   to it in the sense of `fre`: no thread writes the initial value), and reads the
 //!   same write as every other read of the initial value (`rf⁻¹; rf`, see
@@ -46,6 +48,9 @@ pub struct HwExec {
     pub amo: Relation,
     pub lxsx: Relation,
     pub rmw: Relation,
+    /// Distinct events of one split access (see the module docs); empty in tests
+    /// without mixed-size accesses.
+    pub si: Relation,
     amo_event: Vec<bool>,
 }
 
@@ -110,7 +115,25 @@ impl HwExec {
                     || (labels[i].is_exclusive_write() && hw[i].excl_read.is_none())
             })
             .collect();
-        let po = base.po.union(&base.sync).closure();
+        // Each event's instruction: the first event of its `SAME_INSTR` chain.
+        let instr: Vec<usize> = (0..n)
+            .map(|i| {
+                let mut j = i;
+                while hw[j].tags.contains(Tags::SAME_INSTR) {
+                    match idx.event(j).prev() {
+                        Some(p) => j = idx.of(p),
+                        None => break,
+                    }
+                }
+                j
+            })
+            .collect();
+        let si = if (0..n).any(|i| instr[i] != i) {
+            Relation::from_fn(n, |a, b| a != b && instr[a] == instr[b])
+        } else {
+            Relation::empty(n)
+        };
+        let po = base.po.union(&base.sync).closure().minus(&si);
         let rmw = amo.union(&lxsx);
         HwExec {
             idx,
@@ -132,6 +155,7 @@ impl HwExec {
             amo,
             lxsx,
             rmw,
+            si,
             amo_event,
         }
     }
@@ -193,6 +217,10 @@ impl HwExec {
     /// `fencerel(S)`: `(po ∩ (_ × S)); po`.
     pub fn fencerel(&self, s: impl Fn(usize) -> bool) -> Relation {
         self.po.filter(|_, b| s(b)).compose(&self.po)
+    }
+    /// `r; si?`: `r` extended to the other events of each target's instruction.
+    pub fn then_si(&self, r: &Relation) -> Relation {
+        r.union(&r.compose(&self.si))
     }
     /// The atomicity axiom shared by ARMv8 and RISC-V: `rmw ∩ (fre; coe) = ∅`.
     pub fn atomic(&self) -> bool {

@@ -6,9 +6,12 @@
 //! `RISCVArch_herd.ml`, `PPCArch_herd.ml`, `X86Arch_herd.ml` and the Linux kernel's
 //! `linux-kernel.bell`), so that a cat file written for herd finds them:
 //!
-//! * relations: `addr`, `ctrl` (a read, or a successful store-exclusive whose status
-//!   a later instruction reads, to each event, fences included, that depends on it),
-//!   `data` (the same sources to each *write* that depends on them), `amo` (the read part
+//! * relations: `si` (herd's same-instruction classes: the unit events one mixed-size
+//!   access is split into, [`Tags::SAME_INSTR`], and each memory event with itself;
+//!   `po` relates events of different instructions only), `addr`, `ctrl` (a read, or a
+//!   successful store-exclusive whose status a later instruction reads, to each event,
+//!   fences included, that depends on it), `data` (the same sources to each *write*
+//!   that depends on them), `amo` (the read part
 //!   of a single-instruction RMW to its write part), `lxsx` (a load-exclusive to the
 //!   successful store-exclusive that pairs with it, [`Hw::excl_read`]); `rmw` is then
 //!   `amo | lxsx` ([`Execution::finish`]).
@@ -240,6 +243,35 @@ pub(super) fn fill(
             }
         }
     }
+    // `si`: the unit events of one split access (`Tags::SAME_INSTR` chains) and every
+    // memory event with itself, as herd's; `po` then relates different instructions
+    // only.
+    let instr: Vec<usize> = (0..n)
+        .map(|i| {
+            let mut j = i;
+            while tagged(j, Tags::SAME_INSTR) {
+                match ix.event(j).and_then(|e| e.prev()) {
+                    Some(p) => j = ix.of(p),
+                    None => break,
+                }
+            }
+            j
+        })
+        .collect();
+    let mem_event = |i: usize| is_read(i) || is_write(i);
+    let mut si = Rel::from_pairs(n, (0..n).filter(|&i| mem_event(i)).map(|i| (i, i)));
+    if (0..n).any(|i| instr[i] != i) {
+        for a in 0..n {
+            for b in 0..n {
+                if a != b && instr[a] == instr[b] {
+                    si.add(a, b);
+                }
+            }
+        }
+        let po = x.get_rel("po").expect("po is built first").diff(&si);
+        x.rel("po", po);
+    }
+    x.rel("si", si);
     x.rel("addr", addr);
     x.rel("data", data);
     x.rel("ctrl", ctrl);

@@ -7,7 +7,7 @@
 //! location prints as the location's name, as herd prints it.
 
 use super::ir::{Arch, Reg};
-use super::layout::{narrow_reg, Layout};
+use super::layout::{low_bytes, narrow_reg, Layout};
 use super::machine::AsmProgram;
 use super::AsmLitmus;
 use crate::ast::{needed, observed, Loc, Value};
@@ -44,6 +44,44 @@ pub fn foreign_model(arch: Arch, name: &str) -> Option<String> {
         )),
         _ => None,
     }
+}
+
+/// Why porf cannot run a mixed-size test (access unit `unit`) exactly under
+/// model `model`, if it cannot: the split accesses' `si` is read by the native
+/// `armv8` and by cat models only, and a location the condition reads must have a
+/// declared type of whole units (its value is their composition).
+fn mixed_size_supported(
+    layout: &Layout,
+    unit: u64,
+    model: &str,
+    needed: &[Loc],
+) -> Result<(), String> {
+    if model != "armv8" && !model.starts_with("cat:") {
+        return Err(format!(
+            "a mixed-size test (accesses of several sizes to one location) runs under `armv8` \
+             or a cat model, which read the split accesses' `si`; `{model}` would let them tear"
+        ));
+    }
+    for loc in needed {
+        let Loc::Global(x) = loc else { continue };
+        let a = layout.addr_of(x).expect("every name has a region");
+        match layout.region_at(a) {
+            Some((r, _)) if r.array => {
+                return Err(format!("the mixed-size test's condition reads array `{x}`"))
+            }
+            Some((r, _)) => match r.value_bytes {
+                Some(b) if b >= unit && b.is_multiple_of(unit) => {}
+                Some(b) => {
+                    return Err(format!(
+                        "`{x}` ({b} bytes) is not made of the test's {unit}-byte access units"
+                    ))
+                }
+                None => unreachable!("a scalar has a value size"),
+            },
+            None => {}
+        }
+    }
+    Ok(())
 }
 
 /// Checks the assembly test `t` under `model`.
@@ -85,6 +123,10 @@ pub fn check_asm(
     }
     let layout = Layout::new(t).map_err(CheckError::Litmus)?;
     let needed = needed(&t.locations, &t.cond, t.filter.as_ref());
+    if let Some(unit) = layout.unit {
+        mixed_size_supported(&layout, unit, model.name(), &needed)
+            .map_err(|m| CheckError::Unsupported(format!("{}:1:1: unsupported: {m}", t.file)))?;
+    }
     let observed = observed(&t.locations, &t.cond);
     // Each needed register: its thread, its index in the thread's reported
     // registers, and the view's size.
@@ -125,10 +167,22 @@ pub fn check_asm(
         }
         Loc::Global(x) => {
             let a = layout.addr_of(x).expect("every name has a region");
-            fs.memory
-                .iter()
-                .find(|&&(m, _)| m == a)
-                .map_or_else(|| layout.init_value(a), |&(_, v)| v)
+            let at = |a: u64| {
+                fs.memory
+                    .iter()
+                    .find(|&&(m, _)| m == a)
+                    .map_or_else(|| layout.init_value(a), |&(_, v)| v)
+            };
+            match (
+                layout.unit,
+                layout.region_at(a).and_then(|(r, _)| r.value_bytes),
+            ) {
+                // The units the declared type covers, composed little-endian.
+                (Some(unit), Some(bytes)) => (0..bytes / unit).fold(0u64, |v, k| {
+                    v | (low_bytes(at(a + k * unit) as u64, unit) << (8 * k * unit))
+                }) as i64,
+                _ => at(a),
+            }
         }
     };
     let show = |_: &Loc, v: i64| match layout.symbol_of_value(v) {

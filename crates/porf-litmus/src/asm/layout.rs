@@ -10,6 +10,12 @@
 //!   (an address survives a 32-bit register, as X86 tests keep them);
 //! - a location's initial value is the one the initial state gives (an integer, or the
 //!   base of the location named), else 0, as herd's; a register's likewise.
+//! - a *mixed-size* AArch64 test (accesses of several sizes, or one at a nonzero
+//!   immediate offset: herd7's `-variant mixed` tests) has an access [`Layout::unit`]:
+//!   herd's `machsize auto` choice, the smallest access size of the test. Memory is
+//!   then a sequence of units, little-endian: the unit at `x + k·unit` holds bytes
+//!   `k·unit ..` of `x`'s value (its initial value sliced so), and `x`'s value is the
+//!   composition of the units its declared type covers ([`Region::value_bytes`]).
 
 use super::ir::{Arch, Reg, Size};
 use super::AsmLitmus;
@@ -32,6 +38,10 @@ pub struct Region {
     /// Declared as an array (`T x[N]`): its elements are accessed at offsets. A scalar
     /// is one value, accessed at its base only (see [`super::machine`]).
     pub array: bool,
+    /// The size of a scalar's type (`uint32_t x`: 4): herd's default `int`, 4 bytes,
+    /// when the test declares none (8 when its initial value is an address); `None`
+    /// for arrays.
+    pub value_bytes: Option<u64>,
 }
 
 /// The locations of a test, their initial values, and each thread's initial registers.
@@ -42,6 +52,8 @@ pub struct Layout {
     pub memory: BTreeMap<u64, Val>,
     /// Per thread, the initial values of the registers the initial state sets.
     pub registers: Vec<Vec<(Reg, Val)>>,
+    /// The access unit of a mixed-size test (see the module docs), `None` otherwise.
+    pub unit: Option<u64>,
 }
 
 fn elem_size(ty: &str) -> u64 {
@@ -118,16 +130,31 @@ impl Layout {
         for (x, _) in &addrs {
             mention(x, None);
         }
+        let addr_valued: Vec<String> = t
+            .init
+            .iter()
+            .filter_map(|it| match (&it.loc, &it.value) {
+                (Loc::Global(x), Value::Addr(_)) => Some(x.clone()),
+                _ => None,
+            })
+            .collect();
         let mut regions = Vec::new();
         let mut next = BASE;
         for (name, ty) in names {
             let size = size_of(ty.as_deref());
             let array = ty.as_deref().is_some_and(|t| t.trim_end().ends_with(']'));
+            let value_bytes = match ty.as_deref() {
+                _ if array => None,
+                Some(ty) => Some(elem_size(ty)),
+                None if addr_valued.contains(&name) => Some(8),
+                None => Some(4),
+            };
             regions.push(Region {
                 name,
                 base: next,
                 size,
                 array,
+                value_bytes,
             });
             next += size.div_ceil(STRIDE).max(1) * STRIDE + STRIDE;
             if next >= 1 << 31 {
@@ -137,10 +164,12 @@ impl Layout {
                 ));
             }
         }
+        let unit = mixed_unit(t, &regions);
         let mut l = Layout {
             regions,
             memory: BTreeMap::new(),
             registers: vec![Vec::new(); t.threads.len()],
+            unit,
         };
         for it in &t.init {
             let v = match &it.value {
@@ -203,10 +232,57 @@ impl Layout {
             .map(|r| r.name.as_str())
     }
 
-    /// The initial value at address `a`.
+    /// The initial value at address `a` (in a mixed-size test, of the unit at `a`).
     pub fn init_value(&self, a: u64) -> Val {
+        if let (Some(unit), Some((r, off))) = (self.unit, self.region_at(a)) {
+            if !r.array {
+                let v = self.memory.get(&r.base).copied().unwrap_or(0) as u64;
+                let bytes = r.value_bytes.unwrap_or(r.size);
+                if off >= bytes {
+                    return 0;
+                }
+                return (low_bytes(v, bytes) >> (8 * off)) as Val
+                    & low_bytes(u64::MAX, unit) as Val;
+            }
+        }
         self.memory.get(&a).copied().unwrap_or(0)
     }
+}
+
+/// The low `n` bytes of `v` (all of it from 8 on).
+pub fn low_bytes(v: u64, n: u64) -> u64 {
+    if n >= 8 {
+        v
+    } else {
+        v & ((1u64 << (8 * n)) - 1)
+    }
+}
+
+/// The access unit of a mixed-size test (see the module docs): AArch64 tests whose
+/// accesses have several sizes, or, in a test without arrays, one at a nonzero
+/// immediate offset (a part of a scalar; offsets into arrays are elements).
+fn mixed_unit(t: &AsmLitmus, regions: &[Region]) -> Option<u64> {
+    use super::ir::Op;
+    if t.arch != Arch::AArch64 {
+        return None;
+    }
+    let mut sizes = Vec::new();
+    let mut offset = false;
+    for ins in t.threads.iter().flat_map(|th| &th.code) {
+        let (addr, size) = match &ins.op {
+            Op::Load { addr, size, .. }
+            | Op::Store { addr, size, .. }
+            | Op::StoreEx { addr, size, .. }
+            | Op::Rmw { addr, size, .. }
+            | Op::Cas { addr, size, .. } => (addr, *size),
+            _ => continue,
+        };
+        sizes.push(size.bytes() as u64);
+        offset |= addr.offset != 0;
+    }
+    let min = sizes.iter().copied().min()?;
+    let offset = offset && !regions.iter().any(|r| r.array);
+    (offset || sizes.iter().any(|&s| s != min)).then_some(min)
 }
 
 /// The location an instruction names directly (X86 `[x]`).

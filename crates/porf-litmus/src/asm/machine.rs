@@ -47,13 +47,24 @@
 //!   accesses, PPC `sync`, X86 `MFENCE`, RISC-V `fence rw,rw`) are `SeqCst` fences,
 //!   so that porf's C11-style and `tso` models read them; every other fence is
 //!   `AcqRel`, its [`FenceKind`] the truth.
+//! - mixed-size tests ([`Layout::unit`]; herd7's `-variant mixed`, Flur et al.,
+//!   "Mixed-size Concurrency: ARM, POWER, C/C++11, and SC", POPL 2017): a load or
+//!   store wider than the unit is one action per unit, in address order, each a unit
+//!   of the value (little-endian), the later ones tagged [`Tags::SAME_INSTR`] (herd's
+//!   `si`); each carries the instruction's dependencies, and a loaded register is the
+//!   units' composition, depending on all of the unit reads. An access must start
+//!   at a multiple of the unit and lie within its location's type (herd rejects
+//!   others); one unaligned to its own size is split the same way, its units one
+//!   `si` class, as herd7's `-variant mixed,unaligned` does (`eventsMonad.ml`: one
+//!   single-copy-atomic class per access). Exclusives and atomic RMWs wider than the
+//!   unit are refused ([`ErrorKind::Unsupported`]).
 //! - what porf cannot run exactly (a branch on flags X86 arithmetic left undefined,
 //!   an address outside every location, a thread computing without end) ends the
 //!   thread with an [`ErrorKind::Unsupported`] or [`ErrorKind::NonTermination`]
 //!   error at the instruction's position; nothing is guessed.
 
 use super::ir::*;
-use super::layout::{narrow_reg, sext, zext, Layout};
+use super::layout::{low_bytes, narrow_reg, sext, zext, Layout};
 use super::AsmLitmus;
 use porf_graph::hw::{Deps, FenceKind, FenceOps, Hw, Tags};
 use porf_graph::{
@@ -155,8 +166,12 @@ enum Then {
         size: Size,
         signed: bool,
         reserve: Option<Reservation>,
+        /// The access's unit count (1: not split).
+        units: u32,
     },
-    Store,
+    Store {
+        units: u32,
+    },
     /// A store-exclusive's success choice.
     Choice,
     /// A successful store-exclusive's store.
@@ -203,6 +218,10 @@ struct Regs {
     succeed: bool,
     /// Per instruction, how often its backward jump was taken.
     back_jumps: Vec<u32>,
+    /// The unit of the access at `pc` that comes next (split accesses, else 0).
+    part: u32,
+    /// A split load's units read so far, composed.
+    acc: Val,
 }
 
 impl Regs {
@@ -270,6 +289,8 @@ impl Program for AsmProgram {
                 reservation: None,
                 succeed: false,
                 back_jumps: vec![0; n],
+                part: 0,
+                acc: 0,
             })),
             peeked: None,
         }
@@ -631,9 +652,13 @@ impl AsmMachine {
                 exclusive,
             } => {
                 let (a, ad) = self.address(r, addr, *size, &ins.text)?;
+                let (units, unit) = self.split(*size, *exclusive, &ins.text)?;
                 let mut t = tags(*ann);
                 if *exclusive {
                     t = t | Tags::EXCL;
+                }
+                if r.part > 0 {
+                    t = t | Tags::SAME_INSTR;
                 }
                 let reserve = exclusive.then_some(Reservation {
                     addr: a,
@@ -642,8 +667,8 @@ impl AsmMachine {
                 });
                 return Ok(Step::Act(Peeked {
                     action: Action::Load {
-                        loc: Loc(a),
-                        bytes: size.bytes() as u8,
+                        loc: Loc(a + u64::from(r.part) * unit),
+                        bytes: unit as u8,
                         ord: load_order(*ann),
                         copy: false,
                         src,
@@ -654,6 +679,7 @@ impl AsmMachine {
                         size: *size,
                         signed: *signed,
                         reserve,
+                        units,
                     },
                 }));
             }
@@ -664,17 +690,28 @@ impl AsmMachine {
                 ann,
             } => {
                 let (a, ad) = self.address(r, addr, *size, &ins.text)?;
+                let (units, unit) = self.split(*size, false, &ins.text)?;
                 let (v, d) = operand(r, s);
+                let shift = 8 * u64::from(r.part) * unit;
+                let val = if units > 1 {
+                    low_bytes((zext(v, *size) as u64) >> shift, unit) as Val
+                } else {
+                    zext(v, *size)
+                };
+                let mut t = tags(*ann);
+                if r.part > 0 {
+                    t = t | Tags::SAME_INSTR;
+                }
                 return Ok(Step::Act(Peeked {
                     action: Action::Store {
-                        loc: Loc(a),
-                        bytes: size.bytes() as u8,
-                        val: zext(v, *size),
+                        loc: Loc(a + u64::from(r.part) * unit),
+                        bytes: unit as u8,
+                        val,
                         ord: store_order(*ann),
                         src,
                     },
-                    hw: Some(r.hw(ad, d, tags(*ann))),
-                    then: Then::Store,
+                    hw: Some(r.hw(ad, d, t)),
+                    then: Then::Store { units },
                 }));
             }
             Op::StoreEx {
@@ -696,6 +733,7 @@ impl AsmMachine {
                     return Ok(Step::Next);
                 }
                 let res = res.expect("a reservation");
+                self.split(*size, true, &ins.text)?;
                 if !r.succeed {
                     return Ok(Step::Act(Peeked {
                         action: Action::Choose {
@@ -742,6 +780,7 @@ impl AsmMachine {
                 clobbers_flags,
             } => {
                 let (a, ad) = self.address(r, addr, *size, &ins.text)?;
+                self.split(*size, true, &ins.text)?;
                 let (v, d) = operand(r, s);
                 if *clobbers_flags {
                     r.flags = Flags::Clobbered(r.pc);
@@ -770,6 +809,7 @@ impl AsmMachine {
                 ann,
             } => {
                 let (a, ad) = self.address(r, addr, *size, &ins.text)?;
+                self.split(*size, true, &ins.text)?;
                 let (e, _) = get(r, *expected);
                 let (n, d) = get(r, *new);
                 return Ok(Step::Act(Peeked {
@@ -816,6 +856,29 @@ impl AsmMachine {
         Ok(Step::Next)
     }
 
+    /// How a `size` access splits: its unit count and the unit's bytes (1 and the
+    /// access's size outside mixed-size tests); an `atomic` access (exclusive, RMW)
+    /// wider than the unit is refused.
+    fn split(
+        &self,
+        size: Size,
+        atomic: bool,
+        text: &str,
+    ) -> Result<(u32, u64), (ErrorKind, String)> {
+        let bytes = u64::from(size.bytes());
+        match self.shared.layout.unit {
+            Some(unit) if bytes > unit && atomic => Err((
+                ErrorKind::Unsupported,
+                format!(
+                    "mixed-size accesses: `{text}` is an exclusive or atomic access of {bytes} bytes, \
+                     wider than the test's {unit}-byte access unit (its split atomicity is not modelled)"
+                ),
+            )),
+            Some(unit) if bytes > unit => Ok(((bytes / unit) as u32, unit)),
+            _ => Ok((1, bytes)),
+        }
+    }
+
     /// The address of an access of `size` bytes and the reads it depends on; an
     /// address outside every location is an error.
     fn address(
@@ -851,7 +914,13 @@ impl AsmMachine {
             // A scalar read or written in parts (herd's mixed-size tests): its value is
             // the parts' composition, which porf does not model; refused, never
             // answered as if the parts were separate locations.
-            Some((reg, off)) if off != 0 && !reg.array && off + size.bytes() as u64 <= reg.size => Err((
+            Some((reg, off))
+                if layout.unit.is_none()
+                    && off != 0
+                    && !reg.array
+                    && off + size.bytes() as u64 <= reg.size =>
+            {
+                Err((
                 ErrorKind::Unsupported,
                 format!(
                     "mixed-size accesses: `{text}` accesses {} bytes at {}+{off}, a part of the scalar `{}`",
@@ -859,7 +928,38 @@ impl AsmMachine {
                     reg.name,
                     reg.name
                 ),
-            )),
+                ))
+            }
+            Some((reg, off))
+                if layout.unit.is_some_and(|u| !a.is_multiple_of(u))
+                    && off + size.bytes() as u64 <= reg.size =>
+            {
+                Err((
+                ErrorKind::Unsupported,
+                format!(
+                    "`{text}` accesses {} bytes at {}+{off}, not aligned to the test's access unit {} (such an access is not modelled)",
+                    size.bytes(),
+                    reg.name,
+                    layout.unit.unwrap_or(1),
+                ),
+                ))
+            }
+            Some((reg, off))
+                if layout.unit.is_some()
+                    && !reg.array
+                    && reg.value_bytes.is_some_and(|b| off + size.bytes() as u64 > b)
+                    && off + size.bytes() as u64 <= reg.size =>
+            {
+                Err((
+                    ErrorKind::Unsupported,
+                    format!(
+                        "mixed-size accesses: `{text}` accesses {} bytes at {}+{off}, beyond the type of `{}` (herd rejects out-of-bound accesses)",
+                        size.bytes(),
+                        reg.name,
+                        reg.name
+                    ),
+                ))
+            }
             Some((reg, off)) if off + size.bytes() as u64 <= reg.size => Ok((a, d)),
             Some((reg, off)) => Err((
                 ErrorKind::Unsupported,
@@ -943,20 +1043,39 @@ impl ThreadMachine for AsmMachine {
                 size,
                 signed,
                 reserve,
+                units,
             } => {
+                // The unit's value; the whole access's once its last unit is read.
+                let unit = u64::from(size.bytes() / units);
+                r.acc |= (low_bytes(ret as u64, unit) << (8 * u64::from(r.part) * unit)) as Val;
+                r.part += 1;
+                r.sources += 1;
+                if r.part < units {
+                    return;
+                }
+                let whole = if units > 1 { r.acc } else { ret };
                 let v = if signed {
-                    sext(ret, size)
+                    sext(whole, size)
                 } else {
-                    zext(ret, size)
+                    zext(whole, size)
                 };
-                set(r, arch, dst, Size::Double, v, vec![r.sources]);
+                let deps = (r.sources - units..r.sources).collect();
+                r.part = 0;
+                r.acc = 0;
+                set(r, arch, dst, Size::Double, v, deps);
                 if reserve.is_some() {
                     r.reservation = reserve;
                 }
-                r.sources += 1;
                 r.pc += 1;
             }
-            Then::Store | Then::Fence => r.pc += 1,
+            Then::Store { units } => {
+                r.part += 1;
+                if r.part == units {
+                    r.part = 0;
+                    r.pc += 1;
+                }
+            }
+            Then::Fence => r.pc += 1,
             Then::Choice => {
                 if ret == 1 {
                     r.succeed = true;

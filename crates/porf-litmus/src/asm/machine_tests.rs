@@ -2,7 +2,7 @@
 //! and checks the actions and their hardware facts (dependencies counted in the
 //! thread's reads: 0 is its first load or RMW).
 
-use super::layout::Layout;
+use super::layout::{Layout, BASE};
 use super::machine::AsmProgram;
 use super::*;
 use porf_graph::hw::{BarrierTypes, Domain, FenceKind, Hw, Tags};
@@ -224,7 +224,9 @@ fn a_store_exclusive_without_a_matching_reservation_fails_without_a_choice() {
         vec!["LDXR W0,[X1]", "STXR W5,W2,[X1]", "STXR W3,W2,[X1]"],
         vec!["LDXR W0,[X1]", "STXR W3,X2,[X1]"],
     ] {
-        let (_, mut m) = thread("AArch64", "0:X1=x; 0:X4=y;", &code, &["X3"]);
+        // `x` is 64-bit: the X-sized store-exclusive is within it (the W and X sizes
+        // make the test mixed-size, whose accesses must lie within their location's type).
+        let (_, mut m) = thread("AArch64", "uint64_t x; 0:X1=x; 0:X4=y;", &code, &["X3"]);
         // Choices, if any, fail: the last store-exclusive cannot succeed anyway.
         let (acts, regs) = run(&mut m, &|_| 0, 0);
         assert!(
@@ -375,6 +377,60 @@ fn a_part_of_a_scalar_is_refused_as_mixed_size() {
     };
     assert_eq!(*kind, ErrorKind::Unsupported);
     assert!(msg.contains("mixed-size accesses"), "{msg}");
+}
+
+/// A mixed-size test (sizes W and X: 4-byte units) splits each 64-bit access into two
+/// unit events, low address first, the second tagged `SAME_INSTR`; a split load's
+/// register is the units' little-endian composition and depends on both reads.
+#[test]
+fn mixed_size_accesses_are_split_into_units() {
+    let (_, mut m) = thread(
+        "AArch64",
+        "uint64_t x; 0:X1=x; 0:X0=0x300000001;",
+        &[
+            "LDR W3,[X1,#4]",
+            "STR X0,[X1]",
+            "LDR X2,[X1]",
+            "STR W2,[X1,#4]",
+        ],
+        &["X2"],
+    );
+    // Reads 0, 1, 2 answer 5, 7, 9: the 64-bit load reads 7 (x) and 9 (x+4).
+    let (acts, regs) = run(&mut m, &|i| [5, 7, 9][i as usize], 0);
+    assert_eq!(regs, vec![(9 << 32) | 7]);
+    let accesses: Vec<(u64, u8, Option<i64>, bool)> = acts
+        .iter()
+        .filter_map(|(a, hw)| {
+            let same = hw
+                .as_ref()
+                .is_some_and(|h| h.tags.contains(Tags::SAME_INSTR));
+            match a {
+                Action::Load { loc, bytes, .. } => Some((loc.0, *bytes, None, same)),
+                Action::Store {
+                    loc, bytes, val, ..
+                } => Some((loc.0, *bytes, Some(*val), same)),
+                _ => None,
+            }
+        })
+        .collect();
+    let x = BASE;
+    assert_eq!(
+        accesses,
+        vec![
+            (x + 4, 4, None, false),
+            (x, 4, Some(1), false),
+            (x + 4, 4, Some(3), true),
+            (x, 4, None, false),
+            (x + 4, 4, None, true),
+            (x + 4, 4, Some(7), false),
+        ]
+    );
+    // The last store's data depends on both reads of the split load (reads 1 and 2).
+    let last = acts
+        .iter()
+        .rev()
+        .find_map(|(a, hw)| matches!(a, Action::Store { .. }).then_some(hw));
+    assert_eq!(last.unwrap().as_ref().unwrap().deps.data, vec![1, 2]);
 }
 
 #[test]
