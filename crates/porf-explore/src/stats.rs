@@ -187,6 +187,9 @@ pub struct Stats {
     /// With [`crate::Config::count_final_states`]: for each final state, the number of
     /// complete executions that end in it (they add up to `complete`).
     pub final_state_counts: std::collections::BTreeMap<FinalState, u64>,
+    /// The model's flags ([`porf_models::MemoryModel::flags`]) and how many complete
+    /// executions raise each (the values explorer asks; the others record none).
+    pub flags: std::collections::BTreeMap<&'static str, u64>,
     /// The thread-local outcomes of every maximal execution, if requested
     /// ([`crate::Config::collect_thread_outcomes`]).
     pub thread_outcomes: BTreeSet<ThreadOutcome>,
@@ -475,6 +478,9 @@ impl Stats {
         self.final_states.extend(o.final_states);
         for (k, n) in o.final_state_counts {
             *self.final_state_counts.entry(k).or_default() += n;
+        }
+        for (k, n) in o.flags {
+            *self.flags.entry(k).or_default() += n;
         }
         self.thread_outcomes.extend(o.thread_outcomes);
         self.rvf_class_keys.extend(o.rvf_class_keys);

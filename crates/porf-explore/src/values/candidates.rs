@@ -124,7 +124,13 @@ impl<P: Program> Values<'_, '_, P> {
             return;
         }
         if self.seen.insert(execution_key(&st.g, self.co.equiv)) {
+            let complete = self.rec.stats.complete;
             classify_maximal(&mut self.rec, self.prog, st, &self.co);
+            if self.rec.stats.complete > complete {
+                for f in self.model.flags(&st.g) {
+                    *self.rec.stats.flags.entry(f).or_default() += 1;
+                }
+            }
         }
     }
 

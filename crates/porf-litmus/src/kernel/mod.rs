@@ -20,9 +20,10 @@
 //! Invariants: a register's read set is exactly the reads its value was computed
 //! from, through registers and operators (herd's `addr`/`data` are syntactic: `r & 0`
 //! still depends on `r`); an access inside an `if` arm depends by control on the
-//! condition's reads, until the arms join. The LKMM of 2018 has no plain accesses,
-//! no SRCU, no loops in its tests: such tests are refused with their position, never
-//! answered.
+//! condition's reads, until the arms join. Plain accesses (`*p = e`, `*p` in an
+//! expression) are untagged reads and writes (the model's `Plain`), and the model's
+//! `data-race` flag is printed as herd prints it (`Flag data-race`), leaving the
+//! verdict alone. SRCU and loops are refused with their position, never answered.
 
 pub mod compile;
 pub mod machine;
@@ -371,6 +372,7 @@ pub fn check_with(
         negative,
         races,
         errors,
+        flags: stats.flags.keys().map(|f| f.to_string()).collect(),
         loop_cut: false,
         bound_cut: stats.bound_cut,
         elapsed: start.elapsed(),
