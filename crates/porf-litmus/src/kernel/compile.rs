@@ -542,7 +542,7 @@ impl Compiler<'_> {
         let at = *at;
         let Some((prim, lvalue)) = primitive(name) else {
             let why = if name.starts_with("srcu") || name.contains("srcu") {
-                "SRCU is not modelled (porf follows the LKMM of ASPLOS 2018)"
+                "SRCU is not modelled (porf's lkmm has RCU only)"
             } else {
                 "not a kernel primitive porf models"
             };
