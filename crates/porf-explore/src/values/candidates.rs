@@ -127,8 +127,17 @@ impl<P: Program> Values<'_, '_, P> {
             let complete = self.rec.stats.complete;
             classify_maximal(&mut self.rec, self.prog, st, &self.co);
             if self.rec.stats.complete > complete {
-                for f in self.model.flags(&st.g) {
-                    *self.rec.stats.flags.entry(f).or_default() += 1;
+                let flags = self.model.flags(&st.g);
+                if !flags.is_empty() {
+                    let fs = crate::record::final_state(st, self.co.equiv == crate::Equiv::Co);
+                    for f in flags {
+                        self.rec
+                            .stats
+                            .flags
+                            .entry(f)
+                            .or_default()
+                            .insert(fs.clone());
+                    }
                 }
             }
         }

@@ -372,7 +372,19 @@ pub fn check_with(
         negative,
         races,
         errors,
-        flags: stats.flags.keys().map(|f| f.to_string()).collect(),
+        // herd raises a flag only in the executions the filter keeps.
+        flags: stats
+            .flags
+            .iter()
+            .filter(|(_, states)| {
+                states.iter().any(|fs| {
+                    l.filter
+                        .as_ref()
+                        .is_none_or(|f| f.eval(&|loc: &Loc| val(fs, loc), &addr_value))
+                })
+            })
+            .map(|(f, _)| f.to_string())
+            .collect(),
         loop_cut: false,
         bound_cut: stats.bound_cut,
         elapsed: start.elapsed(),
