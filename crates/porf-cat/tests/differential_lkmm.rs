@@ -3,13 +3,14 @@
 //! random kernel hardware graphs (`porf_models::hwgen`, `HwArch::Kernel`: Once,
 //! Acquire, Release, fully ordered, relaxed and non-returning RMWs, failed
 //! compare-exchanges, every kernel fence including RCU's, address, data and control
-//! dependencies, rf and co random, load buffering included), the axioms each side
-//! finds violated are the same. Every axiom must be seen failing somewhere, so the
-//! test exercises all five. `PORF_CAT_GRAPHS` overrides the number of graphs.
+//! dependencies, plain (unannotated) reads and writes, rf and co random, load
+//! buffering included), the axioms each side finds violated are the same, and on the
+//! consistent graphs so is the `data-race` flag. Every axiom and the flag must be
+//! seen failing or raised somewhere, so the test exercises all of them. `PORF_CAT_GRAPHS` overrides the number of graphs.
 
 use porf_cat::{build::from_graph, evaluate, load_file};
 use porf_models::hwgen::{random_hw_graph, HwArch, HwShape};
-use porf_models::lkmm::failed_axioms;
+use porf_models::lkmm::{data_races, failed_axioms};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
@@ -44,6 +45,18 @@ fn native_lkmm_agrees_with_lkmm_cat() {
             native_sorted, cat_failed,
             "seed {seed}: native and lkmm.cat disagree on {g:?}"
         );
+        // The data-race flag is herd's on consistent executions only.
+        if native.is_empty() {
+            let native_race = !data_races(&g).is_empty();
+            let cat_race = verdict.flags.iter().any(|f| f == "data-race");
+            assert_eq!(
+                native_race, cat_race,
+                "seed {seed}: native and lkmm.cat disagree on the data-race flag of {g:?}"
+            );
+            if native_race {
+                *seen.entry("data-race").or_default() += 1;
+            }
+        }
         for a in native {
             *seen.entry(a).or_default() += 1;
         }
@@ -57,6 +70,8 @@ fn native_lkmm_agrees_with_lkmm_cat() {
             "happens-before",
             "propagation",
             "rcu",
+            "plain-coherence",
+            "data-race",
         ] {
             assert!(seen.contains_key(axiom), "no graph fails {axiom}: {seen:?}");
         }

@@ -104,6 +104,7 @@ fn to_json(o: &Outcome) -> serde_json::Value {
         "state_executions": state_executions,
         "complete": o.executions(),
         "undefined": !o.races.is_empty(),
+        "flags": o.flags,
         "races": races,
         "loop_cut": o.loop_cut,
         "bound_cut": o.bound_cut,

@@ -187,6 +187,10 @@ pub struct Stats {
     /// With [`crate::Config::count_final_states`]: for each final state, the number of
     /// complete executions that end in it (they add up to `complete`).
     pub final_state_counts: std::collections::BTreeMap<FinalState, u64>,
+    /// The model's flags ([`porf_models::MemoryModel::flags`]) and the final states of
+    /// the complete executions raising each, so that a front end can keep those its
+    /// filter keeps (the values explorer asks; the others record none).
+    pub flags: std::collections::BTreeMap<&'static str, BTreeSet<FinalState>>,
     /// The thread-local outcomes of every maximal execution, if requested
     /// ([`crate::Config::collect_thread_outcomes`]).
     pub thread_outcomes: BTreeSet<ThreadOutcome>,
@@ -475,6 +479,9 @@ impl Stats {
         self.final_states.extend(o.final_states);
         for (k, n) in o.final_state_counts {
             *self.final_state_counts.entry(k).or_default() += n;
+        }
+        for (k, states) in o.flags {
+            self.flags.entry(k).or_default().extend(states);
         }
         self.thread_outcomes.extend(o.thread_outcomes);
         self.rvf_class_keys.extend(o.rvf_class_keys);

@@ -116,6 +116,9 @@ pub struct Outcome {
     pub races: Vec<(String, String)>,
     /// Other errors porf found in some execution (assertions, memory errors).
     pub errors: Vec<String>,
+    /// herd's flags some execution raises (the LKMM's `data-race`): printed as herd
+    /// does (`Flag data-race`), they leave the verdict alone.
+    pub flags: Vec<String>,
     /// Some execution was cut by the loop bound (herd's `Loop` prefix): outcomes may
     /// be missing.
     pub loop_cut: bool,
@@ -592,6 +595,7 @@ pub fn check(
         negative,
         races,
         errors,
+        flags: Vec::new(),
         loop_cut,
         bound_cut: stats.bound_cut,
         elapsed: start.elapsed(),
@@ -617,6 +621,9 @@ pub fn herd_text(o: &Outcome) -> String {
     s.push_str(&format!("Positive: {wp} Negative: {wn}\n"));
     if !o.races.is_empty() {
         s.push_str("Flag *undef*\n");
+    }
+    for f in &o.flags {
+        s.push_str(&format!("Flag {f}\n"));
     }
     s.push_str(&format!("Condition {}\n", o.cond));
     s.push_str(&format!(

@@ -1,6 +1,7 @@
 //! The [`crate::MemoryModel`] implementation the hardware and kernel models share
-//! ([`hardware_model!`]): each allows load buffering, has no data races (every access
-//! of these models is marked), and answers `hb_view` with the po-prefix extended by
+//! ([`hardware_model!`]): each allows load buffering, reports no data races of porf's
+//! kind (the kernel model raises herd's `data-race` flag through
+//! [`crate::MemoryModel::flags`] instead), and answers `hb_view` with the po-prefix extended by
 //! thread creation and join ([`crate::sc::po_sync_view`]: `{e}` ∪ the views of its
 //! po-predecessor, its spawn for a start and the joined thread's last event for a join),
 //! the only order every execution puts before `e` whatever its reads — what the

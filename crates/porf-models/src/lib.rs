@@ -143,6 +143,13 @@ pub trait MemoryModel: Sync + Send {
     fn has_data_races(&self) -> bool {
         true
     }
+
+    /// herd's flags (`flag ~empty r as name`) the consistent, complete execution `g`
+    /// raises: facts reported beside the verdict, which they do not change (the
+    /// LKMM's `data-race`). None by default.
+    fn flags(&self, _g: &Graph) -> Vec<&'static str> {
+        Vec::new()
+    }
 }
 
 /// The models porf knows, by name.

@@ -52,16 +52,31 @@
 //! extended by thread creation and join, as porf-cat's builder has it; events other
 //! than reads, writes and fences are in no set.
 //!
-//! Not modelled (later versions of the LKMM): plain (unannotated) accesses and data
-//! races, SRCU, the fully ordered RMWs' 2023 reformulation and the
-//! `rcu-fence`/`rb` rewrite of the RCU axiom (Linux v4.19+, equivalent to the paper's
-//! counting axiom for RCU). Front ends refuse tests using them.
+//! **Plain accesses** (Linux v5.3+, as in herd's current `linux-kernel.cat`): a read
+//! or write with no kernel tag (an [`porf_graph::Hw`] whose tags mark nothing, or no
+//! `Hw` at all; RMWs are always marked) is *plain*. Plain events are in none of `hb`,
+//! `pb`, `prop` and `cumul-fence` (each restricted to marked events), `to-r` keeps
+//! `dep; rfi` into marked events only, `to-w` gains `addr; [Plain]; wmb`, and
+//! dependencies are carried through a write and the same thread's read of it
+//! (`carry-dep = (data; rfi)*`). One more axiom, **plain-coherence**, forbids a plain
+//! access to read or overwrite against the order the marked accesses and fences
+//! around it impose (`vis`, the lifetime bounds `w-pre-bounded` ..., built on
+//! `xb* = (hb | pb | rb)*` with `rb = prop; rcu-fence; hb*; pb*` and the `rcu-fence`
+//! rewrite of RCU ordering); and [`data_races`] gives herd's `data-race` flag, which
+//! [`MemoryModel::flags`] reports and which does not change the verdict. With no plain
+//! access these additions change nothing (each restriction is to every event, and
+//! carried dependencies are paths of `hb` already), so they are computed only for
+//! graphs with one. The RCU axiom stays the paper's counting one.
+//!
+//! Not modelled (later versions of the LKMM): SRCU, herd's `mixed-accesses` flag and
+//! the fully ordered RMWs' 2023 reformulation. Front ends refuse tests using SRCU.
 //!
 //! The model allows load buffering (`po ∪ rf` cycles without dependencies). Both
 //! consistency questions evaluate the whole model ([`Lkmm::is_consistent`]); `hb_view`
 //! is the `po`/creation prefix, the only order the model guarantees a new event
-//! observes whatever the rest of the graph; there are no data races (every access of
-//! the modelled fragment is marked).
+//! observes whatever the rest of the graph; data races are a flag of complete
+//! executions ([`MemoryModel::flags`]), not hb-view races
+//! ([`MemoryModel::has_data_races`] is false).
 
 use crate::atomicity;
 use crate::relation::{Base, Relation};
@@ -77,6 +92,15 @@ hardware_model!(
     "lkmm",
     incremental: |g| Axioms::of(g).all_hold(false),
     whole: |g| atomicity::holds(g) && Axioms::of(g).all_hold(true),
+    extra: {
+        fn flags(&self, g: &Graph) -> Vec<&'static str> {
+            if data_races(g).is_empty() {
+                Vec::new()
+            } else {
+                vec!["data-race"]
+            }
+        }
+    },
 );
 
 /// Which of the model's axioms fail, by herd's names (`coherence`, `atomic`,
@@ -90,12 +114,37 @@ pub fn failed_axioms(g: &Graph) -> Vec<&'static str> {
         ("happens-before", a.happens_before()),
         ("propagation", a.propagation()),
         ("rcu", a.rcu()),
+        ("plain-coherence", a.plain_coherence()),
     ] {
         if !ok {
             out.push(name);
         }
     }
     out
+}
+
+/// herd's `data-race` flag on the consistent graph `g`: the pairs of conflicting
+/// accesses of different threads, one of them plain, that no marked access or fence
+/// orders (herd's `ww-race | wr-race | rw-race`). Empty when `g` has no plain access.
+pub fn data_races(g: &Graph) -> Vec<(EventId, EventId)> {
+    let idx = crate::relation::EventIndex::new(g);
+    let plain = (0..idx.len()).any(|i| {
+        let lab = idx.label(g, i);
+        (lab.is_read() || lab.is_write())
+            && !lab.is_exclusive_read()
+            && !lab.is_exclusive_write()
+            && !lab.hw.as_deref().is_some_and(|h| {
+                h.tags.contains(Tags::LF) || MARKING.iter().any(|&t| h.tags.contains(t))
+            })
+    });
+    if !plain {
+        return Vec::new();
+    }
+    Axioms::of(g)
+        .races()
+        .into_iter()
+        .map(|(a, c)| (idx.event(a), idx.event(c)))
+        .collect()
 }
 
 /// The sets and derived relations of one graph.
@@ -111,6 +160,17 @@ struct Axioms {
     prop: Relation,
     gp: Relation,
     rscs: Relation,
+    /// The relations of plain accesses, when the graph has one.
+    plain: Option<PlainRaces>,
+}
+
+/// Plain accesses' axiom and flag (herd's current `linux-kernel.cat`, from Linux v5.3:
+/// "plain-coherence" and the `data-race` flag): the pairs of conflicting accesses of
+/// different threads, one of them plain, that `plain-coherence` forbids (`incoh`) and
+/// that race (`race`).
+struct PlainRaces {
+    incoh: Relation,
+    race: Relation,
 }
 
 /// Per-event facts.
@@ -124,8 +184,26 @@ struct Ev {
     rmw: bool,
     /// The read of an RMW that wrote nothing.
     failed: bool,
+    /// herd's `Marked`: not a plain access (every event but an unannotated read or
+    /// write).
+    marked: bool,
     tid: u32,
 }
+
+/// The tags that make an access marked (herd's `Marked`: `Once`, `Release`,
+/// `Acquire`, `Mb`, lock events; RMWs are marked whatever their tags).
+const MARKING: [Tags; 10] = [
+    Tags::ONCE,
+    Tags::ACQ,
+    Tags::REL,
+    Tags::MB,
+    Tags::NORETURN,
+    Tags::RCU_DEREF,
+    Tags::RCU_ASSIGN,
+    Tags::LKR,
+    Tags::LKW,
+    Tags::UL,
+];
 
 impl Axioms {
     fn of(g: &Graph) -> Axioms {
@@ -146,6 +224,13 @@ impl Axioms {
                     (LabelKind::Fence { .. }, Some(FenceKind::Kernel(k))) => Some(k),
                     _ => None,
                 };
+                let raw = hw.map_or(Tags::NONE, |h| h.tags);
+                let access = lab.is_read() || lab.is_write();
+                let marked = !access
+                    || lab.is_exclusive_read()
+                    || lab.is_exclusive_write()
+                    || raw.contains(Tags::LF)
+                    || MARKING.iter().any(|&t| raw.contains(t));
                 Ev {
                     r: lab.is_read(),
                     w: lab.is_write(),
@@ -153,6 +238,7 @@ impl Axioms {
                     fence,
                     rmw,
                     failed: failed_rmw,
+                    marked,
                     tid: e.tid,
                 }
             })
@@ -192,6 +278,17 @@ impl Axioms {
                     }
                 }
             }
+        }
+        // Plain accesses (Linux v5.3+): a plain access is in none of hb, pb, prop;
+        // dependencies are carried through a write and the same thread's read of it
+        // (`carry-dep = (data; rfi)*`), so that a plain intermediate keeps them.
+        let any_plain = ev.iter().any(|e| !e.marked);
+        let marked = |i: usize| ev[i].marked;
+        if any_plain {
+            let carry = data.compose(&rfi).star();
+            addr = carry.compose(&addr);
+            ctrl = carry.compose(&ctrl);
+            data = carry.compose(&data);
         }
         let dep = addr.union(&data);
 
@@ -250,11 +347,15 @@ impl Axioms {
             .compose(&po);
 
         let w = |i: usize| ev[i].w;
+        let plain = |i: usize| m(i) && !marked(i);
         let to_w = dep
             .union(&ctrl)
             .restrict(|_| true, w)
-            .union(&overwrite.filter(int));
-        let to_r = addr.union(&dep.compose(&rfi));
+            .union(&overwrite.filter(int))
+            .union(&addr.restrict(|_| true, plain).compose(&wmb));
+        let to_r = addr
+            .restrict(|_| true, |i| ev[i].r)
+            .union(&dep.restrict(|_| true, marked).compose(&rfi));
         let fence = strong_fence
             .union(&wmb)
             .union(&po_rel)
@@ -265,25 +366,66 @@ impl Axioms {
             .union(&fence)
             .union(&po_unlock_lock_po.filter(int));
 
+        // Linux v6.4: release sequences through RMWs (`rmw-sequence`).
+        let rmw_sequence = rf.compose(&b.rmw).star();
         let cumul_fence = rfe
+            .restrict(|_| true, marked)
             .reflexive()
             .compose(&strong_fence.union(&po_rel))
             .union(&wmb)
             .union(&po_unlock_lock_po)
-            // Linux v6.4: release sequences through RMWs (`rmw-sequence`).
-            .compose(&rf.compose(&b.rmw).star());
+            .restrict(marked, marked)
+            .compose(&rmw_sequence);
         let prop = overwrite
             .filter(|a, c| !int(a, c))
             .reflexive()
+            .restrict(marked, |_| true)
             .compose(&cumul_fence.star())
-            .compose(&rfe.reflexive());
+            .compose(&rfe.reflexive().restrict(marked, marked));
         let hb = ppo
             .union(&rfe)
-            .union(&prop.filter(|a, c| a != c && int(a, c)));
-        let pb = prop.compose(&strong_fence).compose(&hb.star());
+            .union(&prop.filter(|a, c| a != c && int(a, c)))
+            .restrict(marked, marked);
+        let pb = prop
+            .compose(&strong_fence)
+            .compose(&hb.star())
+            .restrict(|_| true, marked);
 
         let crit = crit(&ev, &po);
         let rscs = po.compose(&crit.inverse()).compose(&po_q);
+        let plain = any_plain.then(|| {
+            let sync_rcu = |i: usize| is_fence(i, KernelFence::SyncRcu);
+            let rcu_fence = rcu_fence(&crit, &po, &hb, &pb, &prop, &sync_rcu);
+            let not_noreturn = |i: usize| !has(i, Tags::NORETURN) || ev[i].w;
+            let rmb_rel = po
+                .restrict(|_| true, |i| is_fence(i, KernelFence::Rmb))
+                .compose(&po);
+            Plain {
+                n,
+                marked: &marked,
+                plain: &plain,
+                m: &m,
+                w: &w,
+                ext: &|a, c| !int(a, c),
+                rf: &rf,
+                co: &co,
+                fr: &fr,
+                hb: &hb,
+                pb: &pb,
+                prop: &prop,
+                rfe: &rfe,
+                addr: &addr,
+                cumul_fence: &cumul_fence,
+                rmw_sequence: &rmw_sequence,
+                strong_fence: &strong_fence,
+                nonrw_fence: &strong_fence.union(&po_rel).union(&acq_po),
+                fence: &fence,
+                rcu_fence: &rcu_fence,
+                rmb_r4rmb_to_any: &rmb_rel.restrict(rmb_ok, not_noreturn),
+                rmb_any_to_r4rmb: &rmb_rel.restrict(not_noreturn, rmb_ok),
+            }
+            .races()
+        });
         Axioms {
             n,
             com,
@@ -296,6 +438,7 @@ impl Axioms {
             prop,
             gp,
             rscs,
+            plain,
         }
     }
 
@@ -322,6 +465,19 @@ impl Axioms {
         rcu_path(&gp_link, &rscs_link, self.n).is_irreflexive()
     }
 
+    /// `plain-coherence`: no plain access reads, or is overwritten, against the order
+    /// the marked accesses around it impose.
+    fn plain_coherence(&self) -> bool {
+        self.plain.as_ref().is_none_or(|p| p.incoh.is_empty())
+    }
+
+    /// herd's `data-race` flag: the racing pairs (first, second), by index.
+    fn races(&self) -> Vec<(usize, usize)> {
+        self.plain
+            .as_ref()
+            .map_or_else(Vec::new, |p| p.race.pairs().collect())
+    }
+
     /// `atomic` is checked only by the declarative question: in the incremental one
     /// RMW atomicity is the explorer's business.
     fn all_hold(&self, with_atomic: bool) -> bool {
@@ -330,6 +486,159 @@ impl Axioms {
             && self.happens_before()
             && self.propagation()
             && self.rcu()
+            && self.plain_coherence()
+    }
+}
+
+/// `rcu-fence = po; rcu-order; po?` of herd's current `linux-kernel.cat` (Linux
+/// v4.19+): `rcu-order` is the least relation holding each grace period and the
+/// chains, joined by `rcu-link = po?; hb*; pb*; prop; po`, of grace periods and
+/// critical sections (`crit⁻¹`) with at least as many grace periods. The paper's
+/// counting axiom is the RCU axiom here ([`rcu_path`]); this relation orders plain
+/// accesses (`rb`, the strong fences of `vis`).
+fn rcu_fence(
+    crit: &Relation,
+    po: &Relation,
+    hb: &Relation,
+    pb: &Relation,
+    prop: &Relation,
+    sync_rcu: &dyn Fn(usize) -> bool,
+) -> Relation {
+    let n = po.size();
+    let gp = Relation::identity(n, sync_rcu);
+    if gp.is_empty() {
+        return Relation::empty(n);
+    }
+    let rscsi = crit.inverse();
+    let link = po
+        .reflexive()
+        .compose(&hb.star())
+        .compose(&pb.star())
+        .compose(prop)
+        .compose(po);
+    let gp_link = gp.compose(&link);
+    let rscsi_link = rscsi.compose(&link);
+    let mut order = gp.clone();
+    order.union_with(&gp_link.compose(&rscsi));
+    order.union_with(&rscsi_link.compose(&gp));
+    loop {
+        let mut next = order.clone();
+        let inner = link.compose(&order).compose(&link);
+        next.union_with(&gp.compose(&inner).compose(&rscsi));
+        next.union_with(&rscsi.compose(&inner).compose(&gp));
+        next.union_with(&order.compose(&link).compose(&order));
+        if next == order {
+            break;
+        }
+        order = next;
+    }
+    po.compose(&order).compose(&po.reflexive())
+}
+
+/// What the plain-access part of the model reads of one graph.
+struct Plain<'a> {
+    n: usize,
+    marked: &'a dyn Fn(usize) -> bool,
+    plain: &'a dyn Fn(usize) -> bool,
+    m: &'a dyn Fn(usize) -> bool,
+    w: &'a dyn Fn(usize) -> bool,
+    ext: &'a dyn Fn(usize, usize) -> bool,
+    rf: &'a Relation,
+    co: &'a Relation,
+    fr: &'a Relation,
+    hb: &'a Relation,
+    pb: &'a Relation,
+    prop: &'a Relation,
+    rfe: &'a Relation,
+    addr: &'a Relation,
+    cumul_fence: &'a Relation,
+    rmw_sequence: &'a Relation,
+    strong_fence: &'a Relation,
+    nonrw_fence: &'a Relation,
+    fence: &'a Relation,
+    rcu_fence: &'a Relation,
+    /// `[R4rmb]; fencerel(Rmb); [~Noreturn]` and its mirror.
+    rmb_r4rmb_to_any: &'a Relation,
+    rmb_any_to_r4rmb: &'a Relation,
+}
+
+impl Plain<'_> {
+    /// herd's `plain-coherence` violations and `data-race` pairs: the executes-before
+    /// order `xb* = (hb | pb | rb)*`, visibility `vis`, the bounds of a plain
+    /// access's lifetime by the marked accesses and fences around it, and from them
+    /// the pairs of conflicting accesses (one plain, different threads) that are
+    /// ordered against coherence (`*-incoh`) or not ordered at all (`*-race`).
+    fn races(&self) -> PlainRaces {
+        let n = self.n;
+        let marked = self.marked;
+        let rb = self
+            .prop
+            .compose(self.rcu_fence)
+            .compose(&self.hb.star())
+            .compose(&self.pb.star())
+            .restrict(|_| true, marked);
+        let xbstar = self.hb.union(self.pb).union(&rb).star();
+        let fence = self.fence.union(self.rcu_fence);
+        let strong = self.strong_fence.union(self.rcu_fence);
+        let vis = self
+            .cumul_fence
+            .star()
+            .compose(&self.rfe.reflexive())
+            .restrict(|_| true, marked)
+            .compose(
+                &strong
+                    .restrict(|_| true, marked)
+                    .compose(&xbstar)
+                    .union(&xbstar.filter(|a, c| !(self.ext)(a, c))),
+            );
+        let w_pre = self
+            .addr
+            .union(&fence)
+            .reflexive()
+            .restrict(marked, |_| true);
+        let r_pre = self
+            .addr
+            .union(self.nonrw_fence)
+            .union(self.rmb_r4rmb_to_any)
+            .reflexive()
+            .restrict(marked, |_| true);
+        let w_post = fence
+            .reflexive()
+            .restrict(|_| true, marked)
+            .compose(self.rmw_sequence);
+        let r_post = self
+            .nonrw_fence
+            .union(self.rmb_any_to_r4rmb)
+            .reflexive()
+            .restrict(|_| true, marked);
+        let strong_xb = strong.compose(&xbstar);
+        let w_post_vis = w_post.compose(&vis);
+        let ww_vis = fence
+            .union(&strong_xb.compose(&w_pre))
+            .union(&w_post_vis.compose(&w_pre));
+        let wr_vis = fence
+            .union(&strong_xb.compose(&r_pre))
+            .union(&w_post_vis.compose(&r_pre));
+        let rw_xbstar = fence.union(&r_post.compose(&xbstar).compose(&w_pre));
+        let (plain, m, w) = (self.plain, self.m, self.w);
+        let pre_race = Relation::from_fn(n, |a, c| {
+            (self.ext)(a, c) && ((plain(a) && m(c)) || (m(a) && plain(c)))
+        });
+        let mut incoh = pre_race.intersect(self.rf).intersect(&rw_xbstar.inverse());
+        incoh.union_with(&pre_race.intersect(self.fr).intersect(&wr_vis.inverse()));
+        incoh.union_with(&pre_race.intersect(self.co).intersect(&ww_vis.inverse()));
+        let ww_nonrace = ww_vis
+            .intersect(&Relation::from_fn(n, |a, c| marked(a) && w(c)).union(&rw_xbstar))
+            .intersect(&Relation::from_fn(n, |a, c| w(a) && marked(c)).union(&wr_vis));
+        let mut race = pre_race.intersect(self.co).minus(&ww_nonrace);
+        race.union_with(
+            &pre_race
+                .intersect(&self.co.reflexive().compose(self.rf))
+                .minus(&wr_vis)
+                .minus(&rw_xbstar.inverse()),
+        );
+        race.union_with(&pre_race.intersect(self.fr).minus(&rw_xbstar));
+        PlainRaces { incoh, race }
     }
 }
 

@@ -210,6 +210,7 @@ pub fn check_asm(
         negative,
         races,
         errors,
+        flags: Vec::new(),
         loop_cut: stats.bound_cut > 0,
         bound_cut: stats.bound_cut,
         elapsed: start.elapsed(),

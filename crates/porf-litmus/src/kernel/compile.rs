@@ -419,6 +419,17 @@ impl Compiler<'_> {
                 let v = self.expr(value)?;
                 self.emit(Inst::Set(r, v));
             }
+            Stmt::Store { addr, value, at } => {
+                let addr = self.expr(addr)?;
+                let val = self.expr(value)?;
+                self.emit(Inst::Store {
+                    addr,
+                    val,
+                    tags: Tags::NONE,
+                    ord: MemOrder::Relaxed,
+                    at: *at,
+                });
+            }
             Stmt::Expr(e) => {
                 if let Expr::Call(..) = e {
                     self.call(e, false)?;
@@ -477,12 +488,18 @@ impl Compiler<'_> {
                 Some(r) => Pure::Reg(r),
                 None => return refuse(e.at(), "this primitive has no value"),
             },
-            Expr::Unary("*", _, at) => {
-                return refuse(
-                    *at,
-                    "unsupported: a plain access (porf follows the LKMM of ASPLOS 2018, \
-                     which has no plain accesses: use READ_ONCE/WRITE_ONCE)",
-                )
+            // A plain read (no tag: herd's `Plain`).
+            Expr::Unary("*", p, at) => {
+                let addr = self.expr(p)?;
+                let dst = self.temp();
+                self.emit(Inst::Load {
+                    dst,
+                    addr,
+                    tags: Tags::NONE,
+                    ord: MemOrder::Relaxed,
+                    at: *at,
+                });
+                Pure::Reg(dst)
             }
             Expr::Unary("&", inner, at) => match &**inner {
                 Expr::Name(n, _) if !self.by_name.contains_key(n) => match (self.addr_of)(n) {
@@ -525,7 +542,7 @@ impl Compiler<'_> {
         let at = *at;
         let Some((prim, lvalue)) = primitive(name) else {
             let why = if name.starts_with("srcu") || name.contains("srcu") {
-                "SRCU is not modelled (porf follows the LKMM of ASPLOS 2018)"
+                "SRCU is not modelled (porf's lkmm has RCU only)"
             } else {
                 "not a kernel primitive porf models"
             };

@@ -32,6 +32,8 @@ pub struct KernelProgram {
     pub threads: Arc<Vec<ThreadCode>>,
     /// Location address → initial value.
     pub init: BTreeMap<i64, Val>,
+    /// The test's file, the one source file of every [`SrcLoc`].
+    pub file: String,
 }
 
 /// One thread's code, initial register values, and the source line of each
@@ -97,6 +99,9 @@ impl Program for KernelProgram {
     }
     fn init_value(&self, loc: Loc) -> Val {
         self.init.get(&(loc.0 as i64)).copied().unwrap_or(0)
+    }
+    fn source_file(&self, _file: u32) -> &str {
+        &self.file
     }
 }
 

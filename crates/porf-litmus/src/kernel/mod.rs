@@ -20,9 +20,10 @@
 //! Invariants: a register's read set is exactly the reads its value was computed
 //! from, through registers and operators (herd's `addr`/`data` are syntactic: `r & 0`
 //! still depends on `r`); an access inside an `if` arm depends by control on the
-//! condition's reads, until the arms join. The LKMM of 2018 has no plain accesses,
-//! no SRCU, no loops in its tests: such tests are refused with their position, never
-//! answered.
+//! condition's reads, until the arms join. Plain accesses (`*p = e`, `*p` in an
+//! expression) are untagged reads and writes (the model's `Plain`), and the model's
+//! `data-race` flag is printed as herd prints it (`Flag data-race`), leaving the
+//! verdict alone. SRCU and loops are refused with their position, never answered.
 
 pub mod compile;
 pub mod machine;
@@ -30,10 +31,10 @@ pub mod syntax;
 
 use crate::ast::{Litmus, Loc, Value};
 use crate::parse::LitmusError;
-use crate::run::{CheckError, FinalState, Options, Outcome};
+use crate::run::{config, sort_errors, tally, CheckError, Options, Outcome, Reading};
 use compile::Code;
 use machine::{KernelProgram, ThreadCode};
-use porf_explore::{Config, ErrorClass, Strategy};
+use porf_explore::Strategy;
 use porf_graph::SrcLoc;
 use porf_models::MemoryModel;
 use std::collections::{BTreeMap, HashMap};
@@ -244,6 +245,7 @@ pub fn compile_test(l: &Litmus) -> Result<Compiled, CheckError> {
         program: KernelProgram {
             threads: Arc::new(threads),
             init,
+            file: l.file.clone(),
         },
         addrs,
     })
@@ -288,49 +290,8 @@ pub fn check_with(
 ) -> Result<Outcome, CheckError> {
     let start = Instant::now();
     let c = compile_test(l)?;
-    let cfg = Config {
-        keep_going: true,
-        count_final_states: true,
-        threads: opts.threads,
-        max_events_per_execution: opts.max_events_per_execution,
-        memory_limit: opts.memory_limit,
-        ..Config::default()
-    };
-    let stats = porf_explore::explore(strategy, &c.program, model, &cfg);
-    if let Some(e) = stats
-        .errors
-        .iter()
-        .find(|e| e.class == ErrorClass::Unsupported)
-    {
-        let at = e
-            .events
-            .first()
-            .filter(|(_, s)| s.line > 0)
-            .map(|(_, s)| format!("{}:{}:{}", l.file, s.line, s.col))
-            .unwrap_or_else(|| format!("{}:1:1", l.file));
-        return Err(CheckError::Unsupported(format!(
-            "{at}: unsupported: {}",
-            e.message
-        )));
-    }
-    if let Some(r) = stats.stopped_by {
-        return Err(CheckError::Limit(format!(
-            "{}:1:1: no verdict: {r} stopped the exploration (an execution with {} events)",
-            l.file, stats.peak_graph_size
-        )));
-    }
-    let errors: Vec<String> = stats
-        .errors
-        .iter()
-        .map(|e| {
-            let locs: Vec<String> = e
-                .events
-                .iter()
-                .map(|(_, s)| format!("{}:{}:{}", l.file, s.line, s.col))
-                .collect();
-            format!("{}: {}", locs.join(", "), e.message)
-        })
-        .collect();
+    let stats = porf_explore::explore(strategy, &c.program, model, &config(opts));
+    let (races, errors) = sort_errors(&l.file, &c.program, &stats, &[])?;
 
     let observed = l.observed();
     let names_by_addr: HashMap<i64, &str> = c.addrs.iter().map(|(n, &a)| (a, n.as_str())).collect();
@@ -339,40 +300,33 @@ pub fn check_with(
         Value::Int(i) => *i,
         Value::Addr(x) => c.addrs.get(x).copied().unwrap_or(i64::MIN),
     };
-    let mut distinct: BTreeMap<Vec<i64>, (bool, u64)> = BTreeMap::new();
-    for (fs, &n) in &stats.final_state_counts {
-        let mem: HashMap<i64, i64> = fs.memory.iter().map(|&(a, v)| (a as i64, v)).collect();
-        let regs: HashMap<u32, &Vec<i64>> = fs.registers.iter().map(|(t, r)| (*t, r)).collect();
-        let val = |loc: &Loc| -> i64 {
-            match loc {
-                Loc::Global(x) => c.addrs.get(x).map_or(0, |a| {
-                    mem.get(a)
-                        .copied()
-                        .unwrap_or_else(|| c.program.init.get(a).copied().unwrap_or(0))
-                }),
-                // Thread `Pk` is the (k+1)th thread main spawns: tid k + 1.
-                Loc::Reg(t, r) => {
-                    let Some(k) = l.threads.iter().position(|th| th.id == *t) else {
-                        return 0;
-                    };
-                    let idx = threads[k].code.regs.iter().position(|n| n == r);
-                    match (idx, regs.get(&(k as u32 + 1))) {
-                        (Some(i), Some(vals)) => vals.get(i).copied().unwrap_or(0),
-                        _ => 0,
-                    }
+    let val = |fs: &porf_explore::FinalState, loc: &Loc| -> i64 {
+        match loc {
+            Loc::Global(x) => c.addrs.get(x).map_or(0, |a| {
+                fs.memory
+                    .iter()
+                    .find(|&&(m, _)| m as i64 == *a)
+                    .map(|&(_, v)| v)
+                    .unwrap_or_else(|| c.program.init.get(a).copied().unwrap_or(0))
+            }),
+            // Thread `Pk` is the (k+1)th thread main spawns: tid k + 1.
+            Loc::Reg(t, r) => {
+                let Some(k) = l.threads.iter().position(|th| th.id == *t) else {
+                    return 0;
+                };
+                let idx = threads[k].code.regs.iter().position(|n| n == r);
+                let vals = fs
+                    .registers
+                    .iter()
+                    .find(|(tid, _)| *tid == k as u32 + 1)
+                    .map(|(_, v)| v);
+                match (idx, vals) {
+                    (Some(i), Some(vals)) => vals.get(i).copied().unwrap_or(0),
+                    _ => 0,
                 }
             }
-        };
-        if l.filter
-            .as_ref()
-            .is_some_and(|f| !f.eval(&val, &addr_value))
-        {
-            continue;
         }
-        let sat = l.cond.prop.eval(&val, &addr_value);
-        let key: Vec<i64> = observed.iter().map(&val).collect();
-        distinct.entry(key).or_insert((sat, 0)).1 += n;
-    }
+    };
     let is_ptr = |loc: &Loc| match loc {
         Loc::Reg(t, r) => l
             .threads
@@ -393,34 +347,21 @@ pub fn check_with(
                 })
         }
     };
-    let states: Vec<FinalState> = distinct
-        .iter()
-        .map(|(vals, &(satisfies, executions))| FinalState {
-            values: observed
-                .iter()
-                .zip(vals)
-                .map(|(loc, &v)| {
-                    let shown = match (is_ptr(loc), names_by_addr.get(&v)) {
-                        (true, Some(n)) => n.to_string(),
-                        _ => v.to_string(),
-                    };
-                    (loc.clone(), shown)
-                })
-                .collect(),
-            satisfies,
-            executions,
-        })
-        .collect();
-    let positive = states
-        .iter()
-        .filter(|s| s.satisfies)
-        .map(|s| s.executions)
-        .sum();
-    let negative = states
-        .iter()
-        .filter(|s| !s.satisfies)
-        .map(|s| s.executions)
-        .sum();
+    let show = |loc: &Loc, v: i64| match (is_ptr(loc), names_by_addr.get(&v)) {
+        (true, Some(n)) => n.to_string(),
+        _ => v.to_string(),
+    };
+    let (states, positive, negative) = tally(
+        &stats.final_state_counts,
+        &observed,
+        l.filter.as_ref(),
+        &l.cond.prop,
+        &Reading {
+            val: &val,
+            addr_value: &addr_value,
+            show: &show,
+        },
+    );
     Ok(Outcome {
         name: l.name.clone(),
         file: l.file.clone(),
@@ -429,8 +370,21 @@ pub fn check_with(
         states,
         positive,
         negative,
-        races: Vec::new(),
+        races,
         errors,
+        // herd raises a flag only in the executions the filter keeps.
+        flags: stats
+            .flags
+            .iter()
+            .filter(|(_, states)| {
+                states.iter().any(|fs| {
+                    l.filter
+                        .as_ref()
+                        .is_none_or(|f| f.eval(&|loc: &Loc| val(fs, loc), &addr_value))
+                })
+            })
+            .map(|(f, _)| f.to_string())
+            .collect(),
         loop_cut: false,
         bound_cut: stats.bound_cut,
         elapsed: start.elapsed(),

@@ -61,6 +61,12 @@ pub enum Stmt {
         value: Expr,
         at: usize,
     },
+    /// A plain write `*addr = value`.
+    Store {
+        addr: Expr,
+        value: Expr,
+        at: usize,
+    },
     Expr(Expr),
     If(Expr, Vec<Stmt>, Vec<Stmt>),
     Block(Vec<Stmt>),
@@ -268,10 +274,11 @@ impl Parser {
                     t.text
                 )),
             w if TYPE_WORDS.contains(&w) => self.decl(),
-            "*" => self.err(
-                "unsupported: a plain access (porf follows the LKMM of ASPLOS 2018, which has \
-                 no plain accesses: use READ_ONCE/WRITE_ONCE)",
-            ),
+            "*" if self.toks.get(self.i + 2).is_some_and(|n| n.text == "=")
+                || self.toks.get(self.i + 1).is_some_and(|n| n.text == "(") =>
+            {
+                self.plain_store()
+            }
             _ if t.kind == Kind::Ident
                 && self.toks.get(self.i + 1).is_some_and(|n| {
                     matches!(
@@ -321,6 +328,22 @@ impl Parser {
                 Ok(vec![Stmt::Expr(e)])
             }
         }
+    }
+
+    /// `*p = e;` or `*(e1) = e2;`: a plain write. Compound assignments to memory are
+    /// refused (they would be a plain read and a plain write).
+    fn plain_store(&mut self) -> Res<Vec<Stmt>> {
+        let at = self.at();
+        self.i += 1;
+        let addr = self.unary()?;
+        if !self.is("=") {
+            return self
+                .err("unsupported: a plain access other than `*p = e` or `*p` in an expression");
+        }
+        self.i += 1;
+        let value = self.expr()?;
+        self.expect(";")?;
+        Ok(vec![Stmt::Store { addr, value, at }])
     }
 
     fn decl(&mut self) -> Res<Vec<Stmt>> {
