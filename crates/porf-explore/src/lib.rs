@@ -55,6 +55,7 @@
 pub mod bam;
 pub mod coherence;
 pub mod deadline;
+pub mod deferred;
 pub mod growth;
 pub mod key;
 pub mod leaks;
@@ -194,9 +195,12 @@ pub enum Strategy {
     RfSmc,
     /// RF-partSMC, RF-SMC's space-optimal variant; the same requirements.
     RfPartSmc,
-    /// Value enumeration ([`values`]): the one strategy for models that allow load
-    /// buffering.
+    /// Value enumeration ([`values`]): the brute-force strategy for models that allow
+    /// load buffering.
     Values,
+    /// The deferred-read graph explorer ([`deferred`]): reads may read from writes
+    /// added later; programs whose accesses carry their dependencies.
+    Deferred,
 }
 
 /// The strategy to run when none is asked for: [`Strategy::Values`] for a model that
@@ -219,10 +223,10 @@ pub fn supported(
     model: &dyn porf_models::MemoryModel,
     equiv: Equiv,
 ) -> Result<(), String> {
-    if model.allows_load_buffering() && strategy != Strategy::Values {
+    if model.allows_load_buffering() && !matches!(strategy, Strategy::Values | Strategy::Deferred) {
         return Err(format!(
-            "model {} allows load buffering (po ∪ rf cycles), which only the values explorer \
-             enumerates: pass --explorer values",
+            "model {} allows load buffering (po ∪ rf cycles), which only the values and \
+             deferred explorers enumerate: pass --explorer values",
             model.name()
         ));
     }
@@ -314,6 +318,7 @@ pub fn explore<P: porf_graph::Program + Sync>(
         Strategy::RfSmc => rf_smc::explore(prog, model, cfg),
         Strategy::RfPartSmc => rf_smc::part::explore(prog, model, cfg),
         Strategy::Values => values::explore(prog, model, cfg),
+        Strategy::Deferred => deferred::explore(prog, model, cfg),
     });
     if stats.parallel.workers == 0 {
         // A sequential explorer (RVF, reference, RF-SMC, values).
