@@ -51,8 +51,8 @@ pub enum Explorer {
     /// --low-memory`).
     RfPartSmc,
     /// Value enumeration, herd7's way: every read's value guessed, every rf and co
-    /// (exponential; for small loop-bounded programs). The one explorer for models
-    /// that allow load buffering, and their default.
+    /// (exponential; for small loop-bounded programs). The default for models that
+    /// allow load buffering.
     Values,
     /// The deferred-read graph explorer for models that allow load buffering: a read
     /// may read from a write added later, events wait for the reads they depend on

@@ -242,27 +242,6 @@ impl<P: Program> Deferred<'_, '_, P> {
         }
     }
 
-    /// The reads access `e` of `g` depends on (module docs), as events.
-    fn deps(g: &Graph, e: EventId) -> Vec<EventId> {
-        let l = g.label(e);
-        let hw = l.hw.clone().unwrap_or_default();
-        let d = &hw.deps;
-        let mut out: Vec<u32> = d.addr.iter().chain(&d.ctrl).copied().collect();
-        if l.is_write() {
-            out.extend(&d.data);
-        }
-        if l.is_exclusive_write() {
-            let read = EventId::new(e.tid, e.idx - 1);
-            if !matches!(
-                g.label(read).read_kind(),
-                Some(ReadKind::Rmw(RmwOp::Xchg(_)))
-            ) {
-                out.push(read.idx);
-            }
-        }
-        out.into_iter().map(|i| EventId::new(e.tid, i)).collect()
-    }
-
     fn visit(&mut self) {
         if self.v.stop() {
             return;
@@ -291,7 +270,7 @@ impl<P: Program> Deferred<'_, '_, P> {
                     self.refuse(msg, &s.st.g);
                     return;
                 }
-                if Self::deps(g, e).iter().all(|&r| self.resolved(r)) {
+                if deps(g, e).iter().all(|&r| self.resolved(r)) {
                     next = Some(e);
                     break 'threads;
                 }
@@ -448,4 +427,68 @@ impl<P: Program> Deferred<'_, '_, P> {
             }
         }
     }
+}
+
+/// The reads access `e` of `g` waits for (module docs): for a read those of its
+/// address and control dependencies; for a write those of its address, data and
+/// control dependencies and, for an RMW's write part other than an exchange's, its
+/// read part.
+pub fn deps(g: &Graph, e: EventId) -> Vec<EventId> {
+    let l = g.label(e);
+    let hw = l.hw.clone().unwrap_or_default();
+    let d = &hw.deps;
+    let mut out: Vec<u32> = d.addr.iter().chain(&d.ctrl).copied().collect();
+    if l.is_write() {
+        out.extend(&d.data);
+    }
+    if l.is_exclusive_write() {
+        let read = EventId::new(e.tid, e.idx - 1);
+        if !matches!(
+            g.label(read).read_kind(),
+            Some(ReadKind::Rmw(RmwOp::Xchg(_)))
+        ) {
+            out.push(read.idx);
+        }
+    }
+    out.into_iter().map(|i| EventId::new(e.tid, i)).collect()
+}
+
+/// Whether `g` has a cycle of rf and [`deps`]: what property P2 (module docs) forbids
+/// in a consistent execution.
+pub fn dependency_cycle(g: &Graph) -> bool {
+    let mut ids: Vec<EventId> = g.events().map(|(e, _)| e).collect();
+    ids.sort();
+    let index = |e: EventId| ids.binary_search(&e).expect("an event of g");
+    let mut succ: Vec<Vec<usize>> = vec![Vec::new(); ids.len()];
+    for &e in &ids {
+        let l = g.label(e);
+        if !(l.is_read() || l.is_write()) {
+            continue;
+        }
+        for d in deps(g, e) {
+            succ[index(d)].push(index(e));
+        }
+        if let Some(w) = l.rf() {
+            succ[index(w)].push(index(e));
+        }
+    }
+    // Kahn's algorithm: a cycle leaves some event with a predecessor.
+    let mut preds = vec![0usize; ids.len()];
+    for s in &succ {
+        for &j in s {
+            preds[j] += 1;
+        }
+    }
+    let mut ready: Vec<usize> = (0..ids.len()).filter(|&i| preds[i] == 0).collect();
+    let mut seen = 0;
+    while let Some(i) = ready.pop() {
+        seen += 1;
+        for &j in &succ[i] {
+            preds[j] -= 1;
+            if preds[j] == 0 {
+                ready.push(j);
+            }
+        }
+    }
+    seen < ids.len()
 }

@@ -204,8 +204,8 @@ pub enum Strategy {
 }
 
 /// The strategy to run when none is asked for: [`Strategy::Values`] for a model that
-/// allows load buffering (no other explorer reaches its po ∪ rf cycles), else
-/// [`Strategy::Optimal`].
+/// allows load buffering (it and [`Strategy::Deferred`], which refuses programs without
+/// dependencies, reach its po ∪ rf cycles), else [`Strategy::Optimal`].
 pub fn default_strategy(model: &dyn porf_models::MemoryModel) -> Strategy {
     if model.allows_load_buffering() {
         Strategy::Values
@@ -215,8 +215,9 @@ pub fn default_strategy(model: &dyn porf_models::MemoryModel) -> Strategy {
 }
 
 /// Whether `strategy` can explore `model` under `equiv`; the reason if not. A model
-/// that allows load buffering has one explorer, [`Strategy::Values`]: the others add
-/// events in a po ∪ rf order and would miss its executions. The RVF equivalence has
+/// that allows load buffering has two explorers, [`Strategy::Values`] and
+/// [`Strategy::Deferred`]: the others add events in a po ∪ rf order and would miss its
+/// executions. The RVF equivalence has
 /// one explorer, for SC: `--equiv rvf` needs the optimal strategy and the `sc` model.
 pub fn supported(
     strategy: Strategy,
