@@ -24,8 +24,11 @@
 //! tried and kept when the model accepts it ([`crate::values`]'s candidates: the
 //! graph replayed or patched, the model's whole check, the dependency-cycle check);
 //! otherwise the branch ends. Every run checks that each decided event is still there
-//! with the same location, value and dependencies. Memory: one decision map and one
-//! run per level of the recursion, whose depth is the number of accesses.
+//! with the same location, value and dependencies. Memory: the search keeps one
+//! decision map and one run per level of the recursion, whose depth is the number of
+//! accesses; besides, the rf of each complete leaf is kept to check that none comes
+//! twice, and the values explorer's candidates keep a key per execution (so memory is
+//! linear in the number of executions, not yet in one graph).
 //!
 //! **What it needs.** (P1) *Independence*, a property of the thread machines: an
 //! access of a thread is the same event (index, location, value, dependencies)
@@ -126,6 +129,7 @@ pub fn explore<P: Program>(prog: &P, model: &dyn MemoryModel, cfg: &Config) -> S
             unsupported: false,
         },
         decided: BTreeMap::new(),
+        leaves: HashSet::new(),
     };
     ex.visit();
     ex.v.rec.finish()
@@ -135,6 +139,11 @@ struct Deferred<'a, 'c, P: Program> {
     /// The candidates' machinery, recorder and limits of the values explorer.
     v: Values<'a, 'c, P>,
     decided: BTreeMap<EventId, Decided>,
+    /// The rf of every complete leaf so far: a second leaf with one of them would break
+    /// the exactly-once argument (module docs) and ends the exploration loudly rather
+    /// than being deduplicated in silence. (The values explorer's candidates keep a
+    /// set of the executions too.)
+    leaves: HashSet<Vec<(EventId, Option<EventId>)>>,
 }
 
 impl<P: Program> Deferred<'_, '_, P> {
@@ -401,6 +410,11 @@ impl<P: Program> Deferred<'_, '_, P> {
                     }
                 })
                 .collect();
+            if !self.leaves.insert(rf.clone()) {
+                let msg = "internal error: the deferred explorer reached one rf twice".into();
+                self.refuse(msg, &s.st.g);
+                return;
+            }
             self.v.candidate(&s, &rf);
             return;
         }
