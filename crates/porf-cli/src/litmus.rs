@@ -59,6 +59,10 @@ pub struct LitmusArgs {
     /// every store release, every RMW acq_rel, non-atomic accesses included.
     #[arg(long)]
     all_release_acquire: bool,
+    /// Exploration strategy [default: graph; values for a model that allows load
+    /// buffering]; `deferred` is the graph explorer for such models.
+    #[arg(long, value_enum)]
+    explorer: Option<crate::Explorer>,
     /// Explore on this many threads (default: the number of cores); the outcome does
     /// not depend on it.
     #[arg(long, value_name = "N")]
@@ -146,6 +150,7 @@ pub fn run(a: LitmusArgs) -> u8 {
         threads,
         unroll: a.unroll,
         all_release_acquire: a.all_release_acquire,
+        explorer: a.explorer.map(crate::Explorer::strategy),
         max_events_per_execution: Some(a.max_events_per_execution),
         memory_limit: match a.memory_limit {
             Some(crate::limits::MemoryLimit::Bytes(n)) => Some(n),

@@ -51,9 +51,27 @@ pub enum Explorer {
     /// --low-memory`).
     RfPartSmc,
     /// Value enumeration, herd7's way: every read's value guessed, every rf and co
-    /// (exponential; for small loop-bounded programs). The one explorer for models
-    /// that allow load buffering, and their default.
+    /// (exponential; for small loop-bounded programs). The default for models that
+    /// allow load buffering.
     Values,
+    /// The deferred-read graph explorer for models that allow load buffering: a read
+    /// may read from a write added later, events wait for the reads they depend on
+    /// (programs whose accesses carry dependencies: assembly and kernel litmus tests).
+    Deferred,
+}
+
+impl Explorer {
+    /// The strategy this explorer names (`rf-smc` without `--low-memory`).
+    pub fn strategy(self) -> Strategy {
+        match self {
+            Explorer::Values => Strategy::Values,
+            Explorer::Deferred => Strategy::Deferred,
+            Explorer::Graph => Strategy::Optimal,
+            Explorer::Reference => Strategy::Reference,
+            Explorer::RfSmc => Strategy::RfSmc,
+            Explorer::RfPartSmc => Strategy::RfPartSmc,
+        }
+    }
 }
 
 /// Flags shared by every command that explores a program.
@@ -185,6 +203,7 @@ impl ExploreArgs {
         if self.explorer.is_none() {
             self.explorer = Some(match porf_explore::default_strategy(model) {
                 Strategy::Values => Explorer::Values,
+                Strategy::Deferred => Explorer::Deferred,
                 _ => Explorer::Graph,
             });
         }
@@ -193,6 +212,7 @@ impl ExploreArgs {
     fn strategy(&self) -> Strategy {
         match self.explorer() {
             Explorer::Values => Strategy::Values,
+            Explorer::Deferred => Strategy::Deferred,
             Explorer::Graph => Strategy::Optimal,
             Explorer::Reference => Strategy::Reference,
             Explorer::RfSmc if self.low_memory => Strategy::RfPartSmc,

@@ -55,6 +55,7 @@
 pub mod bam;
 pub mod coherence;
 pub mod deadline;
+pub mod deferred;
 pub mod growth;
 pub mod key;
 pub mod leaks;
@@ -194,14 +195,17 @@ pub enum Strategy {
     RfSmc,
     /// RF-partSMC, RF-SMC's space-optimal variant; the same requirements.
     RfPartSmc,
-    /// Value enumeration ([`values`]): the one strategy for models that allow load
-    /// buffering.
+    /// Value enumeration ([`values`]): the brute-force strategy for models that allow
+    /// load buffering.
     Values,
+    /// The deferred-read graph explorer ([`deferred`]): reads may read from writes
+    /// added later; programs whose accesses carry their dependencies.
+    Deferred,
 }
 
 /// The strategy to run when none is asked for: [`Strategy::Values`] for a model that
-/// allows load buffering (no other explorer reaches its po ∪ rf cycles), else
-/// [`Strategy::Optimal`].
+/// allows load buffering (it and [`Strategy::Deferred`], which refuses programs without
+/// dependencies, reach its po ∪ rf cycles), else [`Strategy::Optimal`].
 pub fn default_strategy(model: &dyn porf_models::MemoryModel) -> Strategy {
     if model.allows_load_buffering() {
         Strategy::Values
@@ -211,18 +215,19 @@ pub fn default_strategy(model: &dyn porf_models::MemoryModel) -> Strategy {
 }
 
 /// Whether `strategy` can explore `model` under `equiv`; the reason if not. A model
-/// that allows load buffering has one explorer, [`Strategy::Values`]: the others add
-/// events in a po ∪ rf order and would miss its executions. The RVF equivalence has
+/// that allows load buffering has two explorers, [`Strategy::Values`] and
+/// [`Strategy::Deferred`]: the others add events in a po ∪ rf order and would miss its
+/// executions. The RVF equivalence has
 /// one explorer, for SC: `--equiv rvf` needs the optimal strategy and the `sc` model.
 pub fn supported(
     strategy: Strategy,
     model: &dyn porf_models::MemoryModel,
     equiv: Equiv,
 ) -> Result<(), String> {
-    if model.allows_load_buffering() && strategy != Strategy::Values {
+    if model.allows_load_buffering() && !matches!(strategy, Strategy::Values | Strategy::Deferred) {
         return Err(format!(
-            "model {} allows load buffering (po ∪ rf cycles), which only the values explorer \
-             enumerates: pass --explorer values",
+            "model {} allows load buffering (po ∪ rf cycles), which only the values and \
+             deferred explorers enumerate: pass --explorer values",
             model.name()
         ));
     }
@@ -314,6 +319,7 @@ pub fn explore<P: porf_graph::Program + Sync>(
         Strategy::RfSmc => rf_smc::explore(prog, model, cfg),
         Strategy::RfPartSmc => rf_smc::part::explore(prog, model, cfg),
         Strategy::Values => values::explore(prog, model, cfg),
+        Strategy::Deferred => deferred::explore(prog, model, cfg),
     });
     if stats.parallel.workers == 0 {
         // A sequential explorer (RVF, reference, RF-SMC, values).

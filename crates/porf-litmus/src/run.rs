@@ -50,6 +50,8 @@ pub struct Options {
     /// verdict ([`CheckError::Limit`]).
     pub max_events_per_execution: Option<u64>,
     pub memory_limit: Option<u64>,
+    /// The explorer to run instead of the model's default ([`strategy_for`]).
+    pub explorer: Option<Strategy>,
 }
 
 /// Why a test has no verdict. Each prints as `file:line:col: ...`.
@@ -257,13 +259,26 @@ pub fn strategy_for(model: &dyn MemoryModel, _model_name: &str) -> Result<Strate
     Ok(porf_explore::default_strategy(model))
 }
 
+/// The explorer `opts` asks for ([`Options::explorer`]) if it can explore `model`,
+/// else [`strategy_for`]'s.
+pub fn chosen_strategy(
+    model: &dyn MemoryModel,
+    model_name: &str,
+    opts: &Options,
+) -> Result<Strategy, String> {
+    match opts.explorer {
+        Some(s) => porf_explore::supported(s, model, Default::default()).map(|()| s),
+        None => strategy_for(model, model_name),
+    }
+}
+
 /// Whether exploring with `strategy` hands the model each event's hardware facts
 /// (`ThreadMachine::hw` copied into the graph with `Graph::set_hw`). The values
 /// explorer does; the others do not yet. (Every strategy is listed: a new
 /// one must say.)
 pub fn records_hw(strategy: Strategy) -> bool {
     match strategy {
-        Strategy::Values => true,
+        Strategy::Values | Strategy::Deferred => true,
         Strategy::Optimal | Strategy::Reference | Strategy::RfSmc | Strategy::RfPartSmc => false,
     }
 }
@@ -552,7 +567,7 @@ pub fn check(
     }
     let names_by_addr: HashMap<i64, &str> = addrs.iter().map(|(n, &a)| (a, n.as_str())).collect();
 
-    let strategy = strategy_for(model, model_name)
+    let strategy = chosen_strategy(model, model_name, opts)
         .map_err(|m| CheckError::Unsupported(format!("{}:1:1: unsupported: {m}", l.file)))?;
     let (stats, prog) = explore(&module, strategy, model, opts);
     let (races, errors) = sort_errors(&l.file, &prog, &stats, &[])?;

@@ -67,7 +67,7 @@ impl<P: Program> Values<'_, '_, P> {
     }
 
     /// The candidates of script `s` with reads-from `rf`: every co.
-    fn candidate(&mut self, s: &Script<P>, rf: &[(EventId, Option<EventId>)]) {
+    pub(crate) fn candidate(&mut self, s: &Script<P>, rf: &[(EventId, Option<EventId>)]) {
         let ord = order(s, rf);
         let cyclic = ord.is_none();
         let mut st = match ord {

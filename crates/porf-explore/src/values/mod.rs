@@ -71,7 +71,7 @@
 //! for litmus-sized programs.
 
 mod candidates;
-mod script;
+pub(crate) mod script;
 
 use crate::coherence::Coherence;
 use crate::record::Recorder;

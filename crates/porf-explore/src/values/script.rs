@@ -168,7 +168,7 @@ impl<P: Program> Values<'_, '_, P> {
 
 /// Pushes the state of read `r`'s thread after `r` answered `guess`, and adds what
 /// follows it, as [`step::after_read`] does for a read of a write of that value.
-fn answer<P: Program>(
+pub(crate) fn answer<P: Program>(
     st: &mut State<P>,
     model: &dyn porf_models::MemoryModel,
     r: EventId,
@@ -233,7 +233,7 @@ pub(crate) fn set_hw(g: &mut Graph, t: Tid, first: u32, len: u32, hw: &Option<po
 
 /// An error event marked unsupported among the `len` events of thread `t` from
 /// `first`.
-fn unsupported_event(g: &Graph, t: Tid, first: u32, len: u32) -> Option<EventId> {
+pub(crate) fn unsupported_event(g: &Graph, t: Tid, first: u32, len: u32) -> Option<EventId> {
     (first..first + len).map(|i| EventId::new(t, i)).find(|&e| {
         matches!(
             g.label(e).kind,
@@ -245,7 +245,7 @@ fn unsupported_event(g: &Graph, t: Tid, first: u32, len: u32) -> Option<EventId>
     })
 }
 
-fn unsupported_message(g: &Graph, e: EventId) -> String {
+pub(crate) fn unsupported_message(g: &Graph, e: EventId) -> String {
     match &g.label(e).kind {
         LabelKind::Error { msg, .. } => msg.clone(),
         _ => unreachable!(),

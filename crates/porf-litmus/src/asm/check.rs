@@ -12,8 +12,8 @@ use super::machine::AsmProgram;
 use super::AsmLitmus;
 use crate::ast::{needed, observed, Loc, Value};
 use crate::run::{
-    config, sees_exclusive_pairs, sort_errors, strategy_for, tally, CheckError, Options, Outcome,
-    Reading,
+    chosen_strategy, config, sees_exclusive_pairs, sort_errors, tally, CheckError, Options,
+    Outcome, Reading,
 };
 use porf_explore::ErrorClass;
 use porf_models::MemoryModel;
@@ -98,7 +98,7 @@ pub fn check_asm(
             t.file
         )));
     }
-    let strategy = strategy_for(model, model_name)
+    let strategy = chosen_strategy(model, model_name, opts)
         .map_err(|m| CheckError::Unsupported(format!("{}:1:1: unsupported: {m}", t.file)))?;
     if let Some((ins, th)) = t.threads.iter().find_map(|th| {
         th.code

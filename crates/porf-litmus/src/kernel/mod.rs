@@ -275,7 +275,12 @@ pub fn check(
             l.file
         )));
     }
-    let strategy = strategy_for(model);
+    let strategy = match opts.explorer {
+        Some(s) => porf_explore::supported(s, model, Default::default())
+            .map(|()| s)
+            .map_err(|m| CheckError::Unsupported(format!("{}:1:1: unsupported: {m}", l.file)))?,
+        None => strategy_for(model),
+    };
     check_with(l, model, model_name, strategy, opts)
 }
 
