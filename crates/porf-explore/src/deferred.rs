@@ -41,14 +41,17 @@
 //! front ends, `Hw` = `None`) are refused. A run that breaks P1 is caught when a
 //! decided event changes, and ends the exploration with an unsupported error.
 //! (P2) *No dependency cycles*, a property of the model: no consistent execution has
-//! a cycle of rf and the dependencies above. Every hardware model forbids it through
-//! its dependency-ordering axiom: ARMv8's `dob` (Pulte et al., POPL 2018) holds
-//! `addr`, `data`, `ctrl;[W]`, `(addr|data);rfi` and its `aob` the RMW pairs, RISC-V's
-//! ppo rules 9–11 and atomicity, POWER's `ppo` (its `ii`/`ic`/`ci`/`cc` fixpoint holds
-//! `addr`, `data` and `ctrl` to writes), IMM's `ppo` (`deps`, `rfi`, `rmw`) and LKMM's
-//! `ppo` (`dep`, `rfi` of `rmw`). It is checked per model on random graphs by
-//! the test `dependency_cycles` of `porf-explore`'s `differential_deferred`, on
-//! `porf-models`' random hardware graphs; the values explorer, which needs it too,
+//! a cycle of rf and the dependencies above. A model claims it with
+//! [`porf_models::MemoryModel::forbids_dependency_cycles`], and [`crate::supported`]
+//! refuses this explorer for a model that does not. ARMv8, RISC-V, POWER and IMM
+//! claim it through their dependency-ordering axioms: ARMv8's `dob` (Pulte et al.,
+//! POPL 2018) holds `addr`, `data`, `ctrl;[W]`, `(addr|data);rfi` and its `aob` the
+//! RMW pairs, RISC-V's ppo rules 9–11 and atomicity, POWER's `ppo` (its
+//! `ii`/`ic`/`ci`/`cc` fixpoint holds `addr`, `data` and `ctrl` to writes), IMM's `ppo`
+//! (`deps`, `rfi`, `rmw`); each is checked on random graphs by `porf-explore`'s test
+//! `deferred_dependencies`. LKMM does not: it leaves plain accesses out of its
+//! ordering, and that test finds a consistent cycle through them. The values explorer,
+//! which needs the property too,
 //! checks every consistent candidate and refuses one with such a cycle.
 //!
 //! **Why it is exact.** Fix a consistent complete execution G (events, rf, co). Call

@@ -231,6 +231,13 @@ pub fn supported(
             model.name()
         ));
     }
+    if strategy == Strategy::Deferred && !model.forbids_dependency_cycles() {
+        return Err(format!(
+            "model {} may accept a cycle of rf and dependencies (LKMM: through plain \
+             accesses), which the deferred explorer would not reach: pass --explorer values",
+            model.name()
+        ));
+    }
     if equiv != Equiv::Rvf {
         return Ok(());
     }

@@ -143,6 +143,7 @@ hardware_model!(
     "armv8",
     incremental: |g| Armv8::check(g, false),
     whole: |g| Armv8::check(g, true),
+    dependency_cycles: forbidden,
 );
 
 #[cfg(test)]

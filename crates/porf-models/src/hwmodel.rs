@@ -11,13 +11,18 @@
 //! ([`crate::MemoryModel::is_consistent`]), each a function of the graph, and any
 //! further methods it overrides.
 
-/// `hardware_model!(Ty, "name", incremental: |g| .., whole: |g| .. [, extra: { fns }])`
-/// implements [`crate::MemoryModel`] for `Ty` as the module docs say.
+/// `hardware_model!(Ty, "name", incremental: |g| .., whole: |g| .., dependency_cycles:
+/// forbidden|allowed [, extra: { fns }])` implements [`crate::MemoryModel`] for `Ty` as
+/// the module docs say; `dependency_cycles` answers
+/// [`crate::MemoryModel::forbids_dependency_cycles`].
 macro_rules! hardware_model {
+    (@cycles forbidden) => { true };
+    (@cycles allowed) => { false };
     (
         $ty:ty, $name:literal,
         incremental: $inc:expr,
-        whole: $whole:expr
+        whole: $whole:expr,
+        dependency_cycles: $cycles:ident
         $(, extra: { $($extra:item)* })? $(,)?
     ) => {
         impl $crate::MemoryModel for $ty {
@@ -40,6 +45,9 @@ macro_rules! hardware_model {
             }
             fn has_data_races(&self) -> bool {
                 false
+            }
+            fn forbids_dependency_cycles(&self) -> bool {
+                hardware_model!(@cycles $cycles)
             }
             $($($extra)*)?
         }

@@ -146,6 +146,7 @@ hardware_model!(
     "imm",
     incremental: axioms,
     whole: |g| atomicity::holds(g) && axioms(g),
+    dependency_cycles: forbidden,
     extra: {
         /// Reading a stale value is a matter of the whole model (no hb coherence).
         fn reads_stale(&self, _g: &porf_graph::Graph, _r: porf_graph::EventId) -> bool {

@@ -136,6 +136,18 @@ pub trait MemoryModel: Sync + Send {
         false
     }
 
+    /// Whether no consistent execution has a cycle of rf and the dependencies
+    /// (`addr`, `data`, `ctrl` of `porf_graph::hw`) — what the deferred explorer needs
+    /// to reach every execution (`porf-explore`'s `deferred`, property P2). True for a
+    /// model that forbids load buffering (po ∪ rf acyclic includes these cycles); for
+    /// one that allows it, only when shown: ARMv8, RISC-V, POWER and IMM order every
+    /// dependency and each is checked on random graphs
+    /// (`porf-explore/tests/deferred_dependencies.rs`); LKMM does not order plain
+    /// accesses, so a cycle through them can be consistent (a flagged data race).
+    fn forbids_dependency_cycles(&self) -> bool {
+        !self.allows_load_buffering()
+    }
+
     /// Whether the model has data races at all (the [`race`] checks apply). False for
     /// models in which every access synchronises whatever its memory order — the
     /// causal models of Lahav and Boker (TOPLAS 2022), [`causal`] — so that explorers

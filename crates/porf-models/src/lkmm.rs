@@ -92,6 +92,7 @@ hardware_model!(
     "lkmm",
     incremental: |g| Axioms::of(g).all_hold(false),
     whole: |g| atomicity::holds(g) && Axioms::of(g).all_hold(true),
+    dependency_cycles: allowed,
     extra: {
         fn flags(&self, g: &Graph) -> Vec<&'static str> {
             if data_races(g).is_empty() {

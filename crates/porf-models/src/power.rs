@@ -168,6 +168,7 @@ hardware_model!(
     "power",
     incremental: |g| Power.axioms(g),
     whole: |g| atomicity::holds(g) && Power.axioms(g),
+    dependency_cycles: forbidden,
     extra: {
         /// Reading a stale value is a matter of the whole model (no hb coherence).
         fn reads_stale(&self, _g: &porf_graph::Graph, _r: porf_graph::EventId) -> bool {

@@ -170,6 +170,7 @@ hardware_model!(
     "riscv",
     incremental: |g| RiscV::check(g, false),
     whole: |g| RiscV::check(g, true),
+    dependency_cycles: forbidden,
 );
 
 #[cfg(test)]
