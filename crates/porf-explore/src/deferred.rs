@@ -77,9 +77,6 @@
 //! values explorer does: this is a search over rf, not yet GenMC's incremental
 //! co with consistency-pruned revisits.
 
-use crate::coherence::Coherence;
-use crate::record::Recorder;
-use crate::state::TidRegistry;
 use crate::step::{self, Access, Step};
 use crate::values::script::{
     answer, set_hw, unsupported_event, unsupported_message, Guess, Script, ScriptStep,
@@ -122,15 +119,7 @@ struct Decided {
 
 pub fn explore<P: Program>(prog: &P, model: &dyn MemoryModel, cfg: &Config) -> Stats {
     let mut ex = Deferred {
-        v: Values {
-            prog,
-            model,
-            co: Coherence::new(model, cfg.equiv),
-            rec: Recorder::new(cfg, model),
-            tids: TidRegistry::default(),
-            seen: HashSet::new(),
-            unsupported: false,
-        },
+        v: Values::new(prog, model, cfg),
         decided: BTreeMap::new(),
         leaves: HashSet::new(),
     };

@@ -111,15 +111,7 @@ impl Domain {
 }
 
 pub fn explore<P: Program>(prog: &P, model: &dyn MemoryModel, cfg: &Config) -> Stats {
-    let mut ex = Values {
-        prog,
-        model,
-        co: Coherence::new(model, cfg.equiv),
-        rec: Recorder::new(cfg, model),
-        tids: TidRegistry::default(),
-        seen: HashSet::new(),
-        unsupported: false,
-    };
+    let mut ex = Values::new(prog, model, cfg);
     ex.run();
     ex.rec.finish()
 }
@@ -136,7 +128,20 @@ pub(crate) struct Values<'a, 'c, P: Program> {
     pub(crate) unsupported: bool,
 }
 
-impl<P: Program> Values<'_, '_, P> {
+impl<'a, 'c, P: Program> Values<'a, 'c, P> {
+    /// A fresh exploration of `prog` under `model` with `cfg`'s equivalence and limits.
+    pub(crate) fn new(prog: &'a P, model: &'a dyn MemoryModel, cfg: &'c Config) -> Self {
+        Values {
+            prog,
+            model,
+            co: Coherence::new(model, cfg.equiv),
+            rec: Recorder::new(cfg, model),
+            tids: TidRegistry::default(),
+            seen: HashSet::new(),
+            unsupported: false,
+        }
+    }
+
     fn run(&mut self) {
         let mut domain = Domain::default();
         let mut rounds = 0;
