@@ -712,19 +712,17 @@ pub fn riscv_shapes() -> Vec<Shape> {
     // stores a value data-dependent on its read of y (rule 10, into the AMO), and its
     // result gives the address of the read of x (rule 9, out of the AMO): r(y) < AMO
     // < r(x), with the writer's fence and fr from r(x) = 0 a cycle.
-    let mut l = HwLit::new(2);
-    l.write(1, X, N, none());
-    l.fence(1, f(rw, rw), none());
-    let wy = l.write(1, Y, N, none());
-    let ry = l.read(2, Y, N, none());
-    let (ar, _) = l.amo_on(2, Z, N, On::data(ry));
-    let rx = l.read(2, X, N, On::addr(ar));
-    l.rf(ry, Some(wy)).rf(rx, None);
-    v.push(Shape {
-        name: "MP+fence.rw.rw+data-amoswap-addr (AMO one operation)",
-        graph: l.g,
-        allowed: false,
-    });
+    v.push(mp(
+        "MP+fence.rw.rw+data-amoswap-addr (AMO one operation)",
+        false,
+        (N, N),
+        Some(f(rw, rw)),
+        |l, ry| {
+            let (ar, _) = l.amo_on(2, Z, N, On::data(ry));
+            l.read(2, X, N, On::addr(ar))
+        },
+        N,
+    ));
     // ISA-DEP-WR-ADDR (the manual's litmus test; Dat3M/herd: never): `lr x; sc x`
     // succeeds, and the address of the read of y depends on `sc`'s status register
     // (RVWMO's syntactic dependencies start at the operation of any instruction whose
@@ -759,20 +757,19 @@ pub fn riscv_shapes() -> Vec<Shape> {
     });
     // MP+fence.rw.rw+data-rfi-addr: rule 12 orders the reader's first read before
     // the read of its own store, rule 9 that read before the read of x — forbidden.
-    let mut l = HwLit::new(2);
-    l.write(1, X, N, none());
-    l.fence(1, f(rw, rw), none());
-    let wy = l.write(1, Y, N, none());
-    let ry = l.read(2, Y, N, none());
-    let wz = l.write(2, Z, N, On::data(ry));
-    let rz = l.read(2, Z, N, none());
-    let rx = l.read(2, X, N, On::addr(rz));
-    l.rf(ry, Some(wy)).rf(rz, Some(wz)).rf(rx, None);
-    v.push(Shape {
-        name: "MP+fence.rw.rw+data-rfi-addr (rules 12, 9)",
-        graph: l.g,
-        allowed: false,
-    });
+    v.push(mp(
+        "MP+fence.rw.rw+data-rfi-addr (rules 12, 9)",
+        false,
+        (N, N),
+        Some(f(rw, rw)),
+        |l, ry| {
+            let wz = l.write(2, Z, N, On::data(ry));
+            let rz = l.read(2, Z, N, none());
+            l.rf(rz, Some(wz));
+            l.read(2, X, N, On::addr(rz))
+        },
+        N,
+    ));
     // MP+fence.rw.rw+amo-rfi: the reader's AMO on y, a load reading its store back
     // (rule 3), then the read of x address-dependent on it (rule 9) — forbidden.
     let mut l = HwLit::new(2);
@@ -791,18 +788,16 @@ pub fn riscv_shapes() -> Vec<Shape> {
     });
     // MP+fence.rw.rw+addr-po: the read of x po-after a read address-dependent on
     // the first read orders nothing for reads (rule 13 is about stores): allowed.
-    let mut l = HwLit::new(2);
-    l.write(1, X, N, none());
-    l.fence(1, f(rw, rw), none());
-    let wy = l.write(1, Y, N, none());
-    let ry = l.read(2, Y, N, none());
-    l.read(2, Z, N, On::addr(ry));
-    let rx = l.read(2, X, N, none());
-    l.rf(ry, Some(wy)).rf(rx, None);
-    v.push(Shape {
-        name: "MP+fence.rw.rw+addr-po (rule 13 orders stores only)",
-        graph: l.g,
-        allowed: true,
-    });
+    v.push(mp(
+        "MP+fence.rw.rw+addr-po (rule 13 orders stores only)",
+        true,
+        (N, N),
+        Some(f(rw, rw)),
+        |l, ry| {
+            l.read(2, Z, N, On::addr(ry));
+            l.read(2, X, N, none())
+        },
+        N,
+    ));
     v
 }
