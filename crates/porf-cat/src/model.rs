@@ -7,7 +7,9 @@
 //! ([`crate::build::from_graph_without_atomicity`]: backward revisits pass through
 //! graphs in which a new RMW reads a write another RMW already follows, and must not
 //! be pruned there); `is_consistent` adds `porf_models::atomicity`. Flags do not make
-//! a graph inconsistent.
+//! a graph inconsistent: [`MemoryModel::flags`] names those a consistent graph raises
+//! (herd's `flag` tests that hold and `undefined_unless` tests that fail), as herd
+//! prints them beside its verdict.
 //! What porf cannot know of an arbitrary model, it does not assume:
 //! * `maximal_extensions_consistent` is false (the explorer keeps its set of revisit
 //!   graphs instead of TruSt's maximality rule), `reads_stale` never prunes and
@@ -24,6 +26,7 @@
 //! a later one makes the graph inconsistent and is kept for
 //! [`CatModel::runtime_error`].
 
+use crate::ast::{CheckKind, Instr};
 use crate::build::{from_graph, from_graph_without_atomicity};
 use crate::diag::CatError;
 use crate::eval::{evaluate, Verdict};
@@ -41,6 +44,9 @@ pub struct CatModel {
     error: Arc<Mutex<Option<CatError>>>,
     /// [`crate::load_buffering::forbids_load_buffering`] of the model.
     forbids_lb: bool,
+    /// Whether the model has a `flag` or `undefined_unless` test (if not, no graph
+    /// raises a flag and [`MemoryModel::flags`] evaluates nothing).
+    has_flags: bool,
 }
 
 impl CatModel {
@@ -54,6 +60,7 @@ impl CatModel {
         evaluate(&model, &empty, false)?;
         Ok(CatModel {
             forbids_lb: crate::load_buffering::forbids_load_buffering(&model),
+            has_flags: has_flag_tests(&model.prelude) || has_flag_tests(&model.instrs),
             model: Arc::new(model),
             name: Box::leak(name.to_string().into_boxed_str()),
             error: Arc::new(Mutex::new(None)),
@@ -127,4 +134,44 @@ impl MemoryModel for CatModel {
     fn allows_load_buffering(&self) -> bool {
         !self.forbids_lb
     }
+    /// The flags the whole model raises on `g` if it allows `g` (an evaluation error
+    /// is kept as in [`CatModel::is_consistent`] and raises none).
+    fn flags(&self, g: &Graph) -> Vec<&'static str> {
+        if !self.has_flags {
+            return Vec::new();
+        }
+        match self.verdict(g) {
+            Ok(v) if v.allowed() => v.flags.iter().map(|f| intern(f)).collect(),
+            Ok(_) => Vec::new(),
+            Err(e) => {
+                if let Ok(mut slot) = self.error.lock() {
+                    slot.get_or_insert(e);
+                }
+                Vec::new()
+            }
+        }
+    }
+}
+
+/// Whether `instrs` (included files expanded) have a `flag` or `undefined_unless`
+/// test, in either branch of a variant test.
+fn has_flag_tests(instrs: &[Instr]) -> bool {
+    instrs.iter().any(|i| match i {
+        Instr::Check { kind, .. } => matches!(kind, CheckKind::Flag | CheckKind::UndefinedUnless),
+        Instr::IfVariant(_, yes, no) => has_flag_tests(yes) || has_flag_tests(no),
+        _ => false,
+    })
+}
+
+/// A flag's name as the `&'static str` [`MemoryModel::flags`] gives: each distinct name
+/// is leaked once (a model has a handful).
+fn intern(name: &str) -> &'static str {
+    static NAMES: Mutex<Vec<&'static str>> = Mutex::new(Vec::new());
+    let mut names = NAMES.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(n) = names.iter().find(|n| **n == name) {
+        return n;
+    }
+    let n: &'static str = Box::leak(name.to_string().into_boxed_str());
+    names.push(n);
+    n
 }

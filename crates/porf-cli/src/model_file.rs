@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 /// The help text of `--model-file`.
 pub const HELP: &str = "A memory model in herd7's cat language instead of --model: \
-    the file's checks decide which executions are consistent (flags do not forbid). \
+    the file's checks decide which executions are consistent (flags do not forbid; `porf litmus` prints those raised). \
     `include`s are looked up next to the including file, then in PORF_CAT_PATH's \
     directories. Data races are not reported under a cat model";
 

@@ -130,3 +130,58 @@ fn broken_cat_files_are_errors_at_their_position() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A cat model's flags are printed as herd prints them, after the witnesses, and only
+/// from executions the test's filter keeps. Hand derivation for SB under SC: its three
+/// executions read (0,1), (1,0) and (1,1); the two with a 0 have a read from the
+/// initial write while the other thread's write is coherence-later (an external `fr`),
+/// the third has none; no execution reads a write of its own thread (no internal `rf`).
+#[test]
+fn cat_flags_are_printed_for_the_executions_the_filter_keeps() {
+    let dir = std::env::temp_dir().join(format!("porf-cat-flags-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let model = dir.join("flags.cat");
+    std::fs::write(
+        &model,
+        "\"sc with flags\"\ninclude \"sc.cat\"\n\
+         flag ~empty (fr & ext) as ext-fr\nflag ~empty (rf & int) as int-rf\n",
+    )
+    .unwrap();
+    let sb = |filter: &str| {
+        format!(
+            "C SB\n{{}}\n\
+             P0(atomic_int* x, atomic_int* y) {{\n  atomic_store_explicit(x, 1, memory_order_relaxed);\n  \
+             int r0 = atomic_load_explicit(y, memory_order_relaxed);\n}}\n\
+             P1(atomic_int* x, atomic_int* y) {{\n  atomic_store_explicit(y, 1, memory_order_relaxed);\n  \
+             int r0 = atomic_load_explicit(x, memory_order_relaxed);\n}}\n\
+             {filter}exists (0:r0=0 /\\ 1:r0=0)\n"
+        )
+    };
+    let run = |name: &str, text: String| {
+        let file = dir.join(name);
+        std::fs::write(&file, text).unwrap();
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_porf"))
+            .args(["litmus", "--model-file", model.to_str().unwrap()])
+            .arg(&file)
+            .env("PORF_CAT_PATH", common::repo_file("crates/porf-cat/cat"))
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout).to_string();
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{text}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        text
+    };
+    let all = run("sb.litmus", sb(""));
+    assert!(all.contains("Never 0 3"), "{all}");
+    assert!(all.contains("Flag ext-fr\n"), "{all}");
+    assert!(!all.contains("int-rf"), "{all}");
+    // The filter keeps only the execution reading (1, 1): no flag.
+    let kept = run("sb-filter.litmus", sb("filter (0:r0=1 /\\ 1:r0=1)\n"));
+    assert!(kept.contains("Never 0 1"), "{kept}");
+    assert!(!kept.contains("Flag"), "{kept}");
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -330,7 +330,8 @@ impl<'c> Recorder<'c> {
     }
 
     /// Counts a maximal consistent execution of `prog` (with keep-going, also in the
-    /// count of each error it contains, [`crate::tally`]).
+    /// count of each error it contains, [`crate::tally`]); with final states recorded,
+    /// also the model's flags the execution raises ([`MemoryModel::flags`]).
     pub fn maximal<P: Program>(&mut self, prog: &P, st: &mut State<P>, co: &Coherence) {
         self.tick(&st.g);
         if let Some(seen) = &mut self.seen_executions {
@@ -385,6 +386,9 @@ impl<'c> Recorder<'c> {
                 if self.cfg.collect_final_states || self.cfg.count_final_states {
                     let with_memory = self.cfg.equiv == Equiv::Co;
                     let fs = final_state(st, with_memory);
+                    for f in co.model.flags(&st.g) {
+                        self.stats.flags.entry(f).or_default().insert(fs.clone());
+                    }
                     if self.cfg.count_final_states {
                         *self.stats.final_state_counts.entry(fs.clone()).or_default() += 1;
                     }

@@ -189,7 +189,8 @@ pub struct Stats {
     pub final_state_counts: std::collections::BTreeMap<FinalState, u64>,
     /// The model's flags ([`porf_models::MemoryModel::flags`]) and the final states of
     /// the complete executions raising each, so that a front end can keep those its
-    /// filter keeps (the values explorer asks; the others record none).
+    /// filter keeps (recorded with the final states: [`crate::Config::collect_final_states`]
+    /// or [`crate::Config::count_final_states`]).
     pub flags: std::collections::BTreeMap<&'static str, BTreeSet<FinalState>>,
     /// The thread-local outcomes of every maximal execution, if requested
     /// ([`crate::Config::collect_thread_outcomes`]).

@@ -474,6 +474,24 @@ pub(crate) struct Reading<'a> {
     pub show: &'a dyn Fn(&Loc, i64) -> String,
 }
 
+/// herd's flags some complete execution raised, among those the filter keeps (herd
+/// evaluates a flag only on the executions that pass the test's `filter`).
+pub(crate) fn raised_flags(
+    flags: &BTreeMap<&'static str, std::collections::BTreeSet<porf_explore::FinalState>>,
+    filter: Option<&Prop>,
+    r: &Reading,
+) -> Vec<String> {
+    flags
+        .iter()
+        .filter(|(_, states)| {
+            states.iter().any(|fs| {
+                filter.is_none_or(|f| f.eval(&|loc: &Loc| (r.val)(fs, loc), r.addr_value))
+            })
+        })
+        .map(|(f, _)| f.to_string())
+        .collect()
+}
+
 /// The distinct final states of `final_states` projected on `observed` (in herd's
 /// order), each with whether `prop` holds there and how many executions the filter
 /// keeps end there; then the positive and negative execution counts.
@@ -588,16 +606,17 @@ pub fn check(
         (true, Some(n)) => n.to_string(),
         _ => v.to_string(),
     };
+    let reading = Reading {
+        val: &val,
+        addr_value: &addr_value,
+        show: &show,
+    };
     let (states, positive, negative) = tally(
         &stats.final_state_counts,
         &observed,
         l.filter.as_ref(),
         &l.cond.prop,
-        &Reading {
-            val: &val,
-            addr_value: &addr_value,
-            show: &show,
-        },
+        &reading,
     );
     let loop_cut = stats.bound_cut > 0;
     Ok(Outcome {
@@ -610,7 +629,7 @@ pub fn check(
         negative,
         races,
         errors,
-        flags: Vec::new(),
+        flags: raised_flags(&stats.flags, l.filter.as_ref(), &reading),
         loop_cut,
         bound_cut: stats.bound_cut,
         elapsed: start.elapsed(),

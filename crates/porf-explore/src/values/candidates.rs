@@ -125,22 +125,7 @@ impl<P: Program> Values<'_, '_, P> {
             return;
         }
         if self.seen.insert(execution_key(&st.g, self.co.equiv)) {
-            let complete = self.rec.stats.complete;
             classify_maximal(&mut self.rec, self.prog, st, &self.co);
-            if self.rec.stats.complete > complete {
-                let flags = self.model.flags(&st.g);
-                if !flags.is_empty() {
-                    let fs = crate::record::final_state(st, self.co.equiv == crate::Equiv::Co);
-                    for f in flags {
-                        self.rec
-                            .stats
-                            .flags
-                            .entry(f)
-                            .or_default()
-                            .insert(fs.clone());
-                    }
-                }
-            }
         }
     }
 

@@ -12,8 +12,8 @@ use super::machine::AsmProgram;
 use super::AsmLitmus;
 use crate::ast::{needed, observed, Loc, Value};
 use crate::run::{
-    chosen_strategy, config, sees_exclusive_pairs, sort_errors, tally, CheckError, Options,
-    Outcome, Reading,
+    chosen_strategy, config, raised_flags, sees_exclusive_pairs, sort_errors, tally, CheckError,
+    Options, Outcome, Reading,
 };
 use porf_explore::ErrorClass;
 use porf_models::MemoryModel;
@@ -189,16 +189,17 @@ pub fn check_asm(
         Some(n) => n.to_string(),
         None => v.to_string(),
     };
+    let reading = Reading {
+        val: &val,
+        addr_value: &addr_value,
+        show: &show,
+    };
     let (states, positive, negative) = tally(
         &stats.final_state_counts,
         &observed,
         t.filter.as_ref(),
         &t.cond.prop,
-        &Reading {
-            val: &val,
-            addr_value: &addr_value,
-            show: &show,
-        },
+        &reading,
     );
     Ok(Outcome {
         name: t.name.clone(),
@@ -210,7 +211,7 @@ pub fn check_asm(
         negative,
         races,
         errors,
-        flags: Vec::new(),
+        flags: raised_flags(&stats.flags, t.filter.as_ref(), &reading),
         loop_cut: stats.bound_cut > 0,
         bound_cut: stats.bound_cut,
         elapsed: start.elapsed(),

@@ -31,7 +31,7 @@ pub mod syntax;
 
 use crate::ast::{Litmus, Loc, Value};
 use crate::parse::LitmusError;
-use crate::run::{config, sort_errors, tally, CheckError, Options, Outcome, Reading};
+use crate::run::{config, raised_flags, sort_errors, tally, CheckError, Options, Outcome, Reading};
 use compile::Code;
 use machine::{KernelProgram, ThreadCode};
 use porf_explore::Strategy;
@@ -356,16 +356,17 @@ pub fn check_with(
         (true, Some(n)) => n.to_string(),
         _ => v.to_string(),
     };
+    let reading = Reading {
+        val: &val,
+        addr_value: &addr_value,
+        show: &show,
+    };
     let (states, positive, negative) = tally(
         &stats.final_state_counts,
         &observed,
         l.filter.as_ref(),
         &l.cond.prop,
-        &Reading {
-            val: &val,
-            addr_value: &addr_value,
-            show: &show,
-        },
+        &reading,
     );
     Ok(Outcome {
         name: l.name.clone(),
@@ -377,19 +378,7 @@ pub fn check_with(
         negative,
         races,
         errors,
-        // herd raises a flag only in the executions the filter keeps.
-        flags: stats
-            .flags
-            .iter()
-            .filter(|(_, states)| {
-                states.iter().any(|fs| {
-                    l.filter
-                        .as_ref()
-                        .is_none_or(|f| f.eval(&|loc: &Loc| val(fs, loc), &addr_value))
-                })
-            })
-            .map(|(f, _)| f.to_string())
-            .collect(),
+        flags: raised_flags(&stats.flags, l.filter.as_ref(), &reading),
         loop_cut: false,
         bound_cut: stats.bound_cut,
         elapsed: start.elapsed(),
