@@ -29,11 +29,13 @@ each stopped after `--timeout` seconds). Dat3M's expected verdicts are in
 AARCH64's `Fence2/MP+dmb.sys.litmus` (exists the message-passing outcome, forbidden with
 full barriers) is 0 and `Fence2/MP.litmus` is 1. For each folder the script prints `N
 passed, M failed, K not run` (a test passes when porf's `Ok`/`No` equals the expected
-one), the share of the folder that passed, then every disagreement (porf's observation
+one), the share of the folder that passed, porf's own time on the answered tests (total,
+median, 90th percentile, maximum, as each run's JSON says), then every disagreement (porf's observation
 and counts, the expected verdict) and every test porf could not run with the reason
 (`--quiet` leaves the lists out). The exit status is 0 when every folder passed at least
 `--target` percent of its tests with an expected verdict, else 1 (tests Dat3M gives no
-verdict for are listed, not counted).
+verdict for are listed, not counted). `--under SUB` runs (or parses) only the tests
+below `litmus/ARCH/SUB`.
 """
 
 import argparse
@@ -161,6 +163,12 @@ def run_folder(a, root, arch, files):
     print(f"{arch}: {len(passed)} passed, {len(failed)} failed, {len(not_run)} not run "
           f"(of {n} tests with an expected verdict; {pct:.2f}% passed), "
           f"{len(no_expect)} without one{'' if ok else '  BELOW TARGET'}")
+    times = sorted(o["time_s"] for o, _ in results.values() if o is not None)
+    if times:
+        print(f"{arch}: porf's time on the {len(times)} answered tests: {sum(times):.1f} s, "
+              f"median {1000 * times[len(times) // 2]:.1f} ms, "
+              f"90th percentile {1000 * times[(9 * len(times)) // 10]:.1f} ms, "
+              f"max {times[-1]:.2f} s (one thread each)")
     if not a.quiet:
         for rel, why in failed:
             print(f"  disagrees: {rel}: {why}")
@@ -194,6 +202,8 @@ def main():
     ap.add_argument("--rev", default="HEAD", help="revision for --dat3m-git (HEAD)")
     ap.add_argument("--arch", choices=ARCHES + ["LKMM"], action="append",
                     help="only this folder (repeatable; default: the four assembly ones)")
+    ap.add_argument("--under", help="only the tests below this subfolder of each folder "
+                    "(e.g. `mixed`, `manual/locked`)")
     ap.add_argument("--run", action="store_true",
                     help="run the tests and compare with Dat3M's expected verdicts")
     ap.add_argument("--model", help="--run: the model for every test (porf's name)")
@@ -220,6 +230,8 @@ def main():
     ok_all = True
     for arch in a.arch or ARCHES:
         d = os.path.join(root, "litmus", arch)
+        if a.under:
+            d = os.path.join(d, a.under)
         files = sorted(glob.glob(os.path.join(d, "**", "*.litmus"), recursive=True))
         if not files:
             print(f"{arch}: no tests under {d}")

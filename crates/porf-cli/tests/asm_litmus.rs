@@ -297,6 +297,10 @@ fn the_corpus_script_compares_verdicts_with_the_expected_ones() {
         ),
         "{stdout}"
     );
+    assert!(
+        lines[1].starts_with("X86: porf's time on the 2 answered tests: "),
+        "{stdout}"
+    );
     // Grouped by the reason without its quoted parts, each file with its own.
     assert!(
         stdout.contains("  not run (1): unsupported: `…` branches on the flags left by `…`"),
