@@ -8,7 +8,8 @@
 //! other architectures' tags and fences, which the model must read as plain accesses
 //! and no-op fences, as the cat file does), and the executions of random programs
 //! (`hwgen::hw_executions`: every rf and co choice, or 48 random ones, of each
-//! program), where the weak outcomes of one program are all compared.
+//! program), where the weak outcomes of one program are all compared. ARMv8 is also
+//! compared on mixed-size graphs (`HwShape::random_mixed`), as many again.
 
 use porf_cat::{build::from_graph, evaluate, load_file};
 use porf_graph::Graph;
@@ -38,18 +39,22 @@ const ARCHS: [HwArch; 5] = [
 ];
 
 /// The graphs compared: `n` random ones, then the executions of random programs
-/// until `n` more.
-fn graphs_for(arch: HwArch, n: u64) -> impl Iterator<Item = (u64, Graph)> {
+/// until `n` more; `shape` gives each seed's shape.
+fn graphs_for(
+    arch: HwArch,
+    n: u64,
+    shape: fn(u64, HwArch) -> HwShape,
+) -> impl Iterator<Item = (u64, Graph)> {
     let random = (0..n).map(move |seed| {
         let a = if seed % 4 == 3 {
             ARCHS[(seed / 4) as usize % 5]
         } else {
             arch
         };
-        (seed, random_hw_graph(seed, &HwShape::random(seed, a)))
+        (seed, random_hw_graph(seed, &shape(seed, a)))
     });
     let programs = (n..).flat_map(move |seed| {
-        let g = random_hw_graph(seed, &HwShape::random(seed, arch));
+        let g = random_hw_graph(seed, &shape(seed, arch));
         hw_executions(&g, 48, seed)
             .into_iter()
             .map(move |h| (seed, h))
@@ -57,12 +62,12 @@ fn graphs_for(arch: HwArch, n: u64) -> impl Iterator<Item = (u64, Graph)> {
     random.chain(programs.take(n as usize))
 }
 
-fn differential(native: &str, file: &str, arch: HwArch) {
+fn differential(native: &str, file: &str, arch: HwArch, shape: fn(u64, HwArch) -> HwShape) {
     let model = by_name(native).unwrap();
     let cat = load_file(&cat_file(file), &[]).unwrap_or_else(|e| panic!("{e}"));
     let n = graphs();
     let (mut total, mut consistent, mut cyclic_allowed) = (0u64, 0u64, 0u64);
-    for (seed, g) in graphs_for(arch, n) {
+    for (seed, g) in graphs_for(arch, n, shape) {
         let want = model.is_consistent(&g);
         let verdict = evaluate(&cat, &from_graph(&g), false).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(
@@ -92,12 +97,20 @@ fn differential(native: &str, file: &str, arch: HwArch) {
 
 #[test]
 fn armv8_cat_agrees_with_native_armv8() {
-    differential("armv8", "armv8.cat", HwArch::Arm);
+    differential("armv8", "armv8.cat", HwArch::Arm, HwShape::random);
+}
+
+/// The same on mixed-size graphs (`HwShape::random_mixed`: reads and writes split
+/// into two units related by `si`), where `obs; si` and `lws; si` order whole
+/// instructions.
+#[test]
+fn armv8_cat_agrees_with_native_armv8_on_mixed_size_graphs() {
+    differential("armv8", "armv8.cat", HwArch::Arm, HwShape::random_mixed);
 }
 
 #[test]
 fn riscv_cat_agrees_with_native_riscv() {
-    differential("riscv", "riscv.cat", HwArch::RiscV);
+    differential("riscv", "riscv.cat", HwArch::RiscV, HwShape::random);
 }
 
 /// The cat files give the classic shapes their published verdicts
@@ -154,7 +167,7 @@ fn herd_cat_files_agree_with_native_models() {
                 l.is_exclusive_write() && l.hw.as_ref().is_none_or(|h| h.excl_read.is_none())
             })
         };
-        let own = graphs_for(arch, n)
+        let own = graphs_for(arch, n, HwShape::random)
             .filter(|(seed, _)| *seed >= n || seed % 4 != 3)
             .filter(|(_, g)| native != "riscv" || !amo(g));
         for (seed, g) in own {

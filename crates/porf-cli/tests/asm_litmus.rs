@@ -390,6 +390,7 @@ fn mixed_size_tests_run_under_armv8_native_and_cat() {
         asm("mixed_sca.litmus"),
         asm("mixed_tear.litmus"),
         asm("mixed_coww.litmus"),
+        asm("mixed_excl.litmus"),
     ];
     for model in [vec![], vec!["--model-file", cat.as_str()]] {
         let mut args = vec!["litmus"];
@@ -408,6 +409,10 @@ fn mixed_size_tests_run_under_armv8_native_and_cat() {
         assert_eq!(
             observation(&out, "MIXED-COWW"),
             "Observation MIXED-COWW Never 0 1"
+        );
+        assert_eq!(
+            observation(&out, "MIXED-EXCL"),
+            "Observation MIXED-EXCL Never 0 4"
         );
     }
 }

@@ -17,8 +17,10 @@
 //! * `addr`, `ctrl` (to any event, fences included), `data` (to writes only);
 //!   `amo` (an RMW's read part to its write part: `WriteKind::Exclusive` writes
 //!   without [`Hw::excl_read`]; with `atomic_pairs_only`, only the pairs whose write
-//!   is immediately co-after the read's source), `lxsx` ([`Hw::excl_read`] pairs),
-//!   `rmw = amo ∪ lxsx`.
+//!   is immediately co-after the read's source), `lxsx` ([`Hw::excl_read`] pairs: from every
+//!   unit read of a split load-exclusive to every unit write of its split
+//!   store-exclusive, as herd's `[R & EX]; po \ (po; [M & EX]; po); [W & EX]` relates
+//!   them), `rmw = amo ∪ lxsx`.
 //! * sets: [`HwExec::is_amo`] (herd's `X`), [`HwExec::is_excl`] (`EX`), the tags and
 //!   fence kinds of each event.
 
@@ -79,6 +81,19 @@ impl HwExec {
                 _ => None,
             })
             .collect();
+        // Each event's instruction: the first event of its `SAME_INSTR` chain.
+        let instr: Vec<usize> = (0..n)
+            .map(|i| {
+                let mut j = i;
+                while hw[j].tags.contains(Tags::SAME_INSTR) {
+                    match idx.event(j).prev() {
+                        Some(p) => j = idx.of(p),
+                        None => break,
+                    }
+                }
+                j
+            })
+            .collect();
         let (mut addr, mut data, mut ctrl) =
             (Relation::empty(n), Relation::empty(n), Relation::empty(n));
         let (mut amo, mut lxsx) = (Relation::empty(n), Relation::empty(n));
@@ -97,7 +112,11 @@ impl HwExec {
                 ctrl.add(of(r), i);
             }
             if let Some(r) = hw[i].excl_read {
-                lxsx.add(of(&r), i);
+                // Every unit read of the load-exclusive's instruction.
+                let first = instr[of(&r)];
+                for u in (first..n).take_while(|&u| instr[u] == first) {
+                    lxsx.add(u, i);
+                }
             } else if labels[i].is_exclusive_write() {
                 if let (Some(r), Some(l)) = (e.prev(), labels[i].loc()) {
                     let adjacent = g.co_next(l, g.label(r).rf()) == Some(e);
@@ -113,19 +132,6 @@ impl HwExec {
                 hw[i].tags.contains(Tags::AMO)
                     || rmw_read(i)
                     || (labels[i].is_exclusive_write() && hw[i].excl_read.is_none())
-            })
-            .collect();
-        // Each event's instruction: the first event of its `SAME_INSTR` chain.
-        let instr: Vec<usize> = (0..n)
-            .map(|i| {
-                let mut j = i;
-                while hw[j].tags.contains(Tags::SAME_INSTR) {
-                    match idx.event(j).prev() {
-                        Some(p) => j = idx.of(p),
-                        None => break,
-                    }
-                }
-                j
             })
             .collect();
         let si = if (0..n).any(|i| instr[i] != i) {

@@ -27,6 +27,14 @@
 //! order; either way an RMW's write part usually (not always) goes right after the
 //! write its read part reads, so that both atomic and non-atomic graphs come up.
 //!
+//! With [`HwShape::mixed`] (mixed-size graphs, herd7's `-variant mixed`: the
+//! locations are the access units of one memory), a plain read or write one time in
+//! three is *wide*: it covers two adjacent units, `Loc(k)` and `Loc(k + 1)`, as two
+//! consecutive events of its thread, the second tagged [`Tags::SAME_INSTR`] (herd's
+//! `si`), both with the instruction's tags and dependencies (a later instruction
+//! depending on a wide read may depend on either unit). Each unit reads and is
+//! written on its own: rf and co are per unit, as the litmus front end makes them.
+//!
 //! Invariants of the graphs: the porf and hb views are *not* maintained (reads get
 //! their sources through [`Graph::set_rf_unordered`]); models that allow load
 //! buffering read neither. Everything is deterministic in the seed.
@@ -69,6 +77,9 @@ pub struct HwShape {
     pub locs: u64,
     /// Whether a read may read from a write added after it (po ∪ rf cycles).
     pub load_buffering: bool,
+    /// Whether plain reads and writes may be split into two units (see the module
+    /// docs).
+    pub mixed: bool,
 }
 
 impl HwShape {
@@ -88,6 +99,17 @@ impl HwShape {
             events_per_thread: 2 + rng.below(3) as u32,
             locs: [2, 2, 1, 3][rng.below(4) as usize],
             load_buffering: rng.below(4) != 0,
+            mixed: false,
+        }
+    }
+
+    /// [`HwShape::random`] with split (mixed-size) accesses over at least two units.
+    pub fn random_mixed(seed: u64, arch: HwArch) -> HwShape {
+        let s = HwShape::random(seed, arch);
+        HwShape {
+            locs: s.locs.max(2),
+            mixed: true,
+            ..s
         }
     }
 }
@@ -96,6 +118,9 @@ impl HwShape {
 enum Instr {
     Read(Loc, Tags),
     Write(Loc, Tags),
+    /// A read or write of two adjacent units, the first given.
+    WideRead(Loc, Tags),
+    WideWrite(Loc, Tags),
     Fence(FenceKind),
     /// A single-instruction RMW; `false`: a failed compare-and-swap (read only).
     Amo(Loc, Tags, bool),
@@ -180,6 +205,15 @@ pub fn random_hw_graph(seed: u64, shape: &HwShape) -> Graph {
                 other => other,
             };
         }
+        if shape.mixed && rng.below(3) == 0 {
+            // The first unit of a wide access: the previous one at the last unit.
+            let first = |l: Loc| Loc(l.0.min(shape.locs - 1));
+            instr = match instr {
+                Instr::Read(l, t) => Instr::WideRead(first(l), t),
+                Instr::Write(l, t) => Instr::WideWrite(first(l), t),
+                other => other,
+            };
+        }
         // Dependencies on po-earlier reads: a few of them, sometimes.
         let some_reads = |rng: &mut SplitMix64, reads: &[u32]| -> Vec<u32> {
             let mut v: Vec<u32> = reads
@@ -260,6 +294,32 @@ pub fn random_hw_graph(seed: u64, shape: &HwShape) -> Graph {
                 if excl_read.is_some() && shape.arch == HwArch::RiscV {
                     // An `sc`'s status register: a dependency source (RVWMO).
                     th.reads.push(e.idx);
+                }
+            }
+            Instr::WideRead(loc, tags) => {
+                deps.data.clear();
+                for (u, l) in [(0, loc), (1, Loc(loc.0 + 1))] {
+                    let e = g.add(tid, read(l, ReadKind::Plain), SrcLoc::UNKNOWN);
+                    let t = if u == 0 {
+                        tags
+                    } else {
+                        tags | Tags::SAME_INSTR
+                    };
+                    g.set_hw(e, Some(hw(t, None, None, &deps)));
+                    seen(&g, e, l);
+                    th.reads.push(e.idx);
+                }
+            }
+            Instr::WideWrite(loc, tags) => {
+                for (u, l) in [(0, loc), (1, Loc(loc.0 + 1))] {
+                    let e = g.add(tid, write(l, WriteKind::Plain), SrcLoc::UNKNOWN);
+                    let t = if u == 0 {
+                        tags
+                    } else {
+                        tags | Tags::SAME_INSTR
+                    };
+                    g.set_hw(e, Some(hw(t, None, None, &deps)));
+                    g.co_insert(e, g.co(l).len() + 1);
                 }
             }
             Instr::Fence(k) => {
@@ -642,5 +702,39 @@ mod tests {
         ] {
             assert!(n > 20, "{what}: {n}");
         }
+    }
+
+    /// Mixed-size graphs split accesses into two adjacent units (the second tagged
+    /// `SAME_INSTR`, right after the first in its thread, with the same dependencies);
+    /// without `mixed` no event is tagged.
+    #[test]
+    fn mixed_graphs_split_accesses_into_adjacent_units() {
+        let (mut reads, mut writes) = (0, 0);
+        for seed in 0..300 {
+            let plain = random_hw_graph(seed, &HwShape::random(seed, HwArch::Arm));
+            let tagged = |g: &Graph| {
+                g.events()
+                    .filter(|(_, l)| {
+                        l.hw.as_ref()
+                            .is_some_and(|h| h.tags.contains(Tags::SAME_INSTR))
+                    })
+                    .map(|(e, _)| e)
+                    .collect::<Vec<_>>()
+            };
+            assert!(tagged(&plain).is_empty());
+            let g = random_hw_graph(seed, &HwShape::random_mixed(seed, HwArch::Arm));
+            for e in tagged(&g) {
+                let (l, first) = (g.label(e), g.label(e.prev().unwrap()));
+                assert_eq!(l.is_read(), first.is_read());
+                assert_eq!(l.loc().unwrap().0, first.loc().unwrap().0 + 1);
+                assert_eq!(l.hw.as_ref().unwrap().deps, first.hw.as_ref().unwrap().deps);
+                reads += usize::from(l.is_read());
+                writes += usize::from(l.is_write());
+            }
+        }
+        assert!(
+            reads > 50 && writes > 50,
+            "{reads} wide reads, {writes} wide writes"
+        );
     }
 }

@@ -13,7 +13,9 @@
 //!   fences included, that depends on it), `data` (the same sources to each *write*
 //!   that depends on them), `amo` (the read part
 //!   of a single-instruction RMW to its write part), `lxsx` (a load-exclusive to the
-//!   successful store-exclusive that pairs with it, [`Hw::excl_read`]); `rmw` is then
+//!   successful store-exclusive that pairs with it, [`Hw::excl_read`]; split ones
+//!   from every unit read to every unit write, as herd's
+//!   `[R & EX]; po \ (po; [M & EX]; po); [W & EX]`); `rmw` is then
 //!   `amo | lxsx` ([`Execution::finish`]).
 //! * access sets: `X` (the events of single-instruction atomic RMWs, a failed
 //!   compare-and-swap's read included; not exclusives), `EX` (load- and
@@ -212,6 +214,20 @@ pub(super) fn fill(
     let is_write = |i: usize| labels[i].is_some_and(|l| l.is_write());
     let tagged = |i: usize, t: Tags| hw(i).tags.contains(t);
 
+    // Each event's instruction: the first event of its `SAME_INSTR` chain.
+    let instr: Vec<usize> = (0..n)
+        .map(|i| {
+            let mut j = i;
+            while tagged(j, Tags::SAME_INSTR) {
+                match ix.event(j).and_then(|e| e.prev()) {
+                    Some(p) => j = ix.of(p),
+                    None => break,
+                }
+            }
+            j
+        })
+        .collect();
+
     // Dependencies and pairs.
     let (mut addr, mut data, mut ctrl) = (Rel::empty(n), Rel::empty(n), Rel::empty(n));
     let (mut amo, mut lxsx) = (Rel::empty(n), Rel::empty(n));
@@ -233,7 +249,11 @@ pub(super) fn fill(
             ctrl.add(of(r), i);
         }
         if let Some(r) = h.excl_read {
-            lxsx.add(of(&r), i);
+            // Every unit read of the load-exclusive's instruction.
+            let first = instr[of(&r)];
+            for u in (0..n).filter(|&u| instr[u] == first) {
+                lxsx.add(u, i);
+            }
         } else if l.is_exclusive_write() {
             if let (Some(r), LabelKind::Write { loc, .. }) = (e.prev(), &l.kind) {
                 let adjacent = g.co_next(*loc, g.label(r).rf()) == Some(e);
@@ -246,18 +266,6 @@ pub(super) fn fill(
     // `si`: the unit events of one split access (`Tags::SAME_INSTR` chains) and every
     // memory event with itself, as herd's; `po` then relates different instructions
     // only.
-    let instr: Vec<usize> = (0..n)
-        .map(|i| {
-            let mut j = i;
-            while tagged(j, Tags::SAME_INSTR) {
-                match ix.event(j).and_then(|e| e.prev()) {
-                    Some(p) => j = ix.of(p),
-                    None => break,
-                }
-            }
-            j
-        })
-        .collect();
     let mem_event = |i: usize| is_read(i) || is_write(i);
     let mut si = Rel::from_pairs(n, (0..n).filter(|&i| mem_event(i)).map(|i| (i, i)));
     if (0..n).any(|i| instr[i] != i) {

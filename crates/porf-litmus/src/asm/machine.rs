@@ -56,8 +56,13 @@
 //!   at a multiple of the unit and lie within its location's type (herd rejects
 //!   others); one unaligned to its own size is split the same way, its units one
 //!   `si` class, as herd7's `-variant mixed,unaligned` does (`eventsMonad.ml`: one
-//!   single-copy-atomic class per access). Exclusives and atomic RMWs wider than the
-//!   unit are refused ([`ErrorKind::Unsupported`]).
+//!   single-copy-atomic class per access). A load- or store-exclusive wider than the
+//!   unit is split the same way; each unit write of a successful store-exclusive
+//!   pairs ([`Hw::excl_read`]) with the same unit's read, so that atomicity holds per
+//!   unit, and the models relate every unit read to every unit write (herd's `lxsx`
+//!   of a split pair: no exclusive is po-between them); each unit write is a
+//!   dependency source. Single-instruction RMWs wider than the unit are refused
+//!   ([`ErrorKind::Unsupported`]).
 //! - what porf cannot run exactly (a branch on flags X86 arithmetic left undefined,
 //!   an address outside every location, a thread computing without end) ends the
 //!   thread with an [`ErrorKind::Unsupported`] or [`ErrorKind::NonTermination`]
@@ -174,10 +179,11 @@ enum Then {
     },
     /// A store-exclusive's success choice.
     Choice,
-    /// A successful store-exclusive's store.
+    /// A successful store-exclusive's store (one of its `units`).
     StoreEx {
         status: Reg,
         status_deps: DepSet,
+        units: u32,
     },
     Rmw {
         dst: Reg,
@@ -652,7 +658,7 @@ impl AsmMachine {
                 exclusive,
             } => {
                 let (a, ad) = self.address(r, addr, *size, &ins.text)?;
-                let (units, unit) = self.split(*size, *exclusive, &ins.text)?;
+                let (units, unit) = self.split(*size, false, &ins.text)?;
                 let mut t = tags(*ann);
                 if *exclusive {
                     t = t | Tags::EXCL;
@@ -663,7 +669,7 @@ impl AsmMachine {
                 let reserve = exclusive.then_some(Reservation {
                     addr: a,
                     size: *size,
-                    read: r.sources,
+                    read: r.sources - r.part,
                 });
                 return Ok(Step::Act(Peeked {
                     action: Action::Load {
@@ -733,7 +739,7 @@ impl AsmMachine {
                     return Ok(Step::Next);
                 }
                 let res = res.expect("a reservation");
-                self.split(*size, true, &ins.text)?;
+                let (units, unit) = self.split(*size, false, &ins.text)?;
                 if !r.succeed {
                     return Ok(Step::Act(Peeked {
                         action: Action::Choose {
@@ -747,26 +753,37 @@ impl AsmMachine {
                     }));
                 }
                 let (v, d) = get(r, *s);
+                // The units written so far and this one are dependency sources.
                 let status_deps = if arch == Arch::RiscV {
-                    union(&ad, &vec![r.sources])
+                    union(&ad, &(r.sources - r.part..=r.sources).collect())
                 } else {
                     DepSet::new()
                 };
+                let val = low_bytes(
+                    (zext(v, *size) as u64) >> (8 * u64::from(r.part) * unit),
+                    unit,
+                ) as Val;
+                let mut t = tags(*ann) | Tags::EXCL;
+                if r.part > 0 {
+                    t = t | Tags::SAME_INSTR;
+                }
                 return Ok(Step::Act(Peeked {
                     action: Action::Store {
-                        loc: Loc(a),
-                        bytes: size.bytes() as u8,
-                        val: zext(v, *size),
+                        loc: Loc(a + u64::from(r.part) * unit),
+                        bytes: unit as u8,
+                        val,
                         ord: store_order(*ann),
                         src,
                     },
+                    // Each unit write pairs with the same unit's read.
                     hw: Some(Hw {
-                        excl_read: Some(res.read),
-                        ..r.hw(ad, d, tags(*ann) | Tags::EXCL)
+                        excl_read: Some(res.read + r.part),
+                        ..r.hw(ad, d, t)
                     }),
                     then: Then::StoreEx {
                         status: *status,
                         status_deps,
+                        units,
                     },
                 }));
             }
@@ -857,8 +874,8 @@ impl AsmMachine {
     }
 
     /// How a `size` access splits: its unit count and the unit's bytes (1 and the
-    /// access's size outside mixed-size tests); an `atomic` access (exclusive, RMW)
-    /// wider than the unit is refused.
+    /// access's size outside mixed-size tests); an `atomic` access (a single-instruction
+    /// RMW) wider than the unit is refused.
     fn split(
         &self,
         size: Size,
@@ -870,7 +887,7 @@ impl AsmMachine {
             Some(unit) if bytes > unit && atomic => Err((
                 ErrorKind::Unsupported,
                 format!(
-                    "mixed-size accesses: `{text}` is an exclusive or atomic access of {bytes} bytes, \
+                    "mixed-size accesses: `{text}` is an atomic read-modify-write of {bytes} bytes, \
                      wider than the test's {unit}-byte access unit (its split atomicity is not modelled)"
                 ),
             )),
@@ -1092,11 +1109,17 @@ impl ThreadMachine for AsmMachine {
             Then::StoreEx {
                 status,
                 status_deps,
+                units,
             } => {
+                r.sources += 1;
+                r.part += 1;
+                if r.part < units {
+                    return;
+                }
+                r.part = 0;
                 r.succeed = false;
                 r.reservation = None;
                 set_status(arch, r, status, true, status_deps);
-                r.sources += 1;
                 r.pc += 1;
             }
             Then::Rmw { dst, size }
