@@ -76,8 +76,10 @@ pub struct LitmusArgs {
     /// SIZE (as `porf verify --memory-limit`; exit code 3).
     #[arg(long, value_name = "SIZE", value_parser = crate::limits::parse_memory_limit)]
     memory_limit: Option<crate::limits::MemoryLimit>,
-    /// Only parse the tests, run nothing: C tests and herd's AArch64, RISCV, PPC and
-    /// X86 assembly tests (into porf's typed instructions). Prints one line per file
+    /// Only parse the tests, run nothing: C tests (a test of the Linux kernel's
+    /// primitives down to its thread machine's code, so what it refuses shows) and
+    /// herd's AArch64, RISCV, PPC and X86 assembly tests (into porf's typed
+    /// instructions). Prints one line per file
     /// (`--json`: one object), errors on stderr; exit code 3 if some file does not
     /// parse.
     #[arg(long)]
@@ -269,8 +271,15 @@ fn parse_only(files: &[PathBuf], json: bool) -> u8 {
                         .map_err(|e| e.to_string())
                 } else {
                     porf_litmus::parse(&shown, &text)
-                        .map(|t| ("C".to_string(), t.name, t.threads.len(), None))
                         .map_err(|e| e.to_string())
+                        .and_then(|t| {
+                            // A kernel test's bodies are compiled too: what its
+                            // machine refuses (SRCU, loops, ...) is found here.
+                            if porf_litmus::kernel::is_kernel(&t) {
+                                porf_litmus::kernel::compile_test(&t).map_err(|e| e.to_string())?;
+                            }
+                            Ok(("C".to_string(), t.name, t.threads.len(), None))
+                        })
                 }
             }
         };

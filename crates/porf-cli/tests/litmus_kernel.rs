@@ -34,6 +34,14 @@ fn the_papers_verdicts() {
     assert_eq!(observation("lb.litmus"), "Sometimes");
 }
 
+/// SRCU (Linux's `tools/memory-model`): a grace period waits for the critical
+/// sections of its own `srcu_struct` only (derivations in the two files).
+#[test]
+fn srcu_grace_periods_keep_to_their_domain() {
+    assert_eq!(observation("srcu-mp.litmus"), "Never");
+    assert_eq!(observation("srcu-mp-domains.litmus"), "Sometimes");
+}
+
 #[test]
 fn herd_lines_for_load_buffering() {
     let (code, out, err) = porf(&["litmus", "--threads", "1", &kernel_test("lb.litmus")]);
@@ -61,4 +69,20 @@ fn kernel_tests_run_under_lkmm_only() {
     let (code, out, _) = porf(&["litmus", "--model", "lkmm", &kernel_test("lb.litmus")]);
     assert_eq!(code, 0);
     assert!(out.contains("Observation lb Sometimes"));
+}
+
+/// `--parse-only` compiles a kernel test's thread bodies: a construct the kernel
+/// front end refuses is reported with its position before anything runs.
+#[test]
+fn parse_only_compiles_kernel_bodies() {
+    let f = kernel_test("unsupported-loop.litmus");
+    let (code, out, err) = porf(&["litmus", "--parse-only", &f]);
+    assert_eq!(code, 3, "{out}{err}");
+    assert!(
+        err.trim()
+            .starts_with(&format!("{f}:8:2: error: unsupported: `while`")),
+        "{err}"
+    );
+    let (code, out, err) = porf(&["litmus", "--parse-only", &kernel_test("srcu-mp.litmus")]);
+    assert_eq!(code, 0, "{out}{err}");
 }

@@ -81,6 +81,12 @@ impl Tags {
     /// per unit in address order, consecutive in the thread. The events of one
     /// instruction are herd's `si` (same instruction) class and are not `po`-related.
     pub const SAME_INSTR: Tags = Tags(1 << 14);
+    /// LKMM `srcu_read_lock`/`srcu_down_read`: a marked read of the `srcu_struct`
+    /// (`Srcu-lock`), whose value is the index the matching unlock writes back.
+    pub const SRCU_LOCK: Tags = Tags(1 << 15);
+    /// LKMM `srcu_read_unlock`/`srcu_up_read`: a marked write of the index to the
+    /// `srcu_struct` (`Srcu-unlock`).
+    pub const SRCU_UNLOCK: Tags = Tags(1 << 16);
 
     pub fn contains(self, other: Tags) -> bool {
         self.0 & other.0 == other.0
@@ -161,6 +167,11 @@ pub enum KernelFence {
     RcuUnlock,
     /// `synchronize_rcu`
     SyncRcu,
+    /// `synchronize_srcu(s)`: a grace period of the SRCU domain at address `s` (herd's
+    /// `Sync-srcu`, an event with a location that is neither read nor write).
+    SyncSrcu(u64),
+    /// `smp_mb__after_srcu_read_unlock`
+    AfterSrcuReadUnlock,
 }
 
 /// Every hardware fence and barrier, and the kernel's.

@@ -68,8 +68,24 @@
 //! carried dependencies are paths of `hb` already), so they are computed only for
 //! graphs with one. The RCU axiom stays the paper's counting one.
 //!
-//! Not modelled (later versions of the LKMM): SRCU, herd's `mixed-accesses` flag and
-//! the fully ordered RMWs' 2023 reformulation. Front ends refuse tests using SRCU.
+//! **SRCU** (the kernel's `tools/memory-model` since Linux v6.3): `srcu_read_lock(s)`
+//! is a marked read of the `srcu_struct` `s` ([`Tags::SRCU_LOCK`]), the unlock a
+//! marked write ([`Tags::SRCU_UNLOCK`]) of the lock's value back to `s`, and the two
+//! match when the unlock's value comes from the lock through data dependencies and
+//! reads of the writes they feed (`srcu-rscs`, so `srcu_down_read`'s index may be
+//! handed to another thread); `synchronize_srcu(s)` is a grace period
+//! ([`KernelFence::SyncSrcu`], with `s`) and a strong fence, and
+//! `smp_mb__after_srcu_read_unlock` makes the unlock before it a full barrier. Grace
+//! periods and critical sections chain as RCU's do, an SRCU grace period with critical
+//! sections of its own `srcu_struct` only; with an SRCU grace period in the graph the
+//! `rcu` axiom is herd's current form, `irreflexive(rb)` with `rb = prop; rcu-fence;
+//! hb*; pb*` ([`rcu_fence`]; the kernel's `explanation.txt` argues it equivalent to the
+//! paper's counting axiom, used without SRCU).
+//! herd's nesting flags (`unmatched-srcu-lock`, `srcu-bad-value-match`, ...) are not
+//! raised.
+//!
+//! Not modelled (later versions of the LKMM): herd's `mixed-accesses` flag and the
+//! fully ordered RMWs' 2023 reformulation.
 //!
 //! The model allows load buffering (`po ∪ rf` cycles without dependencies). Both
 //! consistency questions evaluate the whole model ([`Lkmm::is_consistent`]); `hb_view`
@@ -161,6 +177,9 @@ struct Axioms {
     prop: Relation,
     gp: Relation,
     rscs: Relation,
+    /// herd's `rb = prop; rcu-fence; hb*; pb*` when the graph has an SRCU grace
+    /// period: the `rcu` axiom is then `irreflexive(rb)` (see [`rcu_fence`]).
+    srcu_rb: Option<Relation>,
     /// The relations of plain accesses, when the graph has one.
     plain: Option<PlainRaces>,
 }
@@ -188,12 +207,15 @@ struct Ev {
     /// herd's `Marked`: not a plain access (every event but an unannotated read or
     /// write).
     marked: bool,
+    /// The `srcu_struct` of an SRCU event: the location of an `Srcu-lock` read or
+    /// `Srcu-unlock` write, the domain of a `Sync-srcu` grace period.
+    srcu: Option<u64>,
     tid: u32,
 }
 
 /// The tags that make an access marked (herd's `Marked`: `Once`, `Release`,
 /// `Acquire`, `Mb`, lock events; RMWs are marked whatever their tags).
-const MARKING: [Tags; 10] = [
+const MARKING: [Tags; 12] = [
     Tags::ONCE,
     Tags::ACQ,
     Tags::REL,
@@ -204,6 +226,8 @@ const MARKING: [Tags; 10] = [
     Tags::LKR,
     Tags::LKW,
     Tags::UL,
+    Tags::SRCU_LOCK,
+    Tags::SRCU_UNLOCK,
 ];
 
 impl Axioms {
@@ -232,6 +256,15 @@ impl Axioms {
                     || lab.is_exclusive_write()
                     || raw.contains(Tags::LF)
                     || MARKING.iter().any(|&t| raw.contains(t));
+                let srcu = match fence {
+                    Some(KernelFence::SyncSrcu(s)) => Some(s),
+                    _ if access
+                        && (raw.contains(Tags::SRCU_LOCK) || raw.contains(Tags::SRCU_UNLOCK)) =>
+                    {
+                        lab.loc().map(|l| l.0)
+                    }
+                    _ => None,
+                };
                 Ev {
                     r: lab.is_read(),
                     w: lab.is_write(),
@@ -240,6 +273,7 @@ impl Axioms {
                     rmw,
                     failed: failed_rmw,
                     marked,
+                    srcu,
                     tid: e.tid,
                 }
             })
@@ -280,13 +314,32 @@ impl Axioms {
                 }
             }
         }
+        // SRCU: a lock read and the unlock that writes its value back to the same
+        // `srcu_struct`, through data dependencies and reads of the writes they feed
+        // (`srcu-rscs = ([Srcu-lock]; (data; [~Srcu-unlock]; rf)*; data; [Srcu-unlock])
+        // & loc`), so that `srcu_down_read`'s index may be handed to another thread.
+        let srcu_lock = |i: usize| ev[i].r && has(i, Tags::SRCU_LOCK);
+        let srcu_unlock = |i: usize| ev[i].w && has(i, Tags::SRCU_UNLOCK);
+        let not_srcu_unlock = |i: usize| !srcu_unlock(i);
+        let same_domain = |a: usize, c: usize| ev[a].srcu.is_some() && ev[a].srcu == ev[c].srcu;
+        let srcu_rscs = data
+            .restrict(|_| true, not_srcu_unlock)
+            .compose(&rf)
+            .star()
+            .restrict(srcu_lock, |_| true)
+            .compose(&data.restrict(|_| true, srcu_unlock))
+            .filter(same_domain);
         // Plain accesses (Linux v5.3+): a plain access is in none of hb, pb, prop;
         // dependencies are carried through a write and the same thread's read of it
-        // (`carry-dep = (data; rfi)*`), so that a plain intermediate keeps them.
+        // (`carry-dep = (data; [~Srcu-unlock]; rfi)*`), so that a plain intermediate
+        // keeps them.
         let any_plain = ev.iter().any(|e| !e.marked);
         let marked = |i: usize| ev[i].marked;
         if any_plain {
-            let carry = data.compose(&rfi).star();
+            let carry = data
+                .restrict(|_| true, not_srcu_unlock)
+                .compose(&rfi)
+                .star();
             addr = carry.compose(&addr);
             ctrl = carry.compose(&ctrl);
             data = carry.compose(&data);
@@ -330,8 +383,13 @@ impl Axioms {
                 .compose(&co.union(&po).restrict(ul, lkw))
                 .compose(&fencerel(&|i| is_fence(i, KernelFence::AfterUnlockLock))),
         );
+        mb.union_with(&po_q.restrict(m, srcu_unlock).compose(&fencerel(&|i| {
+            is_fence(i, KernelFence::AfterSrcuReadUnlock)
+        })));
+        let sync_rcu = |i: usize| is_fence(i, KernelFence::SyncRcu);
+        let sync_srcu = |i: usize| matches!(ev[i].fence, Some(KernelFence::SyncSrcu(_)));
         let gp = po
-            .restrict(|_| true, |i| is_fence(i, KernelFence::SyncRcu))
+            .restrict(|_| true, |i| sync_rcu(i) || sync_srcu(i))
             .compose(&po_q);
         let strong_fence = mb.union(&gp);
         // herd's bell: only reads acquire, only writes release.
@@ -394,9 +452,26 @@ impl Axioms {
 
         let crit = crit(&ev, &po);
         let rscs = po.compose(&crit.inverse()).compose(&po_q);
+        let any_sync_srcu = (0..n).any(sync_srcu);
+        let rcu_fence = (any_plain || any_sync_srcu).then(|| {
+            let grace = GracePeriods {
+                rcu_gp: Relation::identity(n, sync_rcu),
+                rcu_rscsi: crit.inverse(),
+                srcu_gp: Relation::identity(n, sync_srcu),
+                srcu_rscsi: srcu_rscs.inverse(),
+                same_domain: Relation::from_fn(n, same_domain),
+            };
+            rcu_fence(&grace, &po, &hb, &pb, &prop)
+        });
+        let srcu_rb = any_sync_srcu.then(|| {
+            let rcu_fence = rcu_fence.as_ref().expect("computed with a Sync-srcu");
+            prop.compose(rcu_fence)
+                .compose(&hb.star())
+                .compose(&pb.star())
+                .restrict(|_| true, marked)
+        });
         let plain = any_plain.then(|| {
-            let sync_rcu = |i: usize| is_fence(i, KernelFence::SyncRcu);
-            let rcu_fence = rcu_fence(&crit, &po, &hb, &pb, &prop, &sync_rcu);
+            let rcu_fence = rcu_fence.as_ref().expect("computed with a plain access");
             let not_noreturn = |i: usize| !has(i, Tags::NORETURN) || ev[i].w;
             let rmb_rel = po
                 .restrict(|_| true, |i| is_fence(i, KernelFence::Rmb))
@@ -421,7 +496,7 @@ impl Axioms {
                 strong_fence: &strong_fence,
                 nonrw_fence: &strong_fence.union(&po_rel).union(&acq_po),
                 fence: &fence,
-                rcu_fence: &rcu_fence,
+                rcu_fence,
                 rmb_r4rmb_to_any: &rmb_rel.restrict(rmb_ok, not_noreturn),
                 rmb_any_to_r4rmb: &rmb_rel.restrict(not_noreturn, rmb_ok),
             }
@@ -439,6 +514,7 @@ impl Axioms {
             prop,
             gp,
             rscs,
+            srcu_rb,
             plain,
         }
     }
@@ -457,6 +533,9 @@ impl Axioms {
         self.pb.is_acyclic()
     }
     fn rcu(&self) -> bool {
+        if let Some(rb) = &self.srcu_rb {
+            return rb.is_irreflexive();
+        }
         if self.gp.is_empty() {
             return true; // every rcu-path starts or ends with a grace period
         }
@@ -491,42 +570,57 @@ impl Axioms {
     }
 }
 
+/// The grace periods and read-side critical sections `rcu-order` chains: RCU's
+/// (`Sync-rcu`, `crit⁻¹`) and SRCU's (`Sync-srcu`, `srcu-rscs⁻¹`), whose chains must
+/// keep to one `srcu_struct` (`same_domain`).
+struct GracePeriods {
+    rcu_gp: Relation,
+    rcu_rscsi: Relation,
+    srcu_gp: Relation,
+    srcu_rscsi: Relation,
+    same_domain: Relation,
+}
+
 /// `rcu-fence = po; rcu-order; po?` of herd's current `linux-kernel.cat` (Linux
-/// v4.19+): `rcu-order` is the least relation holding each grace period and the
-/// chains, joined by `rcu-link = po?; hb*; pb*; prop; po`, of grace periods and
-/// critical sections (`crit⁻¹`) with at least as many grace periods. The paper's
-/// counting axiom is the RCU axiom here ([`rcu_path`]); this relation orders plain
-/// accesses (`rb`, the strong fences of `vis`).
+/// v4.19+, SRCU as in v6.3's data-matched read-side critical sections): `rcu-order`
+/// is the least relation holding each grace period and the chains, joined by
+/// `rcu-link = po?; hb*; pb*; prop; po`, of grace periods and critical sections with
+/// at least as many grace periods, an SRCU grace period bracketing (or bracketed by)
+/// critical sections of its own domain only. Without SRCU the paper's counting axiom
+/// is the RCU axiom here ([`rcu_path`]); this relation orders plain accesses (`rb`,
+/// the strong fences of `vis`) and, with an SRCU grace period, gives the axiom.
 fn rcu_fence(
-    crit: &Relation,
+    gps: &GracePeriods,
     po: &Relation,
     hb: &Relation,
     pb: &Relation,
     prop: &Relation,
-    sync_rcu: &dyn Fn(usize) -> bool,
 ) -> Relation {
     let n = po.size();
-    let gp = Relation::identity(n, sync_rcu);
-    if gp.is_empty() {
+    if gps.rcu_gp.is_empty() && gps.srcu_gp.is_empty() {
         return Relation::empty(n);
     }
-    let rscsi = crit.inverse();
     let link = po
         .reflexive()
         .compose(&hb.star())
         .compose(&pb.star())
         .compose(prop)
         .compose(po);
-    let gp_link = gp.compose(&link);
-    let rscsi_link = rscsi.compose(&link);
-    let mut order = gp.clone();
-    order.union_with(&gp_link.compose(&rscsi));
-    order.union_with(&rscsi_link.compose(&gp));
+    // The four bracketings `gp; inner; rscsi` and `rscsi; inner; gp`, SRCU's within
+    // one domain.
+    let bracket = |inner: &Relation| {
+        let mut r = gps.rcu_gp.compose(inner).compose(&gps.rcu_rscsi);
+        r.union_with(&gps.rcu_rscsi.compose(inner).compose(&gps.rcu_gp));
+        let mut s = gps.srcu_gp.compose(inner).compose(&gps.srcu_rscsi);
+        s.union_with(&gps.srcu_rscsi.compose(inner).compose(&gps.srcu_gp));
+        r.union_with(&s.intersect(&gps.same_domain));
+        r
+    };
+    let mut order = gps.rcu_gp.union(&gps.srcu_gp);
+    order.union_with(&bracket(&link));
     loop {
         let mut next = order.clone();
-        let inner = link.compose(&order).compose(&link);
-        next.union_with(&gp.compose(&inner).compose(&rscsi));
-        next.union_with(&rscsi.compose(&inner).compose(&gp));
+        next.union_with(&bracket(&link.compose(&order).compose(&link)));
         next.union_with(&order.compose(&link).compose(&order));
         if next == order {
             break;

@@ -185,6 +185,8 @@ pub fn fence_set_name(k: FenceKind) -> String {
             KernelFence::RcuLock => "Rcu-lock",
             KernelFence::RcuUnlock => "Rcu-unlock",
             KernelFence::SyncRcu => "Sync-rcu",
+            KernelFence::SyncSrcu(_) => "Sync-srcu",
+            KernelFence::AfterSrcuReadUnlock => "After-srcu-read-unlock",
         }
         .into(),
     }
@@ -390,6 +392,13 @@ pub(super) fn fill(
     }
     for (name, s) in by_name {
         x.set(&name, s);
+    }
+    // SRCU's read-side events are accesses of the `srcu_struct`, not fences.
+    for (name, t) in [
+        ("Srcu-lock", Tags::SRCU_LOCK),
+        ("Srcu-unlock", Tags::SRCU_UNLOCK),
+    ] {
+        x.set(name, set(&|i| mem_ok(i) && tagged(i, t)));
     }
 }
 

@@ -88,6 +88,11 @@ pub enum Inst {
         addr: Pure,
         at: usize,
     },
+    /// `synchronize_srcu(s)`: a grace period of the SRCU domain at `addr`.
+    SyncSrcu {
+        addr: Pure,
+        at: usize,
+    },
     /// Evaluates the condition, pushes its dependencies on the control stack, and
     /// goes on at `else_to` if it is 0.
     Branch {
@@ -217,7 +222,7 @@ fn uses(i: &Inst) -> (Vec<usize>, Option<usize>) {
             pure_reads(addr, &mut r);
             Some(*dst)
         }
-        Inst::Lock { addr, .. } | Inst::Unlock { addr, .. } => {
+        Inst::Lock { addr, .. } | Inst::Unlock { addr, .. } | Inst::SyncSrcu { addr, .. } => {
             pure_reads(addr, &mut r);
             None
         }
@@ -257,6 +262,8 @@ enum Prim {
     Lock,
     TryLock,
     Unlock,
+    /// `synchronize_srcu(s)`
+    SyncSrcu,
     /// A compiler barrier: no event.
     Nothing,
 }
@@ -290,6 +297,12 @@ fn primitive(name: &str) -> Option<(Prim, bool)> {
         "synchronize_rcu" | "synchronize_rcu_expedited" => {
             (Prim::Fence(KernelFence::SyncRcu), false)
         }
+        // SRCU (herd's `linux-kernel.def`): the lock reads the `srcu_struct`, its value
+        // (an index) goes back to the struct with the matching unlock.
+        "srcu_read_lock" | "srcu_down_read" => (Prim::Load(Tags::SRCU_LOCK, Relaxed), false),
+        "srcu_read_unlock" | "srcu_up_read" => (Prim::Store(Tags::SRCU_UNLOCK, Relaxed), false),
+        "synchronize_srcu" | "synchronize_srcu_expedited" => (Prim::SyncSrcu, false),
+        "smp_mb__after_srcu_read_unlock" => (Prim::Fence(KernelFence::AfterSrcuReadUnlock), false),
         "barrier" => (Prim::Nothing, false),
         "spin_lock" => (Prim::Lock, false),
         "spin_unlock" => (Prim::Unlock, false),
@@ -541,12 +554,10 @@ impl Compiler<'_> {
         };
         let at = *at;
         let Some((prim, lvalue)) = primitive(name) else {
-            let why = if name.starts_with("srcu") || name.contains("srcu") {
-                "SRCU is not modelled (porf's lkmm has RCU only)"
-            } else {
-                "not a kernel primitive porf models"
-            };
-            return refuse(at, format!("unsupported: `{name}`: {why}"));
+            return refuse(
+                at,
+                format!("unsupported: `{name}`: not a kernel primitive porf models"),
+            );
         };
         let arity = |n: usize| -> Res<()> {
             if args.len() == n {
@@ -609,6 +620,12 @@ impl Compiler<'_> {
             }
             Prim::Nothing => {
                 arity(0)?;
+                None
+            }
+            Prim::SyncSrcu => {
+                arity(1)?;
+                let addr = self.expr(&args[0])?;
+                self.emit(Inst::SyncSrcu { addr, at });
                 None
             }
             Prim::Lock | Prim::Unlock | Prim::TryLock => {

@@ -401,6 +401,24 @@ impl Worker {
                         hw,
                     );
                 }
+                Inst::SyncSrcu { addr, .. } => {
+                    let a = eval(addr, &self.regs);
+                    let loc = match self.loc(&a) {
+                        Ok(l) => l,
+                        Err(e) => return (e, Hw::default()),
+                    };
+                    let kind = porf_graph::hw::KernelFence::SyncSrcu(loc.0);
+                    return (
+                        Action::Fence {
+                            ord: MemOrder::SeqCst,
+                            src,
+                        },
+                        Hw {
+                            fence: Some(FenceKind::Kernel(kind)),
+                            ..Hw::default()
+                        },
+                    );
+                }
                 Inst::Fence { kind, .. } => {
                     let ord = match kind {
                         porf_graph::hw::KernelFence::Rmb => MemOrder::Acquire,

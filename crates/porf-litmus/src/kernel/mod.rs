@@ -23,7 +23,10 @@
 //! condition's reads, until the arms join. Plain accesses (`*p = e`, `*p` in an
 //! expression) are untagged reads and writes (the model's `Plain`), and the model's
 //! `data-race` flag is printed as herd prints it (`Flag data-race`), leaving the
-//! verdict alone. SRCU and loops are refused with their position, never answered.
+//! verdict alone. SRCU's lock is a marked read of the `srcu_struct` and its unlock a
+//! marked write of the lock's value back (herd's `linux-kernel.def`), its grace period
+//! a fence with the struct's address. Loops are refused with their position, never
+//! answered.
 
 pub mod compile;
 pub mod machine;
@@ -88,6 +91,10 @@ const KERNEL_MARKS: &[&str] = &[
     "srcu_read_lock",
     "srcu_read_unlock",
     "synchronize_srcu",
+    "synchronize_srcu_expedited",
+    "srcu_down_read",
+    "srcu_up_read",
+    "smp_mb__after_srcu_read_unlock",
 ];
 
 /// Whether `l` is a test of the Linux kernel's primitives.
@@ -224,7 +231,8 @@ pub fn compile_test(l: &Litmus) -> Result<Compiled, CheckError> {
                     | compile::Inst::Fence { at, .. }
                     | compile::Inst::Lock { at, .. }
                     | compile::Inst::TryLock { at, .. }
-                    | compile::Inst::Unlock { at, .. } => *at,
+                    | compile::Inst::Unlock { at, .. }
+                    | compile::Inst::SyncSrcu { at, .. } => *at,
                     _ => return SrcLoc::UNKNOWN,
                 };
                 let p = syntax::pos_of(&l.text, at);

@@ -119,8 +119,12 @@ fn refusal(text: &str) -> String {
 
 #[test]
 fn unsupported_constructs_are_refused_with_their_position() {
-    let e = refusal("C S\n{}\nP0(int *x)\n{\n\tint r0 = srcu_read_lock(x);\n}\nexists (x=1)\n");
-    assert!(e.starts_with("t.litmus:5:11:") && e.contains("SRCU"), "{e}");
+    let e =
+        refusal("C S\n{}\nP0(int *x)\n{\n\tint r0 = srcu_read_lock_fast(x);\n}\nexists (x=1)\n");
+    assert!(
+        e.starts_with("t.litmus:5:11:") && e.contains("unsupported: `srcu_read_lock_fast`"),
+        "{e}"
+    );
     let e = refusal("C W\n{}\nP0(int *x)\n{\n\twhile (1) { READ_ONCE(*x); }\n}\nexists (x=1)\n");
     assert!(e.starts_with("t.litmus:5:2:") && e.contains("while"), "{e}");
 }
@@ -265,4 +269,64 @@ fn plain_accesses_and_the_data_race_flag() {
                    int r0 = smp_load_acquire(y);\n\tif (r0) {\n\t\tr1 = *x;\n\t}\n}\n\
                    exists (1:r0=1 /\\ 1:r1=0)\n";
     assert_eq!(lkmm_verdict(ordered), ("No", vec![]));
+}
+
+const SRCU: &str =
+    "C S\n{}\nP0(int *x, struct srcu_struct *s)\n{\n\tint i = srcu_read_lock(s);\n\t\
+                    WRITE_ONCE(*x, i);\n\tsrcu_read_unlock(s, i);\n\tsynchronize_srcu(s);\n\t\
+                    smp_mb__after_srcu_read_unlock();\n}\nexists (x=1)\n";
+
+/// herd's `linux-kernel.def`: `srcu_read_lock(s)` is a read of `*s` tagged
+/// `Srcu-lock`, `srcu_read_unlock(s, i)` a write of `i` to `*s` tagged `Srcu-unlock`
+/// (its data dependency on the lock is what matches the two), `synchronize_srcu(s)`
+/// a grace period of the domain `s`.
+#[test]
+fn srcu_events_and_their_domain() {
+    let l = litmus(SRCU);
+    let c = compile_test(&l).unwrap();
+    let s = c.addrs["s"];
+    let acts = run_thread(&l, 0, &[7]);
+    assert!(matches!(acts[0].0, Action::Load { loc, .. } if loc.0 as i64 == s));
+    assert_eq!(acts[0].1.as_ref().unwrap().tags, Tags::SRCU_LOCK);
+    assert!(matches!(acts[2].0, Action::Store { loc, val: 7, .. } if loc.0 as i64 == s));
+    let unlock = acts[2].1.as_ref().unwrap();
+    assert_eq!(
+        (unlock.tags, unlock.deps.data.clone()),
+        (Tags::SRCU_UNLOCK, vec![0])
+    );
+    let fence = |k: usize| acts[k].1.as_ref().unwrap().fence;
+    assert_eq!(
+        fence(3),
+        Some(porf_graph::FenceKind::Kernel(KernelFence::SyncSrcu(
+            s as u64
+        )))
+    );
+    assert_eq!(
+        fence(4),
+        Some(porf_graph::FenceKind::Kernel(
+            KernelFence::AfterSrcuReadUnlock
+        ))
+    );
+}
+
+/// SRCU's read-side critical sections are matched by the data flow of the lock's
+/// index (herd's `srcu-rscs`). Hand derivation: P0's two reads are unordered but for
+/// the grace period; the `srcu-mp` shape (`tests/kernel/srcu-mp.litmus`) is
+/// forbidden when P0's unlock writes back the lock's index (the grace period's chain
+/// `gp; link; srcu-rscs⁻¹` reaches P0's lock, and P0's read of y reading 0 closes
+/// `rb`), allowed when it writes a constant: that unlock matches no lock, so there is
+/// no critical section for the grace period to wait for.
+#[test]
+fn srcu_critical_sections_are_matched_by_the_index() {
+    let shape = |unlock_value: &str| {
+        format!(
+            "C S\n{{}}\nP0(int *x, int *y, struct srcu_struct *s)\n{{\n\tint r0;\n\tint r1;\n\t\
+             int i = srcu_read_lock(s);\n\tr0 = READ_ONCE(*x);\n\tr1 = READ_ONCE(*y);\n\t\
+             srcu_read_unlock(s, {unlock_value});\n}}\nP1(int *x, int *y, struct srcu_struct *s)\n\
+             {{\n\tWRITE_ONCE(*y, 1);\n\tsynchronize_srcu(s);\n\tWRITE_ONCE(*x, 1);\n}}\n\
+             exists (0:r0=1 /\\ 0:r1=0)\n"
+        )
+    };
+    assert_eq!(lkmm_verdict(&shape("i")), ("No", vec![]));
+    assert_eq!(lkmm_verdict(&shape("0")), ("Ok", vec![]));
 }
