@@ -42,6 +42,13 @@ fn srcu_grace_periods_keep_to_their_domain() {
     assert_eq!(observation("srcu-mp-domains.litmus"), "Sometimes");
 }
 
+/// `atomic_add_unless` adds unless it finds the value it is given, and says whether
+/// it added (derivation in the file).
+#[test]
+fn atomic_add_unless_writes_only_when_the_value_differs() {
+    assert_eq!(observation("add-unless.litmus"), "Always");
+}
+
 #[test]
 fn herd_lines_for_load_buffering() {
     let (code, out, err) = porf(&["litmus", "--threads", "1", &kernel_test("lb.litmus")]);

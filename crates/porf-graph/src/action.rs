@@ -185,6 +185,13 @@ pub enum RmwOp {
     Max(Val, Wrap),
     /// Fetch-and-minimum: as [`RmwOp::Max`], the smaller of the two.
     Min(Val, Wrap),
+    /// Add unless equal (the Linux kernel's `atomic_add_unless`): writes `old + add`
+    /// unless `old == unless`, when it fails like a failed compare-exchange (no write
+    /// part; the read keeps the RMW's order).
+    AddUnless {
+        add: Val,
+        unless: Val,
+    },
 }
 
 impl RmwOp {
@@ -230,6 +237,12 @@ impl RmwOp {
                 } else {
                     old
                 }
+            }
+            RmwOp::AddUnless { add, unless } => {
+                if old == unless {
+                    return None;
+                }
+                old.wrapping_add(add)
             }
         })
     }
@@ -712,6 +725,9 @@ mod tests {
         };
         assert_eq!(cas.apply(1), Some(5));
         assert_eq!(cas.apply(2), None);
+        let unless = RmwOp::AddUnless { add: 2, unless: 3 };
+        assert_eq!(unless.apply(1), Some(3));
+        assert_eq!(unless.apply(3), None);
         let fadd = RmwOp::AddMod { add: 3, modulus: 4 };
         assert_eq!(fadd.apply(0), Some(3));
         assert_eq!(fadd.apply(2), Some(1));

@@ -640,6 +640,7 @@ fn rmw_name(op: RmwOp) -> &'static str {
         RmwOp::Cas { .. } => "compare_exchange",
         RmwOp::Max(..) => "fetch_max",
         RmwOp::Min(..) => "fetch_min",
+        RmwOp::AddUnless { .. } => "atomic_add_unless",
     }
 }
 

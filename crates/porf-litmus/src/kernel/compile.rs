@@ -27,6 +27,8 @@ pub enum RmwKind {
     /// add the argument (sub: the front end negates)
     Add,
     Sub,
+    /// `atomic_add_unless(p, a, u)`: add `a` unless the value is `u` (then no write).
+    AddUnless,
 }
 
 /// What an RMW primitive returns.
@@ -36,6 +38,8 @@ pub enum Ret {
     New,
     /// `atomic_*_and_test`: the new value is 0.
     NewIsZero,
+    /// `atomic_add_unless`: 1 when the RMW wrote, 0 when it did not.
+    Wrote,
 }
 
 /// One instruction; `at` is the byte offset of the primitive's call.
@@ -346,6 +350,7 @@ fn rmw_primitive(name: &str) -> Option<Prim> {
         "atomic_sub_and_test" if !suffixed => rmw(RmwKind::Sub, Ret::NewIsZero, true, None),
         "atomic_dec_and_test" if !suffixed => rmw(RmwKind::Sub, Ret::NewIsZero, false, Some(1)),
         "atomic_inc_and_test" if !suffixed => rmw(RmwKind::Add, Ret::NewIsZero, false, Some(1)),
+        "atomic_add_unless" if !suffixed => rmw(RmwKind::AddUnless, Ret::Wrote, false, None),
         // Non-value-returning RMWs: unordered, their reads `Noreturn`.
         "atomic_add" | "atomic_sub" | "atomic_inc" | "atomic_dec" if !suffixed => {
             let (kind, imm, loc_last) = match base {
@@ -656,7 +661,7 @@ impl Compiler<'_> {
                 imm,
             } => {
                 let want = match kind {
-                    RmwKind::Cmpxchg => 3,
+                    RmwKind::Cmpxchg | RmwKind::AddUnless => 3,
                     _ if imm.is_some() => 1,
                     _ => 2,
                 };

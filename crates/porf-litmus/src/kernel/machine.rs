@@ -378,8 +378,15 @@ impl Worker {
                         Ok(l) => l,
                         Err(e) => return (e, Hw::default()),
                     };
-                    let data = vals.iter().fold(Vec::new(), |acc, d| union(&acc, &d.deps));
-                    let hw = access(*tags, &a, data, self.ctrl());
+                    let hw = if *kind == RmwKind::AddUnless {
+                        // herd: the added value flows into the write (data), the
+                        // compared one decides whether it happens (ctrl).
+                        let ctrl = union(&self.ctrl(), &vals[1].deps);
+                        access(*tags, &a, vals[0].deps.clone(), ctrl)
+                    } else {
+                        let data = vals.iter().fold(Vec::new(), |acc, d| union(&acc, &d.deps));
+                        access(*tags, &a, data, self.ctrl())
+                    };
                     let op = match kind {
                         RmwKind::Xchg => RmwOp::Xchg(vals[0].v),
                         RmwKind::Cmpxchg => RmwOp::Cas {
@@ -389,6 +396,10 @@ impl Worker {
                         },
                         RmwKind::Add => RmwOp::Add(vals[0].v, Wrap::NONE),
                         RmwKind::Sub => RmwOp::Sub(vals[0].v, Wrap::NONE),
+                        RmwKind::AddUnless => RmwOp::AddUnless {
+                            add: vals[0].v,
+                            unless: vals[1].v,
+                        },
                     };
                     return (
                         Action::Rmw {
@@ -468,8 +479,11 @@ impl Worker {
                     unreachable!()
                 };
                 let new = op.apply(ret).unwrap_or(ret);
+                // The operand the result is computed with: the added value, or for
+                // `atomic_add_unless`'s success flag the compared one.
+                let operand_at = usize::from(*r == Ret::Wrote);
                 let operand = args
-                    .first()
+                    .get(operand_at)
                     .map(|e| eval(e, &self.regs).deps)
                     .unwrap_or_default();
                 self.regs[*dst] = match r {
@@ -480,6 +494,10 @@ impl Worker {
                     },
                     Ret::NewIsZero => Dv {
                         v: (new == 0) as Val,
+                        deps: union(&[me], &operand),
+                    },
+                    Ret::Wrote => Dv {
+                        v: op.apply(ret).is_some() as Val,
                         deps: union(&[me], &operand),
                     },
                 };

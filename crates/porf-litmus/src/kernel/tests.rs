@@ -330,3 +330,50 @@ fn srcu_critical_sections_are_matched_by_the_index() {
     assert_eq!(lkmm_verdict(&shape("i")), ("No", vec![]));
     assert_eq!(lkmm_verdict(&shape("0")), ("Ok", vec![]));
 }
+
+/// `atomic_add_unless(z, 1, u)` between two writes (herd's `__atomic_add_unless{MB}`):
+/// a fully ordered RMW when it adds, an unordered read when it finds `u` (herd's
+/// `FailedRMW` loses its `Mb`). Hand derivation: P1's reads are ordered by `smp_mb`;
+/// when the RMW adds (z is 0, never 5) it acts as `smp_mb` between P0's writes, so
+/// P1 cannot see y = 1 and then x = 0 (`No`); when it fails (z is 0 = u) nothing
+/// orders P0's writes and the outcome is allowed (`Ok`).
+#[test]
+fn atomic_add_unless_orders_only_when_it_adds() {
+    let shape = |unless: i64| {
+        format!(
+            "C A\n{{}}\nP0(atomic_t *x, atomic_t *y, atomic_t *z)\n{{\n\tint r0;\n\t\
+             atomic_set(x, 1);\n\tr0 = atomic_add_unless(z, 1, {unless});\n\t\
+             atomic_set(y, 1);\n}}\nP1(atomic_t *x, atomic_t *y)\n{{\n\tint r0;\n\tint r1;\n\t\
+             r0 = atomic_read(y);\n\tsmp_mb();\n\tr1 = atomic_read(x);\n}}\n\
+             exists (1:r0=1 /\\ 1:r1=0)\n"
+        )
+    };
+    assert_eq!(lkmm_verdict(&shape(5)), ("No", vec![]));
+    assert_eq!(lkmm_verdict(&shape(0)), ("Ok", vec![]));
+}
+
+/// The machine's `atomic_add_unless(x, a, u)`: one conditional RMW whose write
+/// depends on `a` by data and on `u` by control, its result (did it add?) on the read
+/// and on `u`.
+#[test]
+fn atomic_add_unless_is_a_conditional_rmw() {
+    let l = litmus(
+        "C A\n{}\nP0(atomic_t *x, int *a, int *u)\n{\n\tint r0 = READ_ONCE(*a);\n\t\
+         int r1 = READ_ONCE(*u);\n\tint r2 = atomic_add_unless(x, r0, r1);\n\t\
+         WRITE_ONCE(*a, r2);\n}\nexists (x=1)\n",
+    );
+    for (old, wrote) in [(4, 1), (3, 0)] {
+        let acts = run_thread(&l, 0, &[2, 3, old]);
+        let Action::Rmw { op, .. } = acts[2].0 else {
+            panic!("{:?}", acts[2].0)
+        };
+        assert_eq!(op, porf_graph::RmwOp::AddUnless { add: 2, unless: 3 });
+        let rmw = acts[2].1.as_ref().unwrap();
+        assert_eq!(
+            (rmw.deps.data.clone(), rmw.deps.ctrl.clone()),
+            (vec![0], vec![1])
+        );
+        assert!(matches!(acts[3].0, Action::Store { val, .. } if val == wrote));
+        assert_eq!(acts[3].1.as_ref().unwrap().deps.data, vec![1, 2]);
+    }
+}
