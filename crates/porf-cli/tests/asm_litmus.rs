@@ -391,6 +391,7 @@ fn mixed_size_tests_run_under_armv8_native_and_cat() {
         asm("mixed_tear.litmus"),
         asm("mixed_coww.litmus"),
         asm("mixed_excl.litmus"),
+        asm("mixed_swp.litmus"),
     ];
     for model in [vec![], vec!["--model-file", cat.as_str()]] {
         let mut args = vec!["litmus"];
@@ -413,6 +414,10 @@ fn mixed_size_tests_run_under_armv8_native_and_cat() {
         assert_eq!(
             observation(&out, "MIXED-EXCL"),
             "Observation MIXED-EXCL Never 0 4"
+        );
+        assert_eq!(
+            observation(&out, "MIXED-SWP"),
+            "Observation MIXED-SWP Never 0 2"
         );
     }
 }

@@ -76,10 +76,12 @@ impl Tags {
     pub const LKW: Tags = Tags(1 << 11);
     pub const UL: Tags = Tags(1 << 12);
     pub const LF: Tags = Tags(1 << 13);
-    /// A further part of the access of the thread's previous event: a mixed-size
+    /// A further part of the instruction of the thread's previous event: a mixed-size
     /// test's access split into its access units (herd7's `-variant mixed`), one event
-    /// per unit in address order, consecutive in the thread. The events of one
-    /// instruction are herd's `si` (same instruction) class and are not `po`-related.
+    /// per unit in address order, consecutive in the thread (a split RMW: each unit's
+    /// read and write parts in turn, the first unit's write part untagged, see
+    /// [`instruction_start`]). The events of one instruction are not `po`-related;
+    /// those of one direction (reads, writes) are herd's `si` class.
     pub const SAME_INSTR: Tags = Tags(1 << 14);
     /// LKMM `srcu_read_lock`/`srcu_down_read`: a marked read of the `srcu_struct`
     /// (`Srcu-lock`), whose value is the index the matching unlock writes back.
@@ -209,4 +211,34 @@ pub struct Hw {
     /// For a successful store-exclusive (tagged [`Tags::EXCL`]): the load-exclusive it
     /// pairs with (herd's `rmw` edge from that read to this write).
     pub excl_read: Option<u32>,
+}
+
+/// The first event of `e`'s instruction: `e` belongs to the previous event's
+/// instruction when it is tagged [`Tags::SAME_INSTR`], or when it is the write part of
+/// the first unit of a split RMW (an RMW write part whose next event in its thread is
+/// tagged). An event of no split access is its own instruction's first; an unsplit
+/// RMW's read and write parts stay two (`po`-related) instructions, as before
+/// mixed-size accesses.
+pub fn instruction_start(g: &crate::Graph, e: crate::EventId) -> crate::EventId {
+    let tagged = |e: crate::EventId| {
+        e.idx < g.thread_len(e.tid)
+            && g.label(e)
+                .hw
+                .as_ref()
+                .is_some_and(|h| h.tags.contains(Tags::SAME_INSTR))
+    };
+    let split_rmw_write = |e: crate::EventId| {
+        let l = g.label(e);
+        l.is_exclusive_write()
+            && l.hw.as_ref().is_none_or(|h| h.excl_read.is_none())
+            && tagged(e.next())
+    };
+    let mut j = e;
+    while tagged(j) || split_rmw_write(j) {
+        match j.prev() {
+            Some(p) => j = p,
+            None => break,
+        }
+    }
+    j
 }

@@ -6,9 +6,11 @@
 //! same question:
 //!
 //! * `po`: program order extended by thread creation and join, transitive, between
-//!   events of different instructions (herd's `po`); `int`: same thread. `si` (same
-//!   instruction, herd's `si`/`sm` without its identity part): the unit events one
-//!   mixed-size access is split into ([`Tags::SAME_INSTR`] chains). The initial writes are not events: a read of the initial value has
+//!   events of different instructions (herd's `po`); `int`: same thread. `si` (herd's
+//!   `si`/`sm` without its identity part, its single-copy-atomic classes): the unit
+//!   events one mixed-size access is split into, of one direction (a split RMW's unit
+//!   reads are one class, its unit writes another), within the instruction of
+//!   [`porf_graph::hw::instruction_start`]. The initial writes are not events: a read of the initial value has
 //!   no `rf` edge, is `fr`-before every write of its location (all of them external
 //!   to it in the sense of `fre`: no thread writes the initial value), and reads the
 //!   same write as every other read of the initial value (`rf⁻¹; rf`, see
@@ -25,7 +27,7 @@
 //!   fence kinds of each event.
 
 use crate::relation::{Base, EventIndex, Relation};
-use porf_graph::hw::{FenceKind, Hw, Tags};
+use porf_graph::hw::{instruction_start, FenceKind, Hw, Tags};
 use porf_graph::{EventId, Graph, LabelKind, Loc};
 
 /// The hardware view of a graph (see the module docs).
@@ -81,18 +83,9 @@ impl HwExec {
                 _ => None,
             })
             .collect();
-        // Each event's instruction: the first event of its `SAME_INSTR` chain.
+        // Each event's instruction: its first event (`hw::instruction_start`).
         let instr: Vec<usize> = (0..n)
-            .map(|i| {
-                let mut j = i;
-                while hw[j].tags.contains(Tags::SAME_INSTR) {
-                    match idx.event(j).prev() {
-                        Some(p) => j = idx.of(p),
-                        None => break,
-                    }
-                }
-                j
-            })
+            .map(|i| idx.of(instruction_start(g, idx.event(i))))
             .collect();
         let (mut addr, mut data, mut ctrl) =
             (Relation::empty(n), Relation::empty(n), Relation::empty(n));
@@ -134,12 +127,14 @@ impl HwExec {
                     || (labels[i].is_exclusive_write() && hw[i].excl_read.is_none())
             })
             .collect();
-        let si = if (0..n).any(|i| instr[i] != i) {
-            Relation::from_fn(n, |a, b| a != b && instr[a] == instr[b])
+        let (same_instr, si) = if (0..n).any(|i| instr[i] != i) {
+            let same = Relation::from_fn(n, |a, b| a != b && instr[a] == instr[b]);
+            let si = same.filter(|a, b| is_r[a] == is_r[b] && is_w[a] == is_w[b]);
+            (same, si)
         } else {
-            Relation::empty(n)
+            (Relation::empty(n), Relation::empty(n))
         };
-        let po = base.po.union(&base.sync).closure().minus(&si);
+        let po = base.po.union(&base.sync).closure().minus(&same_instr);
         let rmw = amo.union(&lxsx);
         HwExec {
             idx,

@@ -28,12 +28,14 @@
 //! write its read part reads, so that both atomic and non-atomic graphs come up.
 //!
 //! With [`HwShape::mixed`] (mixed-size graphs, herd7's `-variant mixed`: the
-//! locations are the access units of one memory), a plain read or write one time in
-//! three is *wide*: it covers two adjacent units, `Loc(k)` and `Loc(k + 1)`, as two
-//! consecutive events of its thread, the second tagged [`Tags::SAME_INSTR`] (herd's
-//! `si`), both with the instruction's tags and dependencies (a later instruction
-//! depending on a wide read may depend on either unit). Each unit reads and is
-//! written on its own: rf and co are per unit, as the litmus front end makes them.
+//! locations are the access units of one memory), a read, write, RMW or load-exclusive
+//! one time in three is *wide*: it covers two adjacent units, `Loc(k)` and
+//! `Loc(k + 1)`, as consecutive events of its thread (an RMW: each unit's read and
+//! write parts in turn), the later ones tagged [`Tags::SAME_INSTR`], all with the
+//! instruction's tags and dependencies (a later instruction depending on a wide read
+//! may depend on either unit); a store-exclusive is as wide as its load-exclusive, each
+//! unit write paired with the same unit's read. Each unit reads and is written on its
+//! own: rf and co are per unit, as the litmus front end makes them.
 //!
 //! Invariants of the graphs: the porf and hb views are *not* maintained (reads get
 //! their sources through [`Graph::set_rf_unordered`]); models that allow load
@@ -118,16 +120,14 @@ impl HwShape {
 enum Instr {
     Read(Loc, Tags),
     Write(Loc, Tags),
-    /// A read or write of two adjacent units, the first given.
-    WideRead(Loc, Tags),
-    WideWrite(Loc, Tags),
     Fence(FenceKind),
     /// A single-instruction RMW; `false`: a failed compare-and-swap (read only).
     Amo(Loc, Tags, bool),
     /// A load-exclusive now; its store-exclusive (if `Some`, tags) some instructions
     /// later.
     LoadExcl(Loc, Tags),
-    StoreExcl(Loc, Tags, u32),
+    /// The store-exclusive of the load-exclusive at this `idx`, split if it was.
+    StoreExcl(Loc, Tags, u32, bool),
 }
 
 /// A random hardware graph (see the module docs), deterministic in `seed`.
@@ -155,7 +155,8 @@ pub fn random_hw_graph(seed: u64, shape: &HwShape) -> Graph {
         left: u32,
         reads: Vec<u32>,
         ctrl: Vec<u32>,
-        open_excl: Option<(u32, Loc)>,
+        /// The open load-exclusive: its (first unit's) `idx`, location, whether split.
+        open_excl: Option<(u32, Loc, bool)>,
         first: bool,
     }
     // A ring (half the load-buffering graphs over two or more locations): thread `t`
@@ -182,9 +183,9 @@ pub fn random_hw_graph(seed: u64, shape: &HwShape) -> Graph {
         let k = rng.below(threads.len() as u64) as usize;
         let th = &mut threads[k];
         let loc = locs[rng.below(locs.len() as u64) as usize];
-        let mut instr = if let Some((r, l)) = th.open_excl.filter(|_| rng.below(2) == 0) {
+        let mut instr = if let Some((r, l, wide)) = th.open_excl.filter(|_| rng.below(2) == 0) {
             th.open_excl = None;
-            Instr::StoreExcl(l, write_tags(&mut rng, shape.arch) | Tags::EXCL, r)
+            Instr::StoreExcl(l, write_tags(&mut rng, shape.arch) | Tags::EXCL, r, wide)
         } else {
             random_instr(&mut rng, shape.arch, loc, th.open_excl.is_none())
         };
@@ -205,15 +206,28 @@ pub fn random_hw_graph(seed: u64, shape: &HwShape) -> Graph {
                 other => other,
             };
         }
-        if shape.mixed && rng.below(3) == 0 {
+        // Mixed-size graphs: one access in three covers two units (a store-exclusive
+        // as many as its load-exclusive; a failed compare-and-swap is never split).
+        let units: u64 = match instr {
+            Instr::StoreExcl(.., wide) => 1 + u64::from(wide),
+            Instr::Fence(_) | Instr::Amo(_, _, false) => 1,
+            _ if shape.mixed && rng.below(3) == 0 => 2,
+            _ => 1,
+        };
+        if units == 2 {
             // The first unit of a wide access: the previous one at the last unit.
             let first = |l: Loc| Loc(l.0.min(shape.locs - 1));
             instr = match instr {
-                Instr::Read(l, t) => Instr::WideRead(first(l), t),
-                Instr::Write(l, t) => Instr::WideWrite(first(l), t),
+                Instr::Read(l, t) => Instr::Read(first(l), t),
+                Instr::Write(l, t) => Instr::Write(first(l), t),
+                Instr::Amo(l, t, w) => Instr::Amo(first(l), t, w),
+                Instr::LoadExcl(l, t) => Instr::LoadExcl(first(l), t),
                 other => other,
             };
         }
+        // The unit locations and each unit's tags (`SAME_INSTR` after the first).
+        let unit_locs = |l: Loc| (0..units).map(move |u| Loc(l.0 + u));
+        let unit_tags = |t: Tags, u: u64| if u == 0 { t } else { t | Tags::SAME_INSTR };
         // Dependencies on po-earlier reads: a few of them, sometimes.
         let some_reads = |rng: &mut SplitMix64, reads: &[u32]| -> Vec<u32> {
             let mut v: Vec<u32> = reads
@@ -275,51 +289,31 @@ pub fn random_hw_graph(seed: u64, shape: &HwShape) -> Graph {
         match instr {
             Instr::Read(loc, tags) | Instr::LoadExcl(loc, tags) => {
                 deps.data.clear();
-                let e = g.add(tid, read(loc, ReadKind::Plain), SrcLoc::UNKNOWN);
-                g.set_hw(e, Some(hw(tags, None, None, &deps)));
-                seen(&g, e, loc);
-                if matches!(instr, Instr::LoadExcl(..)) {
-                    th.open_excl = Some((e.idx, loc));
-                }
-                th.reads.push(e.idx);
-            }
-            Instr::Write(loc, tags) | Instr::StoreExcl(loc, tags, _) => {
-                let excl_read = match instr {
-                    Instr::StoreExcl(_, _, r) => Some(r),
-                    _ => None,
-                };
-                let e = g.add(tid, write(loc, WriteKind::Plain), SrcLoc::UNKNOWN);
-                g.set_hw(e, Some(hw(tags, None, excl_read, &deps)));
-                g.co_insert(e, g.co(loc).len() + 1);
-                if excl_read.is_some() && shape.arch == HwArch::RiscV {
-                    // An `sc`'s status register: a dependency source (RVWMO).
-                    th.reads.push(e.idx);
-                }
-            }
-            Instr::WideRead(loc, tags) => {
-                deps.data.clear();
-                for (u, l) in [(0, loc), (1, Loc(loc.0 + 1))] {
+                for (u, l) in unit_locs(loc).enumerate() {
                     let e = g.add(tid, read(l, ReadKind::Plain), SrcLoc::UNKNOWN);
-                    let t = if u == 0 {
-                        tags
-                    } else {
-                        tags | Tags::SAME_INSTR
-                    };
-                    g.set_hw(e, Some(hw(t, None, None, &deps)));
+                    g.set_hw(e, Some(hw(unit_tags(tags, u as u64), None, None, &deps)));
                     seen(&g, e, l);
+                    if u == 0 && matches!(instr, Instr::LoadExcl(..)) {
+                        th.open_excl = Some((e.idx, loc, units == 2));
+                    }
                     th.reads.push(e.idx);
                 }
             }
-            Instr::WideWrite(loc, tags) => {
-                for (u, l) in [(0, loc), (1, Loc(loc.0 + 1))] {
-                    let e = g.add(tid, write(l, WriteKind::Plain), SrcLoc::UNKNOWN);
-                    let t = if u == 0 {
-                        tags
-                    } else {
-                        tags | Tags::SAME_INSTR
+            Instr::Write(loc, tags) | Instr::StoreExcl(loc, tags, ..) => {
+                for (u, l) in unit_locs(loc).enumerate() {
+                    // Each unit write pairs with the same unit's read.
+                    let excl_read = match instr {
+                        Instr::StoreExcl(_, _, r, _) => Some(r + u as u32),
+                        _ => None,
                     };
-                    g.set_hw(e, Some(hw(t, None, None, &deps)));
+                    let e = g.add(tid, write(l, WriteKind::Plain), SrcLoc::UNKNOWN);
+                    let t = unit_tags(tags, u as u64);
+                    g.set_hw(e, Some(hw(t, None, excl_read, &deps)));
                     g.co_insert(e, g.co(l).len() + 1);
+                    if excl_read.is_some() && shape.arch == HwArch::RiscV {
+                        // An `sc`'s status register: a dependency source (RVWMO).
+                        th.reads.push(e.idx);
+                    }
                 }
             }
             Instr::Fence(k) => {
@@ -344,18 +338,21 @@ pub fn random_hw_graph(seed: u64, shape: &HwShape) -> Graph {
                         fail_ord: MemOrder::Relaxed,
                     }
                 };
-                let h = hw(tags, None, None, &deps);
-                let mut rh = h.clone();
-                rh.deps.data.clear();
-                let r = g.add(tid, read(loc, ReadKind::Rmw(op)), SrcLoc::UNKNOWN);
-                g.set_hw(r, Some(rh));
-                seen(&g, r, loc);
-                th.reads.push(r.idx);
-                if writes {
-                    let w = g.add(tid, write(loc, WriteKind::Exclusive), SrcLoc::UNKNOWN);
-                    g.set_hw(w, Some(h));
-                    g.co_insert(w, g.co(loc).len() + 1);
-                    amos.push((r, w));
+                // A split RMW: each unit's read and write parts in turn.
+                for (u, l) in unit_locs(loc).enumerate() {
+                    let h = hw(unit_tags(tags, u as u64), None, None, &deps);
+                    let mut rh = h.clone();
+                    rh.deps.data.clear();
+                    let r = g.add(tid, read(l, ReadKind::Rmw(op)), SrcLoc::UNKNOWN);
+                    g.set_hw(r, Some(rh));
+                    seen(&g, r, l);
+                    th.reads.push(r.idx);
+                    if writes {
+                        let w = g.add(tid, write(l, WriteKind::Exclusive), SrcLoc::UNKNOWN);
+                        g.set_hw(w, Some(h));
+                        g.co_insert(w, g.co(l).len() + 1);
+                        amos.push((r, w));
+                    }
                 }
             }
         }
@@ -704,12 +701,13 @@ mod tests {
         }
     }
 
-    /// Mixed-size graphs split accesses into two adjacent units (the second tagged
-    /// `SAME_INSTR`, right after the first in its thread, with the same dependencies);
-    /// without `mixed` no event is tagged.
+    /// Mixed-size graphs split accesses into two adjacent units (the later events
+    /// tagged `SAME_INSTR`, in the instruction of their first, with its dependencies):
+    /// reads, writes, RMWs and exclusive pairs; without `mixed` no event is tagged.
     #[test]
     fn mixed_graphs_split_accesses_into_adjacent_units() {
-        let (mut reads, mut writes) = (0, 0);
+        use porf_graph::hw::instruction_start;
+        let (mut reads, mut writes, mut rmws, mut excls) = (0, 0, 0, 0);
         for seed in 0..300 {
             let plain = random_hw_graph(seed, &HwShape::random(seed, HwArch::Arm));
             let tagged = |g: &Graph| {
@@ -724,17 +722,24 @@ mod tests {
             assert!(tagged(&plain).is_empty());
             let g = random_hw_graph(seed, &HwShape::random_mixed(seed, HwArch::Arm));
             for e in tagged(&g) {
-                let (l, first) = (g.label(e), g.label(e.prev().unwrap()));
-                assert_eq!(l.is_read(), first.is_read());
-                assert_eq!(l.loc().unwrap().0, first.loc().unwrap().0 + 1);
-                assert_eq!(l.hw.as_ref().unwrap().deps, first.hw.as_ref().unwrap().deps);
-                reads += usize::from(l.is_read());
-                writes += usize::from(l.is_write());
+                let (l, first) = (g.label(e), g.label(instruction_start(&g, e)));
+                let (lo, hi) = (first.loc().unwrap().0, l.loc().unwrap().0);
+                assert!(hi == lo || hi == lo + 1, "{e}: {lo} {hi}");
+                let deps = |l: &porf_graph::Label| l.hw.as_ref().unwrap().deps.addr.clone();
+                assert_eq!(deps(l), deps(first));
+                if let Some(r) = l.hw.as_ref().unwrap().excl_read {
+                    assert_eq!(g.label(EventId::new(e.tid, r)).loc(), l.loc());
+                    excls += 1;
+                }
+                reads += usize::from(l.is_read() && !l.is_exclusive_read());
+                writes += usize::from(l.is_write() && !l.is_exclusive_write());
+                rmws += usize::from(l.is_exclusive_write());
             }
         }
         assert!(
-            reads > 50 && writes > 50,
-            "{reads} wide reads, {writes} wide writes"
+            reads > 50 && writes > 50 && rmws > 20 && excls > 5,
+            "{reads} wide reads, {writes} wide writes, {rmws} wide RMWs, {excls} wide \
+             exclusive pairs"
         );
     }
 }

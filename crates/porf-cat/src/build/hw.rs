@@ -6,9 +6,11 @@
 //! `RISCVArch_herd.ml`, `PPCArch_herd.ml`, `X86Arch_herd.ml` and the Linux kernel's
 //! `linux-kernel.bell`), so that a cat file written for herd finds them:
 //!
-//! * relations: `si` (herd's same-instruction classes: the unit events one mixed-size
-//!   access is split into, [`Tags::SAME_INSTR`], and each memory event with itself;
-//!   `po` relates events of different instructions only), `addr`, `ctrl` (a read, or a
+//! * relations: `si` (herd's single-copy-atomic classes: the unit events one
+//!   mixed-size access is split into, of one direction — a split RMW's unit reads are
+//!   one class, its unit writes another — within the instruction of
+//!   [`porf_graph::hw::instruction_start`], and each memory event with itself; `po`
+//!   relates events of different instructions only), `addr`, `ctrl` (a read, or a
 //!   successful store-exclusive whose status a later instruction reads, to each event,
 //!   fences included, that depends on it), `data` (the same sources to each *write*
 //!   that depends on them), `amo` (the read part
@@ -54,7 +56,9 @@
 use super::GraphIndex;
 use crate::exec::Execution;
 use crate::rel::{Rel, Set};
-use porf_graph::hw::{BarrierTypes, Domain, FenceKind, FenceOps, Hw, KernelFence, Tags};
+use porf_graph::hw::{
+    instruction_start, BarrierTypes, Domain, FenceKind, FenceOps, Hw, KernelFence, Tags,
+};
 use porf_graph::{EventId, Graph, Label, LabelKind};
 
 /// Every fence set the builder defines (the ones of no event are empty).
@@ -216,18 +220,9 @@ pub(super) fn fill(
     let is_write = |i: usize| labels[i].is_some_and(|l| l.is_write());
     let tagged = |i: usize, t: Tags| hw(i).tags.contains(t);
 
-    // Each event's instruction: the first event of its `SAME_INSTR` chain.
+    // Each event's instruction: its first event (`hw::instruction_start`).
     let instr: Vec<usize> = (0..n)
-        .map(|i| {
-            let mut j = i;
-            while tagged(j, Tags::SAME_INSTR) {
-                match ix.event(j).and_then(|e| e.prev()) {
-                    Some(p) => j = ix.of(p),
-                    None => break,
-                }
-            }
-            j
-        })
+        .map(|i| ix.event(i).map_or(i, |e| ix.of(instruction_start(g, e))))
         .collect();
 
     // Dependencies and pairs.
@@ -271,14 +266,21 @@ pub(super) fn fill(
     let mem_event = |i: usize| is_read(i) || is_write(i);
     let mut si = Rel::from_pairs(n, (0..n).filter(|&i| mem_event(i)).map(|i| (i, i)));
     if (0..n).any(|i| instr[i] != i) {
+        let mut same_instr = Rel::empty(n);
         for a in 0..n {
             for b in 0..n {
                 if a != b && instr[a] == instr[b] {
-                    si.add(a, b);
+                    same_instr.add(a, b);
+                    if is_read(a) == is_read(b) && is_write(a) == is_write(b) {
+                        si.add(a, b);
+                    }
                 }
             }
         }
-        let po = x.get_rel("po").expect("po is built first").diff(&si);
+        let po = x
+            .get_rel("po")
+            .expect("po is built first")
+            .diff(&same_instr);
         x.rel("po", po);
     }
     x.rel("si", si);

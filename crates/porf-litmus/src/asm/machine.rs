@@ -61,7 +61,13 @@
 //!   pairs ([`Hw::excl_read`]) with the same unit's read, so that atomicity holds per
 //!   unit, and the models relate every unit read to every unit write (herd's `lxsx`
 //!   of a split pair: no exclusive is po-between them); each unit write is a
-//!   dependency source. Single-instruction RMWs wider than the unit are refused
+//!   dependency source. A single-instruction swap or bitwise RMW (`SWP`, `LDCLR`,
+//!   `LDSET`, `LDEOR`) wider than the unit is one RMW action per unit (each unit's
+//!   read and write parts, atomic per unit as herd's per-location `amo` pairs; the
+//!   unit reads one `si` class, the unit writes another, see
+//!   [`porf_graph::hw::instruction_start`]); its register is the units' old values
+//!   composed, depending on every unit read. Other RMWs wider than the unit (add,
+//!   min/max, compare-and-swap: their operation crosses units) are refused
 //!   ([`ErrorKind::Unsupported`]).
 //! - what porf cannot run exactly (a branch on flags X86 arithmetic left undefined,
 //!   an address outside every location, a thread computing without end) ends the
@@ -185,9 +191,11 @@ enum Then {
         status_deps: DepSet,
         units: u32,
     },
+    /// A single-instruction RMW's unit (of `units`; 1: not split).
     Rmw {
         dst: Reg,
         size: Size,
+        units: u32,
     },
     Cas {
         expected: Reg,
@@ -443,6 +451,24 @@ fn rmw(op: RmwOp, v: Val, size: Size) -> porf_graph::RmwOp {
         RmwOp::Smin => P::Min(v, w(true)),
         RmwOp::Umax => P::Max(v, w(false)),
         RmwOp::Umin => P::Min(v, w(false)),
+    }
+}
+
+/// Unit `part` (of `unit` bytes) of a split RMW of `size` with operand `v`: an
+/// operation that acts on each byte alone (swap and the bitwise ones; the machine
+/// refuses to split the others, whose carries and comparisons cross units), on the
+/// unit's bytes of `v`.
+fn unit_rmw(op: RmwOp, v: Val, size: Size, part: u32, unit: u64) -> porf_graph::RmwOp {
+    use porf_graph::RmwOp as P;
+    let of =
+        |x: Val| low_bytes((zext(x, size) as u64) >> (8 * u64::from(part) * unit), unit) as Val;
+    match op {
+        RmwOp::Swap => P::Xchg(of(v)),
+        RmwOp::Clr => P::And(of(!v)),
+        RmwOp::And => P::And(of(v)),
+        RmwOp::Or => P::Or(of(v)),
+        RmwOp::Xor => P::Xor(of(v)),
+        _ => unreachable!("only bytewise RMWs are split"),
     }
 }
 
@@ -797,24 +823,38 @@ impl AsmMachine {
                 clobbers_flags,
             } => {
                 let (a, ad) = self.address(r, addr, *size, &ins.text)?;
-                self.split(*size, true, &ins.text)?;
+                let bytewise = matches!(
+                    op,
+                    RmwOp::Swap | RmwOp::Clr | RmwOp::And | RmwOp::Or | RmwOp::Xor
+                );
+                let (units, unit) = self.split(*size, !bytewise, &ins.text)?;
                 let (v, d) = operand(r, s);
                 if *clobbers_flags {
                     r.flags = Flags::Clobbered(r.pc);
                     r.flags_deps = DepSet::new();
                 }
+                let op = if units > 1 {
+                    unit_rmw(*op, v, *size, r.part, unit)
+                } else {
+                    rmw(*op, v, *size)
+                };
+                let mut t = tags(*ann) | Tags::AMO;
+                if r.part > 0 {
+                    t = t | Tags::SAME_INSTR;
+                }
                 return Ok(Step::Act(Peeked {
                     action: Action::Rmw {
-                        loc: Loc(a),
-                        bytes: size.bytes() as u8,
-                        op: rmw(*op, v, *size),
+                        loc: Loc(a + u64::from(r.part) * unit),
+                        bytes: unit as u8,
+                        op,
                         ord: rmw_order(*ann),
                         src,
                     },
-                    hw: Some(r.hw(ad, d, tags(*ann) | Tags::AMO)),
+                    hw: Some(r.hw(ad, d, t)),
                     then: Then::Rmw {
                         dst: *dst,
                         size: *size,
+                        units,
                     },
                 }));
             }
@@ -874,8 +914,9 @@ impl AsmMachine {
     }
 
     /// How a `size` access splits: its unit count and the unit's bytes (1 and the
-    /// access's size outside mixed-size tests); an `atomic` access (a single-instruction
-    /// RMW) wider than the unit is refused.
+    /// access's size outside mixed-size tests); an `atomic` access (an RMW whose
+    /// operation crosses units: add, min/max, compare-and-swap) wider than the unit is
+    /// refused.
     fn split(
         &self,
         size: Size,
@@ -887,8 +928,9 @@ impl AsmMachine {
             Some(unit) if bytes > unit && atomic => Err((
                 ErrorKind::Unsupported,
                 format!(
-                    "mixed-size accesses: `{text}` is an atomic read-modify-write of {bytes} bytes, \
-                     wider than the test's {unit}-byte access unit (its split atomicity is not modelled)"
+                    "mixed-size accesses: `{text}` is an atomic read-modify-write of {bytes} bytes \
+                     whose operation crosses the test's {unit}-byte access units (an add, min/max or \
+                     compare-and-swap split into units is not modelled)"
                 ),
             )),
             Some(unit) if bytes > unit => Ok(((bytes / unit) as u32, unit)),
@@ -1122,7 +1164,27 @@ impl ThreadMachine for AsmMachine {
                 set_status(arch, r, status, true, status_deps);
                 r.pc += 1;
             }
-            Then::Rmw { dst, size }
+            Then::Rmw { dst, size, units } if units > 1 => {
+                // The unit's old value; the whole register once every unit is done.
+                let unit = u64::from(size.bytes() / units);
+                r.acc |= (low_bytes(ret as u64, unit) << (8 * u64::from(r.part) * unit)) as Val;
+                r.part += 1;
+                r.sources += 1;
+                if r.part < units {
+                    return;
+                }
+                let deps = (r.sources - units..r.sources).collect();
+                let v = if arch == Arch::RiscV {
+                    sext(r.acc, size)
+                } else {
+                    zext(r.acc, size)
+                };
+                r.part = 0;
+                r.acc = 0;
+                set(r, arch, dst, Size::Double, v, deps);
+                r.pc += 1;
+            }
+            Then::Rmw { dst, size, .. }
             | Then::Cas {
                 expected: dst,
                 size,

@@ -489,3 +489,88 @@ fn a_loop_is_cut_where_it_would_start_its_iteration_past_the_bound() {
     assert!(matches!(acts[2].0, Action::Finish { .. }), "{acts:?}");
     assert_eq!(regs, vec![1]);
 }
+
+/// A 64-bit SWP in a test with 4-byte units is one unit RMW per unit, low address
+/// first, the second tagged `SAME_INSTR`, each swapping in its unit of the source;
+/// the register is the units' old values composed and depends on both unit reads.
+/// A 64-bit LDADD, whose carry crosses units, is refused.
+#[test]
+fn wide_swaps_are_split_into_unit_rmws_and_wide_adds_refused() {
+    let (_, mut m) = thread(
+        "AArch64",
+        "uint64_t x; 0:X1=x; 0:X0=0x300000001;",
+        &["LDR W5,[X1,#4]", "SWP X0,X2,[X1]", "STR X2,[X1]"],
+        &["X2"],
+    );
+    // Read 0 is the LDR; the SWP's unit reads (1, 2) answer 7 and 9.
+    let (acts, regs) = run(&mut m, &|i| [5, 7, 9][i as usize], 0);
+    assert_eq!(regs, vec![(9 << 32) | 7]);
+    let rmws: Vec<(u64, porf_graph::RmwOp, bool)> = acts
+        .iter()
+        .filter_map(|(a, hw)| match a {
+            Action::Rmw { loc, op, bytes, .. } => {
+                assert_eq!(*bytes, 4);
+                let h = hw.as_ref().unwrap();
+                assert!(h.tags.contains(Tags::AMO));
+                Some((loc.0, *op, h.tags.contains(Tags::SAME_INSTR)))
+            }
+            _ => None,
+        })
+        .collect();
+    use porf_graph::RmwOp::Xchg;
+    assert_eq!(
+        rmws,
+        vec![(BASE, Xchg(1), false), (BASE + 4, Xchg(3), true)]
+    );
+    let last = acts
+        .iter()
+        .rev()
+        .find_map(|(a, hw)| matches!(a, Action::Store { .. }).then_some(hw));
+    assert_eq!(last.unwrap().as_ref().unwrap().deps.data, vec![1, 2]);
+
+    let (_, mut m) = thread(
+        "AArch64",
+        "uint64_t x; 0:X1=x; 0:X0=1;",
+        &["LDR W5,[X1,#4]", "LDADD X0,X2,[X1]"],
+        &[],
+    );
+    let (acts, _) = run(&mut m, &|_| 0, 0);
+    let Action::Error { kind, msg, .. } = &acts[1].0 else {
+        panic!("{acts:?}")
+    };
+    assert_eq!(*kind, ErrorKind::Unsupported);
+    assert!(
+        msg.contains("crosses the test's 4-byte access units"),
+        "{msg}"
+    );
+}
+
+/// A 64-bit exclusive pair in a test with 4-byte units: the load-exclusive is two
+/// unit reads, the successful store-exclusive two unit writes, each paired
+/// (`excl_read`) with the same unit's read (ordinals 1 and 2 after the plain read 0).
+#[test]
+fn wide_exclusive_pairs_pair_unit_by_unit() {
+    let (_, mut m) = thread(
+        "AArch64",
+        "uint64_t x; 0:X1=x; 0:X0=0x300000001;",
+        &["LDR W5,[X1,#4]", "LDXR X2,[X1]", "STXR W3,X0,[X1]"],
+        &["X3"],
+    );
+    let (acts, regs) = run(&mut m, &|_| 0, 1);
+    assert_eq!(regs, vec![0], "the store-exclusive succeeded");
+    let stores: Vec<(u64, i64, Option<u32>, bool)> = acts
+        .iter()
+        .filter_map(|(a, hw)| match a {
+            Action::Store { loc, val, .. } => {
+                let h = hw.as_ref().unwrap();
+                assert!(h.tags.contains(Tags::EXCL));
+                Some((loc.0, *val, h.excl_read, h.tags.contains(Tags::SAME_INSTR)))
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        stores,
+        vec![(BASE, 1, Some(1), false), (BASE + 4, 3, Some(2), true)]
+    );
+}
