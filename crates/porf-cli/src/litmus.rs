@@ -67,6 +67,11 @@ pub struct LitmusArgs {
     /// not depend on it.
     #[arg(long, value_name = "N")]
     threads: Option<usize>,
+    /// Values explorer: try every rf and every co of each candidate execution, asking
+    /// the model at the leaves, instead of cutting the choices RMW atomicity and SC
+    /// per location rule out (for comparing; the outcome does not depend on it).
+    #[arg(long)]
+    disable_candidate_pruning: bool,
     /// Give no verdict for a test whose exploration has an execution of more than N
     /// events (a loop with no --unroll bound; exit code 3).
     #[arg(long, value_name = "N", default_value_t = crate::limits::DEFAULT_MAX_EVENTS,
@@ -153,6 +158,7 @@ pub fn run(a: LitmusArgs) -> u8 {
         unroll: a.unroll,
         all_release_acquire: a.all_release_acquire,
         explorer: a.explorer.map(crate::Explorer::strategy),
+        disable_candidate_pruning: a.disable_candidate_pruning,
         max_events_per_execution: Some(a.max_events_per_execution),
         memory_limit: match a.memory_limit {
             Some(crate::limits::MemoryLimit::Bytes(n)) => Some(n),

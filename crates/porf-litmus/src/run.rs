@@ -52,6 +52,9 @@ pub struct Options {
     pub memory_limit: Option<u64>,
     /// The explorer to run instead of the model's default ([`strategy_for`]).
     pub explorer: Option<Strategy>,
+    /// Turn off the values explorer's candidate pruning
+    /// ([`Config::disable_candidate_pruning`]); the outcome does not depend on it.
+    pub disable_candidate_pruning: bool,
 }
 
 /// Why a test has no verdict. Each prints as `file:line:col: ...`.
@@ -392,6 +395,7 @@ pub(crate) fn config(opts: &Options) -> Config {
         threads: opts.threads,
         max_events_per_execution: opts.max_events_per_execution,
         memory_limit: opts.memory_limit,
+        disable_candidate_pruning: opts.disable_candidate_pruning,
         ..Config::default()
     }
 }

@@ -11,28 +11,12 @@
 //! `PORF_DIFF_DEFERRED_PROGRAMS` overrides the number of tests per model (default 150),
 //! `PORF_DIFF_DEFERRED_SEED` shifts the seeds.
 
+mod common;
+
+use common::{env, Rng};
 use porf_explore::Strategy;
 use porf_litmus::run::{check_test, herd_text, Options, Test};
 use porf_litmus::{arch_of, parse, parse_asm};
-
-fn env(name: &str, default: u64) -> u64 {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
-
-/// A small deterministic generator (xorshift64*).
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: u64) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 33) % n
-    }
-}
 
 #[derive(Copy, Clone, Debug)]
 enum Op {

@@ -49,6 +49,7 @@ pub mod riscv;
 pub mod rvf;
 pub mod sc;
 pub mod tso;
+pub mod uniproc;
 
 use porf_graph::{EventId, Graph, Loc, View};
 
@@ -146,6 +147,15 @@ pub trait MemoryModel: Sync + Send {
     /// accesses, so a cycle through them can be consistent (a flagged data race).
     fn forbids_dependency_cycles(&self) -> bool {
         !self.allows_load_buffering()
+    }
+
+    /// Whether every graph the model accepts satisfies SC per location
+    /// ([`uniproc::holds`]: `acyclic(po-loc ∪ rf ∪ co ∪ fr)` at each location), so that
+    /// an explorer may drop a candidate co or rf failing it at one location without
+    /// asking the model. False by default (a model claims it only when its definition
+    /// has the axiom, and a random-graph test checks the claim).
+    fn uniproc(&self) -> bool {
+        false
     }
 
     /// Whether the model has data races at all (the [`race`] checks apply). False for

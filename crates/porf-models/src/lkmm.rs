@@ -110,6 +110,10 @@ hardware_model!(
     whole: |g| atomicity::holds(g) && Axioms::of(g).all_hold(true),
     dependency_cycles: allowed,
     extra: {
+        /// The coherence axiom ([`Axioms::coherence`]) is `uniproc` over every access.
+        fn uniproc(&self) -> bool {
+            true
+        }
         fn flags(&self, g: &Graph) -> Vec<&'static str> {
             if data_races(g).is_empty() {
                 Vec::new()

@@ -4,7 +4,7 @@
 //! [`crate::values`]).
 
 use super::script::{set_hw, Guess, Script, ScriptStep};
-use super::Values;
+use super::{prune, Values};
 use crate::key::execution_key;
 use crate::reference::classify_maximal;
 use crate::state::State;
@@ -12,12 +12,16 @@ use crate::step::{self, Access, AfterRead, Step};
 use porf_graph::{
     Action, EventId, Graph, LabelKind, Loc, MemOrder, Program, ReadKind, ThreadMachine, WriteKind,
 };
+use porf_models::atomicity;
 use porf_models::orders::permutations;
 
-/// A read of a script: its event and the writes it may read from (`None`: the
+/// A read of a script: its event, its location, whether it has a write part (an
+/// exclusive write follows it), and the writes it may read from (`None`: the
 /// initialisation).
 struct ReadChoice {
     r: EventId,
+    loc: Loc,
+    rmw: bool,
     sources: Vec<Option<EventId>>,
 }
 
@@ -50,20 +54,48 @@ impl<P: Program> Values<'_, '_, P> {
             if sources.is_empty() {
                 return;
             }
-            reads.push(ReadChoice { r, sources });
+            let rmw = atomicity::has_write_part(g, r);
+            reads.push(ReadChoice {
+                r,
+                loc,
+                rmw,
+                sources,
+            });
         }
-        let mut pick = vec![0usize; reads.len()];
-        loop {
+        let mut chosen = Vec::with_capacity(reads.len());
+        self.rf_choices(s, &reads, &mut chosen);
+    }
+
+    /// Tries every rf extending `chosen` (the sources of `reads`' first reads), except,
+    /// with pruning, those in which two reads with write parts share a source
+    /// ([`prune::rmw_source_taken`]); false once the exploration must end.
+    fn rf_choices(
+        &mut self,
+        s: &Script<P>,
+        reads: &[ReadChoice],
+        chosen: &mut Vec<(Loc, Option<EventId>, bool)>,
+    ) -> bool {
+        let Some(c) = reads.get(chosen.len()) else {
             let rf: Vec<(EventId, Option<EventId>)> = reads
                 .iter()
-                .zip(&pick)
-                .map(|(c, &i)| (c.r, c.sources[i]))
+                .zip(chosen.iter())
+                .map(|(c, &(_, w, _))| (c.r, w))
                 .collect();
             self.candidate(s, &rf);
-            if self.stop() || !odometer(&mut pick, |i| reads[i].sources.len()) {
-                return;
+            return !self.stop();
+        };
+        for &w in &c.sources {
+            if self.prune && c.rmw && prune::rmw_source_taken(chosen, c.loc, w) {
+                continue;
+            }
+            chosen.push((c.loc, w, c.rmw));
+            let go_on = self.rf_choices(s, reads, chosen);
+            chosen.pop();
+            if !go_on {
+                return false;
             }
         }
+        true
     }
 
     /// The candidates of script `s` with reads-from `rf`: every co.
@@ -87,11 +119,27 @@ impl<P: Program> Values<'_, '_, P> {
             }
             return;
         }
-        let locs: Vec<(Loc, Vec<Vec<EventId>>)> =
+        let locs = if self.prune {
+            let mut locs = Vec::new();
+            let written: Vec<Loc> =
+                st.g.locations()
+                    .filter(|(_, i)| !i.co.is_empty())
+                    .map(|(l, _)| *l)
+                    .collect();
+            for loc in written {
+                let orders = prune::co_orders(&mut st.g, loc, self.model.uniproc());
+                if orders.is_empty() {
+                    return;
+                }
+                locs.push((loc, orders));
+            }
+            locs
+        } else {
             st.g.locations()
                 .filter(|(_, i)| i.co.len() > 1)
                 .map(|(l, i)| (*l, permutations(&i.co)))
-                .collect();
+                .collect()
+        };
         let mut pick = vec![0usize; locs.len()];
         loop {
             for ((loc, perms), &i) in locs.iter().zip(&pick) {
@@ -102,8 +150,8 @@ impl<P: Program> Values<'_, '_, P> {
                 return;
             }
             // Every model's whole check includes RMW atomicity (MemoryModel::is_consistent):
-            // asking it first only spares the model's check.
-            if porf_models::atomicity::holds(&st.g) && self.co.check_whole(&mut st.g) {
+            // asking it first only spares the model's check; pruned orders satisfy it.
+            if (self.prune || atomicity::holds(&st.g)) && self.co.check_whole(&mut st.g) {
                 self.accept(&mut st, cyclic);
             }
             if !odometer(&mut pick, |i| locs[i].1.len()) {

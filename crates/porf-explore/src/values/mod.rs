@@ -19,6 +19,15 @@
 //! model's exact check finds a co), and keeps the graphs `model.is_consistent`
 //! accepts.
 //!
+//! **Pruning** ([`prune`]; off with [`Config::disable_candidate_pruning`]). The rf
+//! choices in which two RMWs' reads share a source, and the co orders in which an
+//! RMW's write does not directly follow its read's source, are never built: every
+//! model's check includes RMW atomicity. For a model that claims SC per location
+//! ([`MemoryModel::uniproc`]) each location's orders are also checked against it
+//! before the product of the locations' orders is taken. A lock location's co is then
+//! the rf chain of its acquisitions, not every permutation of its writes. Each cut
+//! candidate is one the model rejects, so the executions are the same.
+//!
 //! **The graph of a candidate.** When po ∪ rf (with spawn and join) is acyclic, the
 //! candidate is *replayed*: its actions are performed again through [`crate::step`],
 //! in an order respecting po, rf, spawn and join, each read given its chosen source,
@@ -71,6 +80,7 @@
 //! for litmus-sized programs.
 
 mod candidates;
+mod prune;
 pub(crate) mod script;
 
 use crate::coherence::Coherence;
@@ -126,6 +136,9 @@ pub(crate) struct Values<'a, 'c, P: Program> {
     pub(crate) seen: HashSet<Vec<i64>>,
     /// The exploration ended with an unsupported error.
     pub(crate) unsupported: bool,
+    /// Cut the rf and co choices RMW atomicity and SC per location rule out
+    /// ([`prune`]); off with [`Config::disable_candidate_pruning`].
+    pub(crate) prune: bool,
 }
 
 impl<'a, 'c, P: Program> Values<'a, 'c, P> {
@@ -139,6 +152,7 @@ impl<'a, 'c, P: Program> Values<'a, 'c, P> {
             tids: TidRegistry::default(),
             seen: HashSet::new(),
             unsupported: false,
+            prune: !cfg.disable_candidate_pruning,
         }
     }
 
