@@ -6,20 +6,29 @@
         --limit 300 [--a values --b deferred] [--timeout 30] [--skip mixed]
 
 Prints one line per disagreement and a summary: tests compared, agreeing, disagreeing,
-and how many each explorer left without a verdict (non-zero exit, timeout).
+how many each explorer left without a verdict (non-zero exit, timeout), and the
+wall-clock seconds each explorer's runs took.
 """
 import argparse
 import os
 import subprocess
 import sys
+import time
+
+
+# Wall-clock seconds each explorer's runs took (process start to exit).
+spent = {}
 
 
 def run(porf, explorer, path, timeout):
     cmd = [porf, "litmus", "--threads", "1", "--explorer", explorer, path]
+    start = time.monotonic()
     try:
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
         return ("timeout", None)
+    finally:
+        spent[explorer] = spent.get(explorer, 0.0) + time.monotonic() - start
     out = "\n".join(l for l in p.stdout.splitlines() if not l.startswith("Time "))
     if p.returncode != 0:
         return ("exit %d" % p.returncode, (p.stderr.strip().splitlines() or [""])[-1])
@@ -61,8 +70,15 @@ def main():
             print("DIFFER %s\n--- %s\n%s\n--- %s\n%s" % (f, args.a, ra[1], args.b, rb[1]))
         sys.stdout.flush()
     print(
-        "files %d compared %d agree %d differ %d no-verdict %s"
-        % (len(files), same + differ, same, differ, none)
+        "files %d compared %d agree %d differ %d no-verdict %s seconds %s"
+        % (
+            len(files),
+            same + differ,
+            same,
+            differ,
+            none,
+            {k: round(v, 2) for k, v in spent.items()},
+        )
     )
 
 

@@ -5,20 +5,31 @@
 //! for Hardware Memory Models", ASPLOS 2020): an event waits for the reads it depends
 //! on, not for its po-predecessors.
 //!
-//! **The algorithm.** A *decision* is taken for access events one at a time. A write
-//! is decided with its location and value; a read with its *source*: the
-//! initialisation, a write decided before it, or *pending* (a write decided later).
+//! **The algorithm.** A *decision* is taken for access and choice events one at a
+//! time. A write is decided with its location and value; a read with its *source*: the
+//! initialisation, a write decided before it, or *pending* (a write decided later); a
+//! choice (whether a store-exclusive succeeds, `Action::Choose`) with its value, each
+//! value of its range a branch.
 //! When a write is decided, each pending read of its location either takes it as its
 //! source or stays pending (every subset is tried). A read is *resolved* when its
 //! source is not pending. At each node the program is run from the start (threads in
 //! a fixed order, [`crate::values::script`]'s way): a resolved read returns its
-//! source's value, any other read its location's initial value (a placeholder). An
-//! access is *ready* when every read it depends on is resolved: for a read, those of
-//! its address and control dependencies ([`porf_graph::hw::Deps`]); for a write,
-//! those of its address, data and control dependencies and, for an RMW's write part
-//! whose value or existence depends on the value read (every RMW but an exchange),
-//! its read part. The next decision is for the lowest (thread, index) ready access
-//! not yet decided. When no access is ready the node is a leaf: if every access of
+//! source's value, any other read its location's initial value (a placeholder); a
+//! decided choice returns its value, any other the lowest of its range (a
+//! placeholder). A dependency source is *known* when it is a resolved read or a
+//! decided successful store-exclusive (whose status register later instructions may
+//! read: the status is fixed by the choice). An access is *ready* when every source it
+//! depends on is known and every choice before it in its thread is decided: for a
+//! read, the sources of its address and control dependencies
+//! ([`porf_graph::hw::Deps`]); for a write, those of its address, data and control
+//! dependencies and, for an RMW's write part whose value or existence depends on the
+//! value read (every RMW but an exchange), its read part. A choice is ready when the
+//! sources its existence depends on are known (the machine's facts for the choice:
+//! its control dependencies and, as address dependencies, those of the two addresses
+//! a store-exclusive compares, its own and its reservation's; explorers keep these
+//! off the graph, so models never see them) and every choice before it in its thread
+//! is decided. The next decision is for the lowest (thread, index) ready event not yet
+//! decided. When nothing is ready the node is a leaf: if every access and choice of
 //! the run is decided and no read is pending, the run (which now returns real values
 //! only) with the decided sources is a candidate execution, and every co of it is
 //! tried and kept when the model accepts it ([`crate::values`]'s candidates: the
@@ -26,18 +37,23 @@
 //! otherwise the branch ends. Every run checks that each decided event is still there
 //! with the same location, value and dependencies. Memory: the search keeps one
 //! decision map and one run per level of the recursion, whose depth is the number of
-//! accesses; besides, the rf of each complete leaf is kept to check that none comes
+//! accesses and choices; besides, the rf and choices of each complete leaf are kept to
+//! check that none comes
 //! twice, and the values explorer's candidates keep a key per execution (so memory is
 //! linear in the number of executions, not yet in one graph).
 //!
 //! **What it needs.** (P1) *Independence*, a property of the thread machines: an
 //! access of a thread is the same event (index, location, value, dependencies)
-//! whatever the values of the reads it does not depend on, as long as the thread
-//! reaches it. The assembly machine (`porf-litmus` `asm/machine.rs`) and the kernel
+//! whatever the values of the sources it does not depend on, given the values of the
+//! choices before it in its thread, as long as the thread reaches it; so is a choice
+//! (index, range), given the sources its existence depends on. The assembly machine (`porf-litmus` `asm/machine.rs`) and the kernel
 //! machine (`kernel/machine.rs`) give it by construction: each register carries the
 //! set of reads its value came from, an address, stored value or branch condition
 //! carries its registers' sets, and a taken conditional branch adds its set to the
-//! control dependencies of every later event. Machines that give no dependencies (C11
+//! control dependencies of every later event; a store-exclusive's choice exists when
+//! the thread reaches it (its control dependencies) holding a reservation of the
+//! same address (the two address dependencies), and everything after it in its
+//! thread follows its value. Machines that give no dependencies (C11
 //! front ends, `Hw` = `None`) are refused. A run that breaks P1 is caught when a
 //! decided event changes, and ends the exploration with an unsupported error.
 //! (P2) *No dependency cycles*, a property of the model: no consistent execution has
@@ -54,32 +70,42 @@
 //! which needs the property too,
 //! checks every consistent candidate and refuses one with such a cycle.
 //!
-//! **Why it is exact.** Fix a consistent complete execution G (events, rf, co). Call
-//! a node *on G* when every decision agrees with G (a read decided pending has its G
-//! source undecided). At a node on G the resolved reads return their G values, so
-//! by P1 every ready access of the run is G's event at that place; the next decision
-//! is a function of the node, and exactly one of its branches stays on G (a read's
-//! G source if it is decided, else pending; a write resolves exactly the pending
-//! reads G gives it). So at most one leaf is on G, and different leaves differ in
-//! some read's source: no (rf, co) is produced twice. A node on G with an undecided G
-//! access is not a leaf: otherwise every such access depends on an unresolved read,
-//! whose G source is undecided (a decided one would have been taken), so it too
-//! depends on an unresolved read, and so on: in finite G that is a cycle of rf and
-//! dependencies, which P2 forbids. A thread whose run stopped at an error or a block
-//! after a read that is not resolved may hide accesses G has: such a leaf ends the
-//! exploration with an unsupported error rather than a guess. So the leaf on G is
-//! complete and G is found, with its co among those tried.
+//! **Why it is exact.** Fix a consistent complete execution G (events, rf, co, the
+//! values its choices took). Call a node *on G* when every decision agrees with G (a
+//! read decided pending has its G source undecided; a choice took its G value). At a
+//! node on G the resolved reads return their G values and the decided choices their
+//! G values, so by P1 every ready event of the run is G's event at that place; the
+//! next decision is a function of the node, and exactly one of its branches stays on
+//! G (a read's G source if it is decided, else pending; a write resolves exactly the
+//! pending reads G gives it; a choice takes its G value). So at most one leaf is on G,
+//! and different leaves differ in some read's source or some choice's value: no
+//! (rf, co) is produced twice (a repeat is caught, an internal error). A node on G
+//! with an undecided G event is not a leaf, except as said next: otherwise every such
+//! event waits for an unknown source (a read whose G source is undecided, else it
+//! would have been taken, or an undecided write) or an undecided choice before it,
+//! which in turn waits for the same, and so on: in finite G that is a cycle. Its
+//! edges are rf, the dependencies above (a choice's control dependencies are the
+//! control dependencies of every later event of its thread, the machine's `ctrl`
+//! being cumulative), and from a source of a choice's *address* dependencies to the
+//! events after the choice. A cycle of the first two P2 forbids. The third kind is not
+//! an ordering the models give in general (ARMv8's `addr;po;[W]` and its RISC-V and
+//! POWER counterparts order writes only, and a failed store-exclusive is no event),
+//! so a leaf with an undecided choice whose address depends on an unknown source ends
+//! the exploration with an unsupported error rather than a guess. Likewise a thread
+//! whose run stopped at an error or a block after a read that is not resolved may hide
+//! events G has: such a leaf ends the exploration with an unsupported error. So the
+//! leaf on G is complete and G is found, with its co among those tried.
 //!
 //! **Not supported** (an unsupported error ends the exploration): programs whose
-//! accesses carry no dependencies; nondeterministic choices (store-exclusives whose
-//! success is a choice, `Action::Choose`); lock, trylock and cell-copy reads; heap
-//! blocks; block-size queries. The co of each candidate is enumerated whole, as the
+//! accesses carry no dependencies; choices whose machine gives no facts (C front
+//! ends); a leaf left with a store-exclusive choice waiting for its address (above);
+//! lock, trylock and cell-copy reads; heap blocks; block-size queries. The co of each candidate is enumerated whole, as the
 //! values explorer does: this is a search over rf, not yet GenMC's incremental
 //! co with consistency-pruned revisits.
 
 use crate::step::{self, Access, Step};
 use crate::values::script::{
-    answer, set_hw, unsupported_event, unsupported_message, Guess, Script, ScriptStep,
+    answer, set_hw, translate_hw, unsupported_event, unsupported_message, Guess, Script, ScriptStep,
 };
 use crate::values::Values;
 use crate::{Config, Stats};
@@ -107,15 +133,51 @@ enum Source {
     Write(EventId),
 }
 
-/// A decision about an access event, with what the event was when decided.
+/// What was decided about an event.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+enum Decision {
+    /// A read of `loc` and its source.
+    Read { loc: Loc, src: Source },
+    /// A write of `val` to `loc`.
+    Write { loc: Loc, val: Val },
+    /// A nondeterministic choice (a store-exclusive's success) that took `val`.
+    Choice { val: Val },
+}
+
+/// A decision about an event, with the event's facts when decided (for a choice, what
+/// its existence depends on: [`Run::choices`]).
 #[derive(Clone, PartialEq, Eq, Debug)]
 struct Decided {
-    loc: Loc,
-    /// `Some(val)` for a write, `None` for a read.
-    val: Option<Val>,
+    what: Decision,
     hw: Option<Box<Hw>>,
-    src: Source,
 }
+
+impl Decided {
+    fn loc(&self) -> Option<Loc> {
+        match self.what {
+            Decision::Read { loc, .. } | Decision::Write { loc, .. } => Some(loc),
+            Decision::Choice { .. } => None,
+        }
+    }
+}
+
+/// A choice of a run: its range and what its existence depends on (the facts the
+/// machine gives it, translated to event indices; never put on the graph).
+#[derive(Clone, Debug)]
+struct Choice {
+    lo: Val,
+    hi: Val,
+    hw: Hw,
+}
+
+/// One run of the program from the start ([`Deferred::run`]).
+struct Run<P: Program> {
+    s: Script<P>,
+    choices: BTreeMap<EventId, Choice>,
+}
+
+/// A complete leaf's decisions: every read's source and every choice's value.
+type LeafKey = (Vec<(EventId, Option<EventId>)>, Vec<(EventId, Val)>);
 
 pub fn explore<P: Program>(prog: &P, model: &dyn MemoryModel, cfg: &Config) -> Stats {
     let mut ex = Deferred {
@@ -131,11 +193,11 @@ struct Deferred<'a, 'c, P: Program> {
     /// The candidates' machinery, recorder and limits of the values explorer.
     v: Values<'a, 'c, P>,
     decided: BTreeMap<EventId, Decided>,
-    /// The rf of every complete leaf so far: a second leaf with one of them would break
-    /// the exactly-once argument (module docs) and ends the exploration loudly rather
-    /// than being deduplicated in silence. (The values explorer's candidates keep a
-    /// set of the executions too.)
-    leaves: HashSet<Vec<(EventId, Option<EventId>)>>,
+    /// The rf and choices of every complete leaf so far: a second leaf with one of them
+    /// would break the exactly-once argument (module docs) and ends the exploration
+    /// loudly rather than being deduplicated in silence. (The values explorer's
+    /// candidates keep a set of the executions too.)
+    leaves: HashSet<LeafKey>,
 }
 
 impl<P: Program> Deferred<'_, '_, P> {
@@ -148,25 +210,62 @@ impl<P: Program> Deferred<'_, '_, P> {
 
     /// The value read `r` (of `loc`, initially `init`) returns in a run.
     fn value_of(&self, r: EventId, init: Val) -> Val {
-        match self.decided.get(&r).map(|d| d.src) {
-            Some(Source::Write(w)) => self.decided[&w].val.expect("a decided write"),
+        match self.decided.get(&r).map(|d| d.what) {
+            Some(Decision::Read {
+                src: Source::Write(w),
+                ..
+            }) => match self.decided[&w].what {
+                Decision::Write { val, .. } => val,
+                _ => unreachable!("a read's source is a decided write"),
+            },
             _ => init,
+        }
+    }
+
+    /// The value choice `c` (ranging from `lo`) takes in a run: its decided value, or
+    /// `lo` as a placeholder (nothing after it in its thread is decided then).
+    fn choice_of(&self, c: EventId, lo: Val) -> Val {
+        match self.decided.get(&c).map(|d| d.what) {
+            Some(Decision::Choice { val }) => val,
+            _ => lo,
         }
     }
 
     fn resolved(&self, r: EventId) -> bool {
         self.decided
             .get(&r)
-            .is_some_and(|d| d.val.is_none() && d.src != Source::Pending)
+            .is_some_and(|d| matches!(d.what, Decision::Read { src, .. } if src != Source::Pending))
+    }
+
+    /// Whether the value dependency source `e` gives is known: a read's once it is
+    /// resolved, a successful store-exclusive's (its status) once it is decided.
+    fn known(&self, e: EventId) -> bool {
+        match self.decided.get(&e).map(|d| d.what) {
+            Some(Decision::Write { .. }) => true,
+            _ => self.resolved(e),
+        }
+    }
+
+    fn pending(&self, r: EventId) -> bool {
+        self.decided.get(&r).is_some_and(|d| {
+            matches!(
+                d.what,
+                Decision::Read {
+                    src: Source::Pending,
+                    ..
+                }
+            )
+        })
     }
 
     /// The program run from the start, each read answered by [`Self::value_of`];
     /// `None` if the exploration must end.
-    fn run(&mut self) -> Option<Script<P>> {
+    fn run(&mut self) -> Option<Run<P>> {
         let mut s = Script {
             st: self.v.initial(),
             steps: Vec::new(),
         };
+        let mut choices = BTreeMap::new();
         loop {
             if s.st.g.len() as u64 > MAX_EVENTS as u64 {
                 let msg = format!("a run of more than {MAX_EVENTS} events");
@@ -174,16 +273,32 @@ impl<P: Program> Deferred<'_, '_, P> {
                 return None;
             }
             let Some((t, action)) = s.st.next_action() else {
-                return Some(s);
+                return Some(Run { s, choices });
             };
             let first = s.st.g.thread_len(t);
             let hw = s.st.ts[t as usize].last().unwrap().hw();
             let mut guess = None;
             match action {
-                Action::Choose { what, .. } => {
-                    let msg = format!("a nondeterministic choice ({what})");
-                    self.refuse(msg, &s.st.g);
-                    return None;
+                Action::Choose { lo, hi, src, what } => {
+                    let Some(facts) = &hw else {
+                        let msg = format!(
+                            "a nondeterministic choice ({what}) whose dependencies are not known"
+                        );
+                        self.refuse(msg, &s.st.g);
+                        return None;
+                    };
+                    let c = EventId::new(t, first);
+                    let hw = translate_hw(&s.st.g, t, first, facts);
+                    let val = self.choice_of(c, lo);
+                    step::add_choice(&mut s.st, self.v.model, t, val, src);
+                    choices.insert(c, Choice { lo, hi, hw });
+                    s.steps.push(ScriptStep {
+                        tid: t,
+                        first,
+                        len: 1,
+                        guess: None,
+                    });
+                    continue;
                 }
                 Action::BlockSize { .. } => {
                     self.refuse("a block-size query".into(), &s.st.g);
@@ -247,61 +362,85 @@ impl<P: Program> Deferred<'_, '_, P> {
         if self.v.stop() {
             return;
         }
-        let Some(s) = self.run() else { return };
-        self.v.rec.tick(&s.st.g);
-        let g = &s.st.g;
-        if let Some(e) = self.changed(g) {
+        let Some(run) = self.run() else { return };
+        self.v.rec.tick(&run.s.st.g);
+        if let Some(e) = self.changed(&run) {
             let msg = format!(
                 "event {e:?} changed when reads it does not depend on changed value: the \
                  program's dependencies are incomplete"
             );
-            self.refuse(msg, &s.st.g);
+            self.refuse(msg, &run.s.st.g);
             return;
         }
-        let mut next = None;
-        'threads: for t in 0..g.num_threads() {
+        match self.next(&run) {
+            Err(msg) => self.refuse(msg, &run.s.st.g),
+            Ok(Some(e)) => {
+                let g = &run.s.st.g;
+                let l = g.label(e);
+                if let Some(c) = run.choices.get(&e) {
+                    let (lo, hi, hw) = (c.lo, c.hi, Some(Box::new(c.hw.clone())));
+                    drop(run);
+                    self.decide_choice(e, lo, hi, hw);
+                    return;
+                }
+                let loc = l.loc().expect("an access");
+                let hw = l.hw.clone();
+                let write = match l.kind {
+                    LabelKind::Write { val, .. } => Some(val),
+                    _ => None,
+                };
+                drop(run);
+                match write {
+                    Some(val) => self.decide_write(
+                        e,
+                        Decided {
+                            what: Decision::Write { loc, val },
+                            hw,
+                        },
+                    ),
+                    None => self.decide_read(e, loc, hw),
+                }
+            }
+            Ok(None) => self.leaf(run),
+        }
+    }
+
+    /// The event to decide next: the lowest (thread, index) ready one (module docs);
+    /// `None` at a leaf; an error message if the run cannot be explored.
+    fn next(&self, run: &Run<P>) -> Result<Option<EventId>, String> {
+        let g = &run.s.st.g;
+        for t in 0..g.num_threads() {
             for i in 0..g.thread_len(t) {
                 let e = EventId::new(t, i);
+                if let Some(c) = run.choices.get(&e) {
+                    if self.decided.contains_key(&e) {
+                        continue;
+                    }
+                    // Nothing after an undecided choice is ready: its place and what
+                    // it is follow the choice's value.
+                    if choice_deps(e, &c.hw).iter().all(|&r| self.known(r)) {
+                        return Ok(Some(e));
+                    }
+                    break;
+                }
                 let l = g.label(e);
                 if !(l.is_read() || l.is_write()) || self.decided.contains_key(&e) {
                     continue;
                 }
                 if l.hw.is_none() {
-                    let msg = format!("an access without dependencies ({e:?})");
-                    self.refuse(msg, &s.st.g);
-                    return;
+                    return Err(format!("an access without dependencies ({e:?})"));
                 }
-                if deps(g, e).iter().all(|&r| self.resolved(r)) {
-                    next = Some(e);
-                    break 'threads;
+                if deps(g, e).iter().all(|&r| self.known(r)) {
+                    return Ok(Some(e));
                 }
             }
         }
-        match next {
-            Some(e) => {
-                let l = g.label(e);
-                let d = Decided {
-                    loc: l.loc().expect("an access"),
-                    val: match l.kind {
-                        LabelKind::Write { val, .. } => Some(val),
-                        _ => None,
-                    },
-                    hw: l.hw.clone(),
-                    src: Source::Pending,
-                };
-                drop(s);
-                if d.val.is_some() {
-                    self.decide_write(e, d);
-                } else {
-                    self.decide_read(e, d);
-                }
-            }
-            None => self.leaf(s),
-        }
+        Ok(None)
     }
 
-    /// The first decided event the run `g` no longer has as decided.
-    fn changed(&self, g: &Graph) -> Option<EventId> {
+    /// The first decided event the run no longer has as decided.
+    fn changed(&self, run: &Run<P>) -> Option<EventId> {
+        let g = &run.s.st.g;
         self.decided
             .iter()
             .find(|(e, d)| {
@@ -309,27 +448,52 @@ impl<P: Program> Deferred<'_, '_, P> {
                     return true;
                 }
                 let l = g.label(**e);
-                let same = match (&l.kind, d.val) {
-                    (LabelKind::Read { loc, .. }, None) => *loc == d.loc,
-                    (LabelKind::Write { loc, val, .. }, Some(v)) => *loc == d.loc && *val == v,
-                    _ => false,
-                };
-                !same || l.hw != d.hw
+                match (&l.kind, d.what) {
+                    (LabelKind::Read { loc, .. }, Decision::Read { loc: dl, .. }) => {
+                        *loc != dl || l.hw != d.hw
+                    }
+                    (LabelKind::Write { loc, val, .. }, Decision::Write { loc: dl, val: dv }) => {
+                        *loc != dl || *val != dv || l.hw != d.hw
+                    }
+                    (LabelKind::Choice { val }, Decision::Choice { val: dv }) => {
+                        *val != dv || run.choices.get(e).map(|c| &c.hw) != d.hw.as_deref()
+                    }
+                    _ => true,
+                }
             })
             .map(|(e, _)| *e)
     }
 
-    fn decide_read(&mut self, r: EventId, d: Decided) {
+    fn decide_choice(&mut self, c: EventId, lo: Val, hi: Val, hw: Option<Box<Hw>>) {
+        for val in lo..=hi {
+            let d = Decided {
+                what: Decision::Choice { val },
+                hw: hw.clone(),
+            };
+            self.decided.insert(c, d);
+            self.visit();
+            if self.v.stop() {
+                break;
+            }
+        }
+        self.decided.remove(&c);
+    }
+
+    fn decide_read(&mut self, r: EventId, loc: Loc, hw: Option<Box<Hw>>) {
         let mut sources = vec![Source::Init];
         sources.extend(
             self.decided
                 .iter()
-                .filter(|(_, w)| w.val.is_some() && w.loc == d.loc)
+                .filter(|(_, w)| matches!(w.what, Decision::Write { loc: l, .. } if l == loc))
                 .map(|(&w, _)| Source::Write(w)),
         );
         sources.push(Source::Pending);
         for src in sources {
-            self.decided.insert(r, Decided { src, ..d.clone() });
+            let d = Decided {
+                what: Decision::Read { loc, src },
+                hw: hw.clone(),
+            };
+            self.decided.insert(r, d);
             self.visit();
             if self.v.stop() {
                 break;
@@ -338,11 +502,22 @@ impl<P: Program> Deferred<'_, '_, P> {
         self.decided.remove(&r);
     }
 
+    fn set_source(&mut self, r: EventId, to: Source) {
+        if let Some(Decided {
+            what: Decision::Read { src, .. },
+            ..
+        }) = self.decided.get_mut(&r)
+        {
+            *src = to;
+        }
+    }
+
     fn decide_write(&mut self, w: EventId, d: Decided) {
+        let loc = d.loc();
         let pending: Vec<EventId> = self
             .decided
             .iter()
-            .filter(|(_, r)| r.val.is_none() && r.loc == d.loc && r.src == Source::Pending)
+            .filter(|(&r, rd)| rd.loc() == loc && self.pending(r))
             .map(|(&r, _)| r)
             .collect();
         if pending.len() > MAX_PENDING {
@@ -353,62 +528,89 @@ impl<P: Program> Deferred<'_, '_, P> {
         }
         self.decided.insert(w, d);
         for mask in 0u32..1 << pending.len() {
-            for (k, r) in pending.iter().enumerate() {
+            for (k, &r) in pending.iter().enumerate() {
                 let src = if mask >> k & 1 == 1 {
                     Source::Write(w)
                 } else {
                     Source::Pending
                 };
-                self.decided.get_mut(r).unwrap().src = src;
+                self.set_source(r, src);
             }
             self.visit();
             if self.v.stop() {
                 break;
             }
         }
-        for r in &pending {
-            self.decided.get_mut(r).unwrap().src = Source::Pending;
+        for &r in &pending {
+            self.set_source(r, Source::Pending);
         }
         self.decided.remove(&w);
     }
 
-    /// A node where no access is ready (module docs).
-    fn leaf(&mut self, s: Script<P>) {
-        let g = &s.st.g;
-        let pending = self
-            .decided
-            .values()
-            .any(|d| d.val.is_none() && d.src == Source::Pending);
-        let all_decided = g
-            .events()
-            .all(|(e, l)| !(l.is_read() || l.is_write()) || self.decided.contains_key(&e));
+    /// A node where nothing is ready (module docs).
+    fn leaf(&mut self, run: Run<P>) {
+        let g = &run.s.st.g;
+        let pending = self.decided.keys().any(|&r| self.pending(r));
+        let all_decided = g.events().all(|(e, l)| {
+            !(l.is_read() || l.is_write() || run.choices.contains_key(&e))
+                || self.decided.contains_key(&e)
+        });
         if !pending && all_decided {
             if let Some(e) =
                 (0..g.num_threads()).find_map(|t| unsupported_event(g, t, 0, g.thread_len(t)))
             {
                 let msg = unsupported_message(g, e);
-                self.refuse(msg, &s.st.g);
+                self.refuse(msg, g);
                 return;
             }
-            let rf: Vec<(EventId, Option<EventId>)> = s
+            let rf: Vec<(EventId, Option<EventId>)> = run
+                .s
                 .steps
                 .iter()
                 .filter(|step| step.guess.is_some())
                 .map(|step| {
                     let r = EventId::new(step.tid, step.first);
-                    match self.decided[&r].src {
-                        Source::Write(w) => (r, Some(w)),
+                    match self.decided[&r].what {
+                        Decision::Read {
+                            src: Source::Write(w),
+                            ..
+                        } => (r, Some(w)),
                         _ => (r, None),
                     }
                 })
                 .collect();
-            if !self.leaves.insert(rf.clone()) {
-                let msg = "internal error: the deferred explorer reached one rf twice".into();
-                self.refuse(msg, &s.st.g);
+            let choices = run
+                .choices
+                .keys()
+                .map(|&c| (c, self.choice_of(c, 0)))
+                .collect();
+            if !self.leaves.insert((rf.clone(), choices)) {
+                let msg = "internal error: the deferred explorer reached one execution twice";
+                self.refuse(msg.into(), g);
                 return;
             }
-            self.v.candidate(&s, &rf);
+            self.v.candidate(&run.s, &rf);
             return;
+        }
+        // An undecided choice waiting for a read its address depends on may hide a
+        // consistent execution whose rf and dependencies go through that address
+        // (module docs: only ctrl reaches every later event).
+        for (c, ch) in &run.choices {
+            if !self.decided.contains_key(c)
+                && ch
+                    .hw
+                    .deps
+                    .addr
+                    .iter()
+                    .any(|&i| !self.known(EventId::new(c.tid, i)))
+            {
+                let msg = format!(
+                    "a store-exclusive's success ({c:?}) waits for a read its address depends \
+                     on, whose value is not decided yet"
+                );
+                self.refuse(msg, g);
+                return;
+            }
         }
         // A thread that stopped early after a read that is not resolved may hide
         // accesses a complete execution has.
@@ -428,11 +630,22 @@ impl<P: Program> Deferred<'_, '_, P> {
                     "thread {t} stopped (error or block) after a read whose value is not \
                      decided yet; what it does with the real value is not known"
                 );
-                self.refuse(msg, &s.st.g);
+                self.refuse(msg, g);
                 return;
             }
         }
     }
+}
+
+/// The reads a choice waits for: those its existence depends on (its facts' address
+/// and control dependencies, [`Run::choices`]).
+fn choice_deps(c: EventId, hw: &Hw) -> Vec<EventId> {
+    let d = &hw.deps;
+    d.addr
+        .iter()
+        .chain(&d.ctrl)
+        .map(|&i| EventId::new(c.tid, i))
+        .collect()
 }
 
 /// The reads access `e` of `g` waits for (module docs): for a read those of its

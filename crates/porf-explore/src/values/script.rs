@@ -205,10 +205,28 @@ pub(crate) fn answer<P: Program>(
 }
 
 /// Gives the `len` events of thread `t` from `first` (one action's) the action's
-/// hardware facts, its dependencies translated from dependency-source ordinals
-/// ([`porf_graph::Label::is_dep_source`]) to event indices.
+/// hardware facts ([`translate_hw`]). A choice event gets none: a choice's facts say
+/// what its existence depends on, which is the explorer's business, not the model's.
 pub(crate) fn set_hw(g: &mut Graph, t: Tid, first: u32, len: u32, hw: &Option<porf_graph::hw::Hw>) {
     let Some(hw) = hw else { return };
+    let h = translate_hw(g, t, first, hw);
+    for i in first..first + len {
+        let e = EventId::new(t, i);
+        if !matches!(g.label(e).kind, LabelKind::Choice { .. }) {
+            g.set_hw(e, Some(h.clone()));
+        }
+    }
+}
+
+/// The facts `hw` of an action of thread `t` whose first event is at `first`, its
+/// dependencies translated from dependency-source ordinals
+/// ([`porf_graph::Label::is_dep_source`]) to event indices.
+pub(crate) fn translate_hw(
+    g: &Graph,
+    t: Tid,
+    first: u32,
+    hw: &porf_graph::hw::Hw,
+) -> porf_graph::hw::Hw {
     let sources: Vec<u32> = (0..first)
         .filter(|&i| g.label(EventId::new(t, i)).is_dep_source())
         .collect();
@@ -226,9 +244,7 @@ pub(crate) fn set_hw(g: &mut Graph, t: Tid, first: u32, len: u32, hw: &Option<po
     h.deps.data = tr(&hw.deps.data);
     h.deps.ctrl = tr(&hw.deps.ctrl);
     h.excl_read = hw.excl_read.and_then(|k| sources.get(k as usize).copied());
-    for i in first..first + len {
-        g.set_hw(EventId::new(t, i), Some(h.clone()));
-    }
+    h
 }
 
 /// An error event marked unsupported among the `len` events of thread `t` from

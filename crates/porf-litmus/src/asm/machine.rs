@@ -22,7 +22,11 @@
 //!   reserves its address; a store-exclusive may *succeed* only if the reservation
 //!   holds the same address (AArch64: and the same size), and may always *fail*
 //!   (spuriously too); either way the reservation is gone afterwards. When success
-//!   is possible the choice is an [`Action::Choose`] (1 = succeeds). A success is a
+//!   is possible the choice is an [`Action::Choose`] (1 = succeeds), whose
+//!   [`ThreadMachine::hw`] names what the choice's existence depends on: `ctrl`, and
+//!   as `addr` the sources of both addresses compared (the store-exclusive's and the
+//!   reservation's); explorers put no facts on the choice event, so models never see
+//!   them (the deferred explorer waits for them). A success is a
 //!   store tagged [`Tags::EXCL`] whose [`Hw::excl_read`] is the reserving read
 //!   (herd's `rmw` pairs the two); it writes the status register 0 (PPC: sets CR0's
 //!   EQ). A failure touches no memory and writes 1 (PPC: clears EQ). The status
@@ -160,12 +164,14 @@ enum Flags {
 }
 
 /// A reservation made by a load-exclusive.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 struct Reservation {
     addr: u64,
     size: Size,
     /// The load-exclusive's ordinal.
     read: u32,
+    /// The sources the load-exclusive's address depends on.
+    addr_deps: DepSet,
 }
 
 /// What the thread does when the peeked action returns.
@@ -692,10 +698,11 @@ impl AsmMachine {
                 if r.part > 0 {
                     t = t | Tags::SAME_INSTR;
                 }
-                let reserve = exclusive.then_some(Reservation {
+                let reserve = exclusive.then(|| Reservation {
                     addr: a,
                     size: *size,
                     read: r.sources - r.part,
+                    addr_deps: ad.clone(),
                 });
                 return Ok(Step::Act(Peeked {
                     action: Action::Load {
@@ -754,8 +761,8 @@ impl AsmMachine {
                 ann,
             } => {
                 let (a, ad) = self.address(r, addr, *size, &ins.text)?;
-                let res = r.reservation;
-                let may_succeed = res.is_some_and(|res| {
+                let res = r.reservation.clone();
+                let may_succeed = res.as_ref().is_some_and(|res| {
                     res.addr == a && (arch != Arch::AArch64 || res.size == *size)
                 });
                 if !may_succeed {
@@ -767,6 +774,9 @@ impl AsmMachine {
                 let res = res.expect("a reservation");
                 let (units, unit) = self.split(*size, false, &ins.text)?;
                 if !r.succeed {
+                    // What the choice's existence depends on: the branches taken and
+                    // the two addresses compared (an explorer's fact, not a model's).
+                    let exists = union(&ad, &res.addr_deps);
                     return Ok(Step::Act(Peeked {
                         action: Action::Choose {
                             lo: 0,
@@ -774,7 +784,7 @@ impl AsmMachine {
                             src,
                             what: "whether a store-exclusive succeeds",
                         },
-                        hw: None,
+                        hw: Some(r.hw(exists, DepSet::new(), Tags::NONE)),
                         then: Then::Choice,
                     }));
                 }

@@ -204,6 +204,27 @@ fn a_store_exclusive_that_succeeds_pairs_with_its_load_exclusive() {
     assert_eq!(regs, vec![0, 6]);
 }
 
+/// A choice's facts name what its existence depends on: the branches taken (none
+/// here) and both addresses compared, the reservation's (which depends on the first
+/// load, source 0) and the store-exclusive's (which depends on nothing).
+#[test]
+fn a_store_exclusive_choice_depends_on_both_addresses() {
+    let code = [
+        "LDR W5,[X4]",
+        "EOR W6,W5,W5",
+        "ADD X7,X1,W6,SXTW",
+        "LDXR W0,[X7]",
+        "STXR W3,W0,[X1]",
+    ];
+    let (_, mut m) = thread("AArch64", "0:X1=x; 0:X4=y;", &code, &["X3"]);
+    let (acts, _) = run(&mut m, &|_| 5, 0);
+    assert!(matches!(acts[2].0, Action::Choose { .. }), "{acts:?}");
+    let h = acts[2].1.as_ref().expect("a choice's facts");
+    assert_eq!(h.deps.addr, vec![0]);
+    assert!(h.deps.data.is_empty() && h.deps.ctrl.is_empty());
+    assert_eq!(h.excl_read, None);
+}
+
 #[test]
 fn a_store_exclusive_may_fail_and_then_writes_nothing() {
     let (_, mut m) = thread("AArch64", "0:X1=x;", &INC, &["X3"]);
