@@ -5,7 +5,9 @@
 //! execution of the equivalence. [`rvf_class_key`]: a trace's reads-value-from class.
 
 use crate::coherence::Equiv;
-use porf_graph::{BlockReason, Graph, LabelKind, Note, ReadKind, WriteKind};
+use porf_graph::{
+    BlockReason, EventId, Graph, Label, LabelKind, Note, ReadKind, Tid, View, WriteKind,
+};
 
 /// A key identifying an execution up to insertion order: every thread's events with
 /// their rf sources, and (in co mode) co per location.
@@ -178,17 +180,116 @@ pub fn rf_class_key(g: &Graph) -> Vec<u64> {
 /// large), so a key takes about a word per two reads.
 pub fn compact_execution_key(g: &Graph, equiv: Equiv) -> Box<[u32]> {
     let mut k = CompactKey::default();
-    for t in 0..g.num_threads() {
+    execution_tokens(&mut k, g, equiv, &Whole);
+    k.0.into_boxed_slice()
+}
+
+/// The key of an optimal-explorer state: the execution ([`compact_execution_key`])
+/// and, per event in thread order, its insertion stamp and whether it may still be
+/// revisited — everything the exploration below the state depends on.
+pub fn compact_state_key(g: &Graph, equiv: Equiv) -> Box<[u32]> {
+    let mut k = CompactKey::default();
+    state_tokens(&mut k, g, equiv, &Whole);
+    k.0.into_boxed_slice()
+}
+
+/// [`compact_state_key`]s of the states backward revisits would make of a graph,
+/// computed without changing it, so that a revisit to a state already explored is
+/// skipped before it is applied. Holds the buffers the keys are built in.
+#[derive(Default)]
+pub struct RevisitKeys {
+    key: Vec<u32>,
+    /// Per thread of the revisited graph: its first event added after the revisited
+    /// read, and where its kept events from there on start in `later`.
+    from: Vec<(u32, u32)>,
+    /// The new stamps of the kept events added after the revisited read, thread by
+    /// thread, in program order.
+    later: Vec<u32>,
+}
+
+impl RevisitKeys {
+    /// [`compact_state_key`] of the state the backward revisit of read `r` by write
+    /// `w` makes of `g`: `g` restricted to `keep` ([`Graph::remove_outside`]: the
+    /// events outside it removed, trailing threads left empty dropped, the kept
+    /// events' stamps renumbered in insertion order), `r` reading from `w`, and `w`'s
+    /// porf-prefix no longer revisitable.
+    ///
+    /// `keep` must be a backward revisit's view: every event added no later than `r`,
+    /// and `w`'s porf-prefix (a prefix of each thread). Then every kept read's source
+    /// is kept (a read added no later than `r` reads from an earlier event, a read in
+    /// `w`'s porf-prefix from a write in it), so no read loses its source.
+    pub fn key(&mut self, g: &Graph, equiv: Equiv, r: EventId, w: EventId, keep: &View) -> &[u32] {
+        let s = g.label(r).stamp;
+        let threads = (0..g.num_threads())
+            .rev()
+            .find(|&t| keep.get(t).min(g.thread_len(t)) > 0)
+            .map_or(0, |t| t + 1);
+        self.from.clear();
+        let mut at = 0;
+        for t in 0..threads {
+            let from = g.thread(t).partition_point(|l| l.stamp <= s) as u32;
+            self.from.push((from, at));
+            at += keep.get(t).min(g.thread_len(t)).saturating_sub(from);
+        }
+        self.later.clear();
+        self.later.resize(at as usize, 0);
+        let mut next = s + 1;
+        for &e in &g.insertion_order()[s as usize + 1..] {
+            if keep.contains(e) {
+                let (from, at) = self.from[e.tid as usize];
+                self.later[(at + e.idx - from) as usize] = next;
+                next += 1;
+            }
+        }
+        let lens = Revisited {
+            r,
+            w,
+            keep,
+            wporf: &g.label(w).porf,
+            threads,
+            last_kept_stamp: s,
+            from: &self.from,
+            later: &self.later,
+        };
+        let mut k = CompactKey(std::mem::take(&mut self.key));
+        k.0.clear();
+        state_tokens(&mut k, g, equiv, &lens);
+        self.key = k.0;
+        &self.key
+    }
+}
+
+/// The tokens of [`compact_state_key`] of the graph `lens` sees in `g`.
+fn state_tokens(k: &mut CompactKey, g: &Graph, equiv: Equiv, lens: &impl Lens) {
+    execution_tokens(k, g, equiv, lens);
+    k.tag(Tag::Order);
+    for t in 0..lens.num_threads(g) {
+        for (i, lab) in g
+            .thread(t)
+            .iter()
+            .take(lens.thread_len(g, t) as usize)
+            .enumerate()
+        {
+            let (stamp, revisitable) = lens.order(EventId::new(t, i as u32), lab);
+            k.num((u64::from(stamp) << 1) | u64::from(revisitable));
+        }
+    }
+}
+
+/// The tokens of [`compact_execution_key`] of the graph `lens` sees in `g`.
+fn execution_tokens(k: &mut CompactKey, g: &Graph, equiv: Equiv, lens: &impl Lens) {
+    for t in 0..lens.num_threads(g) {
         k.tag(Tag::Thread);
-        let parent = match g.thread(t).first().map(|l| &l.kind) {
+        let n = lens.thread_len(g, t);
+        let parent = match g.thread(t).first().filter(|_| n > 0).map(|l| &l.kind) {
             Some(LabelKind::Start { parent }) => *parent,
             _ => None,
         };
         k.event(parent);
-        k.num(g.thread_len(t) as u64);
-        for lab in g.thread(t) {
+        k.num(u64::from(n));
+        for (i, lab) in g.thread(t).iter().take(n as usize).enumerate() {
             match lab.kind {
-                LabelKind::Read { rf, .. } => k.event(rf),
+                LabelKind::Read { rf, .. } => k.event(lens.source(EventId::new(t, i as u32), rf)),
                 LabelKind::Choice { val } => {
                     k.tag(Tag::Choice);
                     k.num(val as u64);
@@ -198,32 +299,103 @@ pub fn compact_execution_key(g: &Graph, equiv: Equiv) -> Box<[u32]> {
         }
     }
     if equiv != Equiv::Rf {
-        let mut locs: Vec<_> = g.locations().map(|(l, i)| (l.0, &i.co)).collect();
+        let mut locs: Vec<_> = (g.locations())
+            .filter(|(_, i)| i.accesses.iter().any(|&e| lens.keeps(e)))
+            .map(|(l, i)| (l.0, &i.co))
+            .collect();
         locs.sort_by_key(|(l, _)| *l);
         for (l, co) in locs {
             k.tag(Tag::Location);
             k.num(l);
-            k.num(co.len() as u64);
-            for &w in co {
+            let kept = || co.iter().copied().filter(|&w| lens.keeps(w));
+            k.num(kept().count() as u64);
+            for w in kept() {
                 k.event(Some(w));
             }
         }
     }
-    k.0.into_boxed_slice()
 }
 
-/// The key of an optimal-explorer state: the execution ([`compact_execution_key`])
-/// and, per event in thread order, its insertion stamp and whether it may still be
-/// revisited — everything the exploration below the state depends on.
-pub fn compact_state_key(g: &Graph, equiv: Equiv) -> Box<[u32]> {
-    let mut k = CompactKey(compact_execution_key(g, equiv).into_vec());
-    k.tag(Tag::Order);
-    for t in 0..g.num_threads() {
-        for lab in g.thread(t) {
-            k.num((u64::from(lab.stamp) << 1) | u64::from(lab.revisitable));
+/// The graph a key is taken of, as seen in a [`Graph`]: the graph itself ([`Whole`])
+/// or the state a backward revisit would make of it ([`Revisited`]).
+trait Lens {
+    /// The number of thread slots.
+    fn num_threads(&self, g: &Graph) -> u32;
+    /// The number of events of thread `t`: a prefix of its events in `g`.
+    fn thread_len(&self, g: &Graph, t: Tid) -> u32;
+    /// Whether event `e` of `g` is in the graph.
+    fn keeps(&self, e: EventId) -> bool;
+    /// The source of read `e`, whose source in `g` is `rf`.
+    fn source(&self, e: EventId, rf: Option<EventId>) -> Option<EventId>;
+    /// The insertion stamp and revisitability of event `e`, whose label in `g` is
+    /// `lab`.
+    fn order(&self, e: EventId, lab: &Label) -> (u32, bool);
+}
+
+/// A graph as it is.
+struct Whole;
+
+impl Lens for Whole {
+    fn num_threads(&self, g: &Graph) -> u32 {
+        g.num_threads()
+    }
+    fn thread_len(&self, g: &Graph, t: Tid) -> u32 {
+        g.thread_len(t)
+    }
+    fn keeps(&self, _: EventId) -> bool {
+        true
+    }
+    fn source(&self, _: EventId, rf: Option<EventId>) -> Option<EventId> {
+        rf
+    }
+    fn order(&self, _: EventId, lab: &Label) -> (u32, bool) {
+        (lab.stamp, lab.revisitable)
+    }
+}
+
+/// The state a backward revisit of `r` by `w` keeping `keep` makes of a graph (see
+/// [`RevisitKeys::key`]).
+struct Revisited<'v> {
+    r: EventId,
+    w: EventId,
+    keep: &'v View,
+    /// `w`'s porf-prefix, made not revisitable.
+    wporf: &'v View,
+    /// Thread slots left: trailing threads with no kept event are dropped.
+    threads: u32,
+    /// `r`'s stamp: the kept events up to it keep theirs.
+    last_kept_stamp: u32,
+    /// See [`RevisitKeys`].
+    from: &'v [(u32, u32)],
+    later: &'v [u32],
+}
+
+impl Lens for Revisited<'_> {
+    fn num_threads(&self, _: &Graph) -> u32 {
+        self.threads
+    }
+    fn thread_len(&self, g: &Graph, t: Tid) -> u32 {
+        self.keep.get(t).min(g.thread_len(t))
+    }
+    fn keeps(&self, e: EventId) -> bool {
+        self.keep.contains(e)
+    }
+    fn source(&self, e: EventId, rf: Option<EventId>) -> Option<EventId> {
+        if e == self.r {
+            Some(self.w)
+        } else {
+            rf.filter(|&s| self.keep.contains(s))
         }
     }
-    k.0.into_boxed_slice()
+    fn order(&self, e: EventId, lab: &Label) -> (u32, bool) {
+        let stamp = if lab.stamp <= self.last_kept_stamp {
+            lab.stamp
+        } else {
+            let (from, at) = self.from[e.tid as usize];
+            self.later[(at + e.idx - from) as usize]
+        };
+        (stamp, lab.revisitable && !self.wporf.contains(e))
+    }
 }
 
 /// Separators of [`CompactKey`]'s sections, the top token values (a small number or

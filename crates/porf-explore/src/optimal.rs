@@ -31,7 +31,7 @@
 
 use crate::coherence::Coherence;
 use crate::coherence::Equiv;
-use crate::key::compact_state_key;
+use crate::key::{compact_state_key, RevisitKeys};
 use crate::parallel::{self, Worker};
 use crate::record::Recorder;
 use crate::shard::{Child, Filter};
@@ -146,6 +146,9 @@ pub(crate) struct Optimal<'a, 'c, P: Program> {
     /// rule, which keeps the exploration optimal without memory. Keys are hashed with
     /// [`FastBuild`] (the set is only asked for membership and its size).
     revisited: HashSet<Box<[u32]>, FastBuild>,
+    /// The keys of the states candidate backward revisits would produce, looked up in
+    /// `revisited` before a revisit is applied.
+    keys: RevisitKeys,
 }
 
 impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
@@ -173,6 +176,7 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
             bam: prog.awaits() && !cfg.disable_bam,
             hold_spins: !cfg.disable_ipr,
             revisited: HashSet::default(),
+            keys: RevisitKeys::default(),
         }
     }
 
@@ -405,10 +409,10 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
             src,
         );
         let base = self.co.snapshot(&st.g);
-        // Co mode: the graph a child starts from differs from the one its source was
-        // checked in only in `r`'s source, so `r`'s hb view computed for the check is
-        // kept for the child (rf mode installs another co in between).
-        let keep_hb = self.co.tracked();
+        // The graph a child starts from differs from the one its source was checked in
+        // only in `r`'s source (and, in rf mode, in the co witness installed, which no
+        // hb view depends on: [`MemoryModel::hb_view`]), so `r`'s hb view computed for
+        // the check is kept for the child.
         let mut ok = Vec::new();
         let mut hbs = Vec::new();
         // The source `r` has now, with its order and hb view set.
@@ -422,9 +426,7 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
             if let Some(a) = self.co.accepts(&st.g, r) {
                 let symmetric = !self.sr || symmetry::consistent(&st.g, r);
                 ok.push((w, a, symmetric));
-                if keep_hb {
-                    hbs.push((w, st.g.label(r).hb.clone()));
-                }
+                hbs.push((w, st.g.label(r).hb.clone()));
             }
         }
         // The maximal source (the last) is kept whatever the symmetry order says
@@ -451,15 +453,16 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
             if !self.v.enter(&self.rec.stats, child, split) {
                 continue;
             }
-            match hbs.iter().position(|(s, _)| s == w) {
-                // Co mode, first child: `r` already reads `w` (the candidates' loop
-                // ended with it, and nothing changed the graph since).
-                Some(_) if current == Some(*w) => {}
-                Some(at) => {
-                    let hb = hbs.swap_remove(at).1;
-                    step::set_known_source(&mut st.g, r, *w, ord, hb);
-                }
-                None => step::set_source(self.model, &mut st.g, r, *w, ord),
+            let at = hbs.iter().position(|(s, _)| s == w).expect("an accepted source");
+            // First child: `r` already reads `w` (the candidates' loop ended with it,
+            // and nothing changed the graph since).
+            if current != Some(*w) {
+                let hb = hbs.swap_remove(at).1;
+                step::set_known_source(&mut st.g, r, *w, ord, hb);
+                debug_assert!(
+                    st.g.label(r).hb == self.model.hb_view(&st.g, r),
+                    "a kept hb view differs from the model's"
+                );
             }
             current = None;
             accepted.install(&mut st.g, base.as_ref());
@@ -628,21 +631,40 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
             }
             let child = Child { i: j as u32, n };
             self.v.child(&mut self.rec, child);
+            // Decided before the revisit is applied: a revisit leaving `w` non-atomic,
+            // and (without the maximality rule) one to a state already explored.
+            if revisit_breaks_atomicity(&st.g, r, w) {
+                continue;
+            }
             let keep = revisit_view(&st.g, r, w);
             if self.maximality && !maximal_extension(&st.g, r, w, &keep) {
                 continue;
             }
+            let key = if self.maximality {
+                None
+            } else {
+                let k = self.keys.key(&st.g, self.co.equiv, r, w, &keep);
+                if self.revisited.contains(k) {
+                    continue;
+                }
+                Some(Box::<[u32]>::from(k))
+            };
             let rev = Revisit::apply(st, self.model, self.co, r, w, &keep);
-            if !self.co.check(&mut st.g, r)
-                || (self.sr && !symmetry::consistent(&st.g, r))
-                || (st.g.label(w).is_exclusive_write() && atomicity::violated_by(&st.g, w))
-                || (!self.maximality
-                    && !self
-                        .revisited
-                        .insert(compact_state_key(&st.g, self.co.equiv)))
-            {
+            debug_assert!(
+                key.as_ref()
+                    .is_none_or(|k| *k == compact_state_key(&st.g, self.co.equiv)),
+                "RevisitKeys::key differs from the key of the revisited state"
+            );
+            debug_assert!(
+                !(st.g.label(w).is_exclusive_write() && atomicity::violated_by(&st.g, w)),
+                "revisit_breaks_atomicity missed a violation"
+            );
+            if !self.co.check(&mut st.g, r) || (self.sr && !symmetry::consistent(&st.g, r)) {
                 rev.undo(st);
                 continue;
+            }
+            if let Some(key) = key {
+                self.revisited.insert(key);
             }
             any = true;
             if self.v.enter(&self.rec.stats, child, true) {
@@ -790,6 +812,29 @@ fn revisit_view(g: &Graph, r: EventId, w: EventId) -> View {
         }
     }
     v
+}
+
+/// Whether the backward revisit of `r` by `w` leaves `w`, an exclusive write, sharing
+/// its source with another RMW ([`atomicity::violated_by`] of the revisited graph),
+/// decided on `g` before the revisit is applied. Exact: the revisit keeps the events
+/// added no later than `r` and `w`'s porf-prefix ([`revisit_view`]) and changes no
+/// source but `r`'s (no kept read reads from a deleted write, see
+/// [`RevisitKeys::key`]); `w`'s read part and its source are in `w`'s porf-prefix, so
+/// kept; the other RMWs reading that source in the revisited graph are those of `g`
+/// other than `r` (which reads from `w` then) whose write part is kept.
+fn revisit_breaks_atomicity(g: &Graph, r: EventId, w: EventId) -> bool {
+    if !g.label(w).is_exclusive_write() {
+        return false;
+    }
+    let rw = atomicity::read_part(w);
+    let LabelKind::Read { loc, rf, .. } = g.label(rw).kind else {
+        return false;
+    };
+    let (s, wporf) = (g.label(r).stamp, &g.label(w).porf);
+    let kept = |e: EventId| g.label(e).stamp <= s || wporf.contains(e);
+    g.readers(loc, rf)
+        .iter()
+        .any(|&o| o != rw && o != r && atomicity::has_write_part(g, o) && kept(o.next()))
 }
 
 /// TruSt's condition for `w` to revisit `r` keeping `keep`: the revisit must not

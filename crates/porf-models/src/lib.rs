@@ -65,7 +65,9 @@ pub trait MemoryModel: Sync + Send {
 
     /// The happens-before prefix of `e` (reflexive): the events whose effects `e` is
     /// guaranteed to see. Data races are pairs of conflicting accesses, one of them
-    /// non-atomic, neither in the other's view.
+    /// non-atomic, neither in the other's view. A function of po, rf and the hb views
+    /// stored in `g`, never of co: the explorers keep a view computed under one co
+    /// after installing another (rf mode's witnesses).
     fn hb_view(&self, g: &Graph, e: EventId) -> View;
 
     /// Is `g` consistent, given that it was before `e` and its edges (rf into `e`, `e`'s
