@@ -225,6 +225,7 @@ pub(crate) fn set_hw(g: &mut Graph, t: Tid, first: u32, len: u32, hw: &Option<po
     h.deps.addr = tr(&hw.deps.addr);
     h.deps.data = tr(&hw.deps.data);
     h.deps.ctrl = tr(&hw.deps.ctrl);
+    h.deps.value = tr(&hw.deps.value);
     h.excl_read = hw.excl_read.and_then(|k| sources.get(k as usize).copied());
     for i in first..first + len {
         g.set_hw(EventId::new(t, i), Some(h.clone()));

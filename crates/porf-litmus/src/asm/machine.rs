@@ -234,6 +234,7 @@ impl Regs {
                 addr,
                 data,
                 ctrl: self.ctrl.clone(),
+                value: vec![],
             },
             tags,
             fence: None,
@@ -440,7 +441,9 @@ fn rmw(op: RmwOp, v: Val, size: Size) -> porf_graph::RmwOp {
     }
 }
 
-/// What an instruction's step produced.
+/// What an instruction's step produced. Unboxed: a `Step` lives only until the
+/// caller unpacks it, and boxing would allocate once per action.
+#[allow(clippy::large_enum_variant)]
 enum Step {
     /// Go on with the next instruction.
     Next,
