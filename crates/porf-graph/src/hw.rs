@@ -31,9 +31,16 @@ pub struct Deps {
     pub addr: Vec<u32>,
     pub data: Vec<u32>,
     pub ctrl: Vec<u32>,
+    /// Sources the event's address, value or existence also depends on through
+    /// control flow that herd's syntactic dependencies leave out (a register set in
+    /// an `if` arm and read after the join depends on the condition). No model reads
+    /// them; the values explorer's dependency-cycle check does, which keeps its value
+    /// domain exact.
+    pub value: Vec<u32>,
 }
 
 impl Deps {
+    /// No `addr`, `data` or `ctrl` dependency (`value` sources aside).
     pub fn is_empty(&self) -> bool {
         self.addr.is_empty() && self.data.is_empty() && self.ctrl.is_empty()
     }

@@ -259,6 +259,7 @@ pub fn random_hw_graph(seed: u64, shape: &HwShape) -> Graph {
             addr,
             data,
             ctrl: th.ctrl.clone(),
+            value: vec![],
         };
         val += 1;
         let tid = th.tid;

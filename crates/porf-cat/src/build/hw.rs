@@ -478,6 +478,7 @@ mod tests {
             addr: vec![],
             data: vec![r0.idx],
             ctrl: vec![r0.idx],
+            value: vec![],
         };
         let w = add(
             &mut g,

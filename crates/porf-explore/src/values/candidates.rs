@@ -391,7 +391,8 @@ fn what(k: &LabelKind) -> &'static str {
 }
 
 /// Whether `g` has a cycle of rf and dependencies: an event with hardware facts
-/// depends on the reads of its address, data and control dependencies (and an
+/// depends on the reads of its address, data and control dependencies and of its
+/// control-flow sources ([`porf_graph::hw::Deps::value`]) (and an
 /// exclusive write on its read part), an event without them on its po-predecessor,
 /// a thread's start on its spawn, a join on the child's last event.
 fn dependency_cycle(g: &Graph) -> bool {
@@ -421,7 +422,7 @@ fn dependency_cycle(g: &Graph) -> bool {
         match &l.hw {
             Some(hw) => {
                 let d = &hw.deps;
-                for &i in d.addr.iter().chain(&d.data).chain(&d.ctrl) {
+                for &i in d.addr.iter().chain(&d.data).chain(&d.ctrl).chain(&d.value) {
                     edge(EventId::new(e.tid, i), e);
                 }
                 if l.is_exclusive_write() {

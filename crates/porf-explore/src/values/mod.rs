@@ -62,7 +62,9 @@
 //! po ∪ rf order the same runs along rf and dependencies, whose cycle it needs. Models that
 //! forbid load buffering forbid every po ∪ rf cycle, so for them Values is exact.
 //! Models that allow it must forbid such *dependency* cycles (rf with the
-//! address, data and control dependencies of [`porf_graph::hw`]; an event without
+//! address, data and control dependencies of [`porf_graph::hw`] and the control-flow
+//! sources a front end reports beside them, [`porf_graph::hw::Deps::value`]: values
+//! chosen by a branch that has ended; an event without
 //! [`porf_graph::hw::Hw`] counts as depending on every earlier read of its thread):
 //! the hardware models do, with their dependency-ordering axioms. Values checks every
 //! consistent candidate for such a cycle and ends with an unsupported error when the

@@ -243,6 +243,7 @@ pub(crate) fn translate_hw(
     h.deps.addr = tr(&hw.deps.addr);
     h.deps.data = tr(&hw.deps.data);
     h.deps.ctrl = tr(&hw.deps.ctrl);
+    h.deps.value = tr(&hw.deps.value);
     h.excl_read = hw.excl_read.and_then(|k| sources.get(k as usize).copied());
     h
 }

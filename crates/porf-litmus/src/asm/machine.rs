@@ -254,6 +254,7 @@ impl Regs {
                 addr,
                 data,
                 ctrl: self.ctrl.clone(),
+                value: vec![],
             },
             tags,
             fence: None,
@@ -478,7 +479,9 @@ fn unit_rmw(op: RmwOp, v: Val, size: Size, part: u32, unit: u64) -> porf_graph::
     }
 }
 
-/// What an instruction's step produced.
+/// What an instruction's step produced. Unboxed: a `Step` lives only until the
+/// caller unpacks it, and boxing would allocate once per action.
+#[allow(clippy::large_enum_variant)]
 enum Step {
     /// Go on with the next instruction.
     Next,

@@ -1,7 +1,9 @@
 //! A kernel thread body as straight code: the kernel's primitives resolved to memory
 //! instructions with their LKMM annotations, nested calls hoisted into temporaries in
 //! evaluation order (left to right), `if` as a branch whose condition's dependencies
-//! hold for the accesses of both arms (herd's `ctrl`) until the arms join.
+//! hold for the accesses of both arms (herd's `ctrl`) until the arms join, where the
+//! registers either arm sets take the condition as a control-flow source of their
+//! values (not a herd dependency: [`porf_graph::hw::Deps::value`]).
 
 use super::syntax::{Expr, Stmt};
 use porf_graph::hw::{KernelFence, Tags};
@@ -104,8 +106,11 @@ pub enum Inst {
         else_to: usize,
     },
     Jump(usize),
-    /// The end of an `if`: pops the control stack.
-    Join,
+    /// The end of an `if`: pops the control stack; the registers either arm sets
+    /// (`assigned`) now hold values chosen by the condition.
+    Join {
+        assigned: Vec<usize>,
+    },
 }
 
 /// A compiled thread: code and register names (declared registers first, then
@@ -128,8 +133,6 @@ type Res<T> = Result<T, CompileError>;
 
 struct Compiler<'a> {
     code: Code,
-    /// Per `if`: its branch's index, its join's index, its position.
-    ifs: Vec<(usize, usize, usize)>,
     by_name: BTreeMap<String, usize>,
     /// Parameters and locations: names bound to addresses.
     addr_of: &'a dyn Fn(&str) -> Option<i64>,
@@ -145,7 +148,6 @@ pub fn compile(
 ) -> Result<Code, CompileError> {
     let mut c = Compiler {
         code: Code::default(),
-        ifs: Vec::new(),
         by_name: BTreeMap::new(),
         addr_of,
     };
@@ -182,7 +184,6 @@ pub fn compile(
         }
     }
     c.stmts(body)?;
-    c.check_branch_values()?;
     Ok(c.code)
 }
 
@@ -234,7 +235,7 @@ fn uses(i: &Inst) -> (Vec<usize>, Option<usize>) {
             pure_reads(cond, &mut r);
             None
         }
-        Inst::Fence { .. } | Inst::Jump(_) | Inst::Join => None,
+        Inst::Fence { .. } | Inst::Jump(_) | Inst::Join { .. } => None,
     };
     (r, w)
 }
@@ -389,33 +390,6 @@ impl Compiler<'_> {
         }
     }
 
-    /// Refuses a register set inside an `if` arm and read after the `if`: herd's
-    /// dependencies do not carry such a value's origin (control ends at the join),
-    /// so a write after the `if` may take a value no run writes unconditionally,
-    /// which the values explorer's domain of written values would miss.
-    fn check_branch_values(&self) -> Res<()> {
-        for &(br, join, at) in &self.ifs {
-            let set: Vec<usize> = self.code.insts[br..join]
-                .iter()
-                .filter_map(|i| uses(i).1)
-                .collect();
-            for i in &self.code.insts[join + 1..] {
-                if let Some(r) = uses(i).0.into_iter().find(|r| set.contains(r)) {
-                    return refuse(
-                        at,
-                        format!(
-                            "unsupported: `{}` is set in a branch of this `if` and read after \
-                             it (a value chosen by control flow that no dependency carries: \
-                             porf's values explorer cannot enumerate it exactly)",
-                            self.code.regs[r]
-                        ),
-                    );
-                }
-            }
-        }
-        Ok(())
-    }
-
     fn stmts(&mut self, s: &[Stmt]) -> Res<()> {
         for st in s {
             self.stmt(st)?;
@@ -457,7 +431,6 @@ impl Compiler<'_> {
             }
             Stmt::Block(b) => self.stmts(b)?,
             Stmt::If(c, a, b) => {
-                let if_at = c.at();
                 let cond = self.expr(c)?;
                 let br = self.code.insts.len();
                 self.emit(Inst::Branch { cond, else_to: 0 });
@@ -467,9 +440,17 @@ impl Compiler<'_> {
                 let else_at = self.code.insts.len();
                 self.stmts(b)?;
                 let join = self.code.insts.len();
-                self.emit(Inst::Join);
-                self.code.insts[br] = match std::mem::replace(&mut self.code.insts[br], Inst::Join)
-                {
+                let mut assigned: Vec<usize> = self.code.insts[br..join]
+                    .iter()
+                    .filter_map(|i| uses(i).1)
+                    .collect();
+                assigned.sort_unstable();
+                assigned.dedup();
+                self.emit(Inst::Join { assigned });
+                self.code.insts[br] = match std::mem::replace(
+                    &mut self.code.insts[br],
+                    Inst::Join { assigned: vec![] },
+                ) {
                     Inst::Branch { cond, .. } => Inst::Branch {
                         cond,
                         else_to: else_at,
@@ -477,7 +458,6 @@ impl Compiler<'_> {
                     _ => unreachable!(),
                 };
                 self.code.insts[jump] = Inst::Jump(join);
-                self.ifs.push((br, join, if_at));
             }
         }
         Ok(())

@@ -13,11 +13,28 @@ use porf_graph::{
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-/// A value and the reads it depends on (sorted, no duplicates).
+/// A value, the reads it depends on (herd's dependencies), and the further reads
+/// control flow chose it by (conditions of the `if`s that set a register on the way:
+/// [`Deps::value`]); each sorted, no duplicates.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 struct Dv {
     v: Val,
     deps: Vec<u32>,
+    flow: Vec<u32>,
+}
+
+impl Dv {
+    fn read(v: Val, read: u32) -> Dv {
+        Dv {
+            v,
+            deps: vec![read],
+            flow: vec![],
+        }
+    }
+    /// Every read `self` was computed or chosen from.
+    fn sources(&self) -> Vec<u32> {
+        union(&self.deps, &self.flow)
+    }
 }
 
 fn union(a: &[u32], b: &[u32]) -> Vec<u32> {
@@ -61,8 +78,8 @@ pub struct Worker {
     t: usize,
     pc: usize,
     regs: Vec<Dv>,
-    /// The dependencies of the conditions of the enclosing branches.
-    ctrl: Vec<Vec<u32>>,
+    /// The conditions of the enclosing branches, with their dependencies.
+    ctrl: Vec<Dv>,
     reads: u32,
     /// A lock read a taken lock: the execution is not one of the program's.
     blocked: bool,
@@ -83,7 +100,7 @@ impl Program for KernelProgram {
         let regs = tc
             .init_regs
             .iter()
-            .map(|&v| Dv { v, deps: vec![] })
+            .map(|&v| Dv { v, ..Dv::default() })
             .collect();
         KernelThread::Worker(Box::new(Worker {
             threads: self.threads.clone(),
@@ -147,7 +164,7 @@ fn eval(e: &Pure, regs: &[Dv]) -> Dv {
     match e {
         Pure::Const(v) => Dv {
             v: *v,
-            deps: vec![],
+            ..Dv::default()
         },
         Pure::Reg(r) => regs[*r].clone(),
         Pure::Unary(op, a) => {
@@ -158,7 +175,11 @@ fn eval(e: &Pure, regs: &[Dv]) -> Dv {
                 "~" => !a.v,
                 _ => unreachable!("unary {op}"),
             };
-            Dv { v, deps: a.deps }
+            Dv {
+                v,
+                deps: a.deps,
+                flow: a.flow,
+            }
         }
         Pure::Binary(op, a, b) => {
             let a = eval(a, regs);
@@ -189,6 +210,7 @@ fn eval(e: &Pure, regs: &[Dv]) -> Dv {
             Dv {
                 v,
                 deps: union(&a.deps, &b.deps),
+                flow: union(&a.flow, &b.flow),
             }
         }
     }
@@ -200,7 +222,19 @@ impl Worker {
     }
 
     fn ctrl(&self) -> Vec<u32> {
-        self.ctrl.iter().fold(Vec::new(), |acc, d| union(&acc, d))
+        self.ctrl
+            .iter()
+            .fold(Vec::new(), |acc, d| union(&acc, &d.deps))
+    }
+
+    /// The control-flow sources of an access ([`Deps::value`]): those of its operands
+    /// `parts` and of the enclosing conditions.
+    fn flow(&self, parts: &[&Dv]) -> Vec<u32> {
+        let enclosing = self
+            .ctrl
+            .iter()
+            .fold(Vec::new(), |acc, d| union(&acc, &d.flow));
+        parts.iter().fold(enclosing, |acc, d| union(&acc, &d.flow))
     }
 
     fn src(&self) -> SrcLoc {
@@ -253,11 +287,12 @@ impl Worker {
                 return (Action::Finish { ret: 0 }, Hw::default());
             };
             let src = self.src();
-            let access = |tags: Tags, addr: &Dv, data: Vec<u32>, ctrl: Vec<u32>| Hw {
+            let access = |tags: Tags, addr: &Dv, data: Vec<u32>, ctrl: Vec<u32>, value| Hw {
                 deps: Deps {
                     addr: addr.deps.clone(),
                     data,
                     ctrl,
+                    value,
                 },
                 tags,
                 fence: None,
@@ -270,12 +305,17 @@ impl Worker {
                 }
                 Inst::Branch { cond, else_to } => {
                     let c = eval(cond, &self.regs);
-                    self.ctrl.push(c.deps);
-                    self.pc = if c.v != 0 { self.pc + 1 } else { *else_to };
+                    let taken = c.v != 0;
+                    self.ctrl.push(c);
+                    self.pc = if taken { self.pc + 1 } else { *else_to };
                 }
                 Inst::Jump(to) => self.pc = *to,
-                Inst::Join => {
-                    self.ctrl.pop();
+                Inst::Join { assigned } => {
+                    // The arms' registers hold what the condition chose.
+                    let c = self.ctrl.pop().map(|c| c.sources()).unwrap_or_default();
+                    for &r in assigned {
+                        self.regs[r].flow = union(&self.regs[r].flow, &c);
+                    }
                     self.pc += 1;
                 }
                 Inst::Load {
@@ -286,7 +326,7 @@ impl Worker {
                         Ok(l) => l,
                         Err(e) => return (e, Hw::default()),
                     };
-                    let hw = access(*tags, &a, vec![], self.ctrl());
+                    let hw = access(*tags, &a, vec![], self.ctrl(), self.flow(&[&a]));
                     return (
                         Action::Load {
                             loc,
@@ -311,7 +351,8 @@ impl Worker {
                         Ok(l) => l,
                         Err(e) => return (e, Hw::default()),
                     };
-                    let hw = access(*tags, &a, v.deps, self.ctrl());
+                    let flow = self.flow(&[&a, &v]);
+                    let hw = access(*tags, &a, v.deps, self.ctrl(), flow);
                     return (
                         Action::Store {
                             loc,
@@ -329,7 +370,13 @@ impl Worker {
                         Ok(l) => l,
                         Err(e) => return (e, Hw::default()),
                     };
-                    let hw = access(Tags::REL | Tags::UL, &a, vec![], self.ctrl());
+                    let hw = access(
+                        Tags::REL | Tags::UL,
+                        &a,
+                        vec![],
+                        self.ctrl(),
+                        self.flow(&[&a]),
+                    );
                     return (
                         Action::Store {
                             loc,
@@ -347,7 +394,13 @@ impl Worker {
                         Ok(l) => l,
                         Err(e) => return (e, Hw::default()),
                     };
-                    let hw = access(Tags::ACQ | Tags::LKR | Tags::LKW, &a, vec![], self.ctrl());
+                    let hw = access(
+                        Tags::ACQ | Tags::LKR | Tags::LKW,
+                        &a,
+                        vec![],
+                        self.ctrl(),
+                        self.flow(&[&a]),
+                    );
                     let op = RmwOp::Cas {
                         expected: 0,
                         new: 1,
@@ -378,14 +431,17 @@ impl Worker {
                         Ok(l) => l,
                         Err(e) => return (e, Hw::default()),
                     };
+                    let mut parts: Vec<&Dv> = vals.iter().collect();
+                    parts.push(&a);
+                    let flow = self.flow(&parts);
                     let hw = if *kind == RmwKind::AddUnless {
                         // herd: the added value flows into the write (data), the
                         // compared one decides whether it happens (ctrl).
                         let ctrl = union(&self.ctrl(), &vals[1].deps);
-                        access(*tags, &a, vals[0].deps.clone(), ctrl)
+                        access(*tags, &a, vals[0].deps.clone(), ctrl, flow)
                     } else {
                         let data = vals.iter().fold(Vec::new(), |acc, d| union(&acc, &d.deps));
-                        access(*tags, &a, data, self.ctrl())
+                        access(*tags, &a, data, self.ctrl(), flow)
                     };
                     let op = match kind {
                         RmwKind::Xchg => RmwOp::Xchg(vals[0].v),
@@ -455,7 +511,7 @@ impl Worker {
         let threads = self.threads.clone();
         let inst = &threads[self.t].code.insts[self.pc];
         let me = self.reads;
-        let read = |v: Val| Dv { v, deps: vec![me] };
+        let read = |v: Val| Dv::read(v, me);
         match inst {
             Inst::Load { dst, .. } => {
                 self.regs[*dst] = read(ret);
@@ -466,10 +522,7 @@ impl Worker {
                 self.blocked = ret != 0;
             }
             Inst::TryLock { dst, .. } => {
-                self.regs[*dst] = Dv {
-                    v: (ret == 0) as Val,
-                    deps: vec![me],
-                };
+                self.regs[*dst] = Dv::read((ret == 0) as Val, me);
                 self.reads += 1;
             }
             Inst::Rmw {
@@ -484,22 +537,18 @@ impl Worker {
                 let operand_at = usize::from(*r == Ret::Wrote);
                 let operand = args
                     .get(operand_at)
-                    .map(|e| eval(e, &self.regs).deps)
+                    .map(|e| eval(e, &self.regs))
                     .unwrap_or_default();
+                let computed = |v: Val| Dv {
+                    v,
+                    deps: union(&[me], &operand.deps),
+                    flow: operand.flow.clone(),
+                };
                 self.regs[*dst] = match r {
                     Ret::Old => read(ret),
-                    Ret::New => Dv {
-                        v: new,
-                        deps: union(&[me], &operand),
-                    },
-                    Ret::NewIsZero => Dv {
-                        v: (new == 0) as Val,
-                        deps: union(&[me], &operand),
-                    },
-                    Ret::Wrote => Dv {
-                        v: op.apply(ret).is_some() as Val,
-                        deps: union(&[me], &operand),
-                    },
+                    Ret::New => computed(new),
+                    Ret::NewIsZero => computed((new == 0) as Val),
+                    Ret::Wrote => computed(op.apply(ret).is_some() as Val),
                 };
                 self.reads += 1;
             }

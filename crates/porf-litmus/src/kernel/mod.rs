@@ -20,7 +20,10 @@
 //! Invariants: a register's read set is exactly the reads its value was computed
 //! from, through registers and operators (herd's `addr`/`data` are syntactic: `r & 0`
 //! still depends on `r`); an access inside an `if` arm depends by control on the
-//! condition's reads, until the arms join. Plain accesses (`*p = e`, `*p` in an
+//! condition's reads, until the arms join; a register either arm sets then has the
+//! condition's reads as control-flow sources of its value, which the accesses using
+//! it report apart from their dependencies ([`porf_graph::hw::Deps::value`], for the
+//! values explorer's dependency-cycle check, not for the model). Plain accesses (`*p = e`, `*p` in an
 //! expression) are untagged reads and writes (the model's `Plain`), and the model's
 //! `data-race` flag is printed as herd prints it (`Flag data-race`), leaving the
 //! verdict alone. SRCU's lock is a marked read of the `srcu_struct` and its unlock a

@@ -68,6 +68,7 @@ impl On {
             addr: idx(&self.addr),
             data: idx(&self.data),
             ctrl: idx(&self.ctrl),
+            value: vec![],
         }
     }
 }

@@ -28,6 +28,7 @@ fn deps(l: &mut Lit, e: EventId, addr: &[u32], data: &[u32], ctrl: &[u32]) {
         addr: addr.to_vec(),
         data: data.to_vec(),
         ctrl: ctrl.to_vec(),
+        value: vec![],
     };
     l.g.set_hw(e, Some(hw));
 }
