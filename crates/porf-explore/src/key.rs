@@ -180,7 +180,7 @@ pub fn rf_class_key(g: &Graph) -> Vec<u64> {
 /// large), so a key takes about a word per two reads.
 pub fn compact_execution_key(g: &Graph, equiv: Equiv) -> Box<[u32]> {
     let mut k = CompactKey::default();
-    execution_tokens(&mut k, g, equiv, &Whole);
+    execution_tokens(&mut k, None, g, equiv, &Whole);
     k.0.into_boxed_slice()
 }
 
@@ -189,7 +189,7 @@ pub fn compact_execution_key(g: &Graph, equiv: Equiv) -> Box<[u32]> {
 /// revisited — everything the exploration below the state depends on.
 pub fn compact_state_key(g: &Graph, equiv: Equiv) -> Box<[u32]> {
     let mut k = CompactKey::default();
-    state_tokens(&mut k, g, equiv, &Whole);
+    state_tokens(&mut k, &mut CompactKey::default(), g, equiv, &Whole);
     k.0.into_boxed_slice()
 }
 
@@ -198,10 +198,12 @@ pub fn compact_state_key(g: &Graph, equiv: Equiv) -> Box<[u32]> {
 /// skipped before it is applied. Holds the buffers the keys are built in.
 #[derive(Default)]
 pub struct RevisitKeys {
-    key: Vec<u32>,
+    key: CompactKey,
+    /// The order section of `key`, before it is appended.
+    order: CompactKey,
     /// Per thread of the revisited graph: its first event added after the revisited
-    /// read, and where its kept events from there on start in `later`.
-    from: Vec<(u32, u32)>,
+    /// read, where its kept events from there on start in `later`, and its length.
+    from: Vec<(u32, u32, u32)>,
     /// The new stamps of the kept events added after the revisited read, thread by
     /// thread, in program order.
     later: Vec<u32>,
@@ -228,15 +230,16 @@ impl RevisitKeys {
         let mut at = 0;
         for t in 0..threads {
             let from = g.thread(t).partition_point(|l| l.stamp <= s) as u32;
-            self.from.push((from, at));
-            at += keep.get(t).min(g.thread_len(t)).saturating_sub(from);
+            let len = keep.get(t).min(g.thread_len(t));
+            self.from.push((from, at, len));
+            at += len.saturating_sub(from);
         }
         self.later.clear();
         self.later.resize(at as usize, 0);
         let mut next = s + 1;
         for &e in &g.insertion_order()[s as usize + 1..] {
             if keep.contains(e) {
-                let (from, at) = self.from[e.tid as usize];
+                let (from, at, _) = self.from[e.tid as usize];
                 self.later[(at + e.idx - from) as usize] = next;
                 next += 1;
             }
@@ -251,33 +254,37 @@ impl RevisitKeys {
             from: &self.from,
             later: &self.later,
         };
-        let mut k = CompactKey(std::mem::take(&mut self.key));
-        k.0.clear();
-        state_tokens(&mut k, g, equiv, &lens);
-        self.key = k.0;
-        &self.key
+        self.key.0.clear();
+        state_tokens(&mut self.key, &mut self.order, g, equiv, &lens);
+        &self.key.0
     }
 }
 
-/// The tokens of [`compact_state_key`] of the graph `lens` sees in `g`.
-fn state_tokens(k: &mut CompactKey, g: &Graph, equiv: Equiv, lens: &impl Lens) {
-    execution_tokens(k, g, equiv, lens);
+/// The tokens of [`compact_state_key`] of the graph `lens` sees in `g`: those of
+/// [`compact_execution_key`], then the order section, collected in `order` in the
+/// same pass over the events.
+fn state_tokens(
+    k: &mut CompactKey,
+    order: &mut CompactKey,
+    g: &Graph,
+    equiv: Equiv,
+    lens: &impl Lens,
+) {
+    order.0.clear();
+    execution_tokens(k, Some(order), g, equiv, lens);
     k.tag(Tag::Order);
-    for t in 0..lens.num_threads(g) {
-        for (i, lab) in g
-            .thread(t)
-            .iter()
-            .take(lens.thread_len(g, t) as usize)
-            .enumerate()
-        {
-            let (stamp, revisitable) = lens.order(EventId::new(t, i as u32), lab);
-            k.num((u64::from(stamp) << 1) | u64::from(revisitable));
-        }
-    }
+    k.0.extend_from_slice(&order.0);
 }
 
-/// The tokens of [`compact_execution_key`] of the graph `lens` sees in `g`.
-fn execution_tokens(k: &mut CompactKey, g: &Graph, equiv: Equiv, lens: &impl Lens) {
+/// The tokens of [`compact_execution_key`] of the graph `lens` sees in `g`; with
+/// `order`, the order section of [`compact_state_key`] in it.
+fn execution_tokens(
+    k: &mut CompactKey,
+    mut order: Option<&mut CompactKey>,
+    g: &Graph,
+    equiv: Equiv,
+    lens: &impl Lens,
+) {
     for t in 0..lens.num_threads(g) {
         k.tag(Tag::Thread);
         let n = lens.thread_len(g, t);
@@ -288,13 +295,18 @@ fn execution_tokens(k: &mut CompactKey, g: &Graph, equiv: Equiv, lens: &impl Len
         k.event(parent);
         k.num(u64::from(n));
         for (i, lab) in g.thread(t).iter().take(n as usize).enumerate() {
+            let e = EventId::new(t, i as u32);
             match lab.kind {
-                LabelKind::Read { rf, .. } => k.event(lens.source(EventId::new(t, i as u32), rf)),
+                LabelKind::Read { rf, .. } => k.event(lens.source(e, rf)),
                 LabelKind::Choice { val } => {
                     k.tag(Tag::Choice);
                     k.num(val as u64);
                 }
                 _ => {}
+            }
+            if let Some(o) = order.as_deref_mut() {
+                let (stamp, revisitable) = lens.order(e, lab);
+                o.num((u64::from(stamp) << 1) | u64::from(revisitable));
             }
         }
     }
@@ -366,7 +378,7 @@ struct Revisited<'v> {
     /// `r`'s stamp: the kept events up to it keep theirs.
     last_kept_stamp: u32,
     /// See [`RevisitKeys`].
-    from: &'v [(u32, u32)],
+    from: &'v [(u32, u32, u32)],
     later: &'v [u32],
 }
 
@@ -374,8 +386,8 @@ impl Lens for Revisited<'_> {
     fn num_threads(&self, _: &Graph) -> u32 {
         self.threads
     }
-    fn thread_len(&self, g: &Graph, t: Tid) -> u32 {
-        self.keep.get(t).min(g.thread_len(t))
+    fn thread_len(&self, _: &Graph, t: Tid) -> u32 {
+        self.from[t as usize].2
     }
     fn keeps(&self, e: EventId) -> bool {
         self.keep.contains(e)
@@ -391,7 +403,7 @@ impl Lens for Revisited<'_> {
         let stamp = if lab.stamp <= self.last_kept_stamp {
             lab.stamp
         } else {
-            let (from, at) = self.from[e.tid as usize];
+            let (from, at, _) = self.from[e.tid as usize];
             self.later[(at + e.idx - from) as usize]
         };
         (stamp, lab.revisitable && !self.wporf.contains(e))
@@ -418,10 +430,12 @@ enum Tag {
 struct CompactKey(Vec<u32>);
 
 impl CompactKey {
+    #[inline]
     fn tag(&mut self, t: Tag) {
         self.0.push(t as u32);
     }
 
+    #[inline]
     fn num(&mut self, n: u64) {
         if n < u64::from(Tag::Thread as u32) {
             self.0.push(n as u32);
@@ -432,6 +446,7 @@ impl CompactKey {
         }
     }
 
+    #[inline]
     fn event(&mut self, e: Option<porf_graph::EventId>) {
         match e {
             // Thread below 2^8 and index below 2^23: one token below the tags.

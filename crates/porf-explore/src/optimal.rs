@@ -22,7 +22,9 @@
 //! state every backward revisit produces is recorded in a set U (after the PLDI 2019
 //! algorithm's): its graph, insertion order and revisitable events
 //! ([`compact_state_key`]), and a revisit producing a recorded state is not explored
-//! again, since it would explore the same subtree. U grows with the number of distinct
+//! again, since it would explore the same subtree; its key is computed on the graph
+//! before the revisit is applied ([`RevisitKeys`]), so such a revisit costs no
+//! restriction of the graph. U grows with the number of distinct
 //! revisit states (`Stats::revisit_states`). Recording the graph alone is not enough:
 //! two revisits may produce one graph with different insertion orders or revisitable
 //! events, and the subtree of the first need not hold every execution the second's
@@ -453,7 +455,10 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
             if !self.v.enter(&self.rec.stats, child, split) {
                 continue;
             }
-            let at = hbs.iter().position(|(s, _)| s == w).expect("an accepted source");
+            let at = hbs
+                .iter()
+                .position(|(s, _)| s == w)
+                .expect("an accepted source");
             // First child: `r` already reads `w` (the candidates' loop ended with it,
             // and nothing changed the graph since).
             if current != Some(*w) {
