@@ -392,6 +392,7 @@ fn mixed_size_tests_run_under_armv8_native_and_cat() {
         asm("mixed_coww.litmus"),
         asm("mixed_excl.litmus"),
         asm("mixed_swp.litmus"),
+        asm("mixed_ldp.litmus"),
     ];
     for model in [vec![], vec!["--model-file", cat.as_str()]] {
         let mut args = vec!["litmus"];
@@ -418,6 +419,10 @@ fn mixed_size_tests_run_under_armv8_native_and_cat() {
         assert_eq!(
             observation(&out, "MIXED-SWP"),
             "Observation MIXED-SWP Never 0 2"
+        );
+        assert_eq!(
+            observation(&out, "MIXED-LDP"),
+            "Observation MIXED-LDP Sometimes 1 3"
         );
     }
 }

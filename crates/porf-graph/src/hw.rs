@@ -96,6 +96,10 @@ impl Tags {
     /// LKMM `srcu_read_unlock`/`srcu_up_read`: a marked write of the index to the
     /// `srcu_struct` (`Srcu-unlock`).
     pub const SRCU_UNLOCK: Tags = Tags(1 << 16);
+    /// With [`Tags::SAME_INSTR`]: the first event of a further access of the same
+    /// instruction (AArch64 `LDP`/`STP`: the second register's access), a
+    /// single-copy-atomic access of its own (herd's next `sca` class).
+    pub const NEXT_ACCESS: Tags = Tags(1 << 17);
 
     pub fn contains(self, other: Tags) -> bool {
         self.0 & other.0 == other.0
@@ -248,4 +252,20 @@ pub fn instruction_start(g: &crate::Graph, e: crate::EventId) -> crate::EventId 
         }
     }
     j
+}
+
+/// The single-copy-atomic access `e` belongs to (herd's `sca` classes, `si`): its
+/// instruction's first event ([`instruction_start`]), its direction (write or not) and
+/// how many [`Tags::NEXT_ACCESS`] events of the instruction come up to it.
+pub fn access_class(g: &crate::Graph, e: crate::EventId) -> (crate::EventId, bool, u32) {
+    let start = instruction_start(g, e);
+    let next = (start.idx + 1..=e.idx)
+        .filter(|&i| {
+            g.label(crate::EventId::new(e.tid, i))
+                .hw
+                .as_ref()
+                .is_some_and(|h| h.tags.contains(Tags::NEXT_ACCESS))
+        })
+        .count() as u32;
+    (start, g.label(e).is_write(), next)
 }

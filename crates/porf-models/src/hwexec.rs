@@ -9,8 +9,8 @@
 //!   events of different instructions (herd's `po`); `int`: same thread. `si` (herd's
 //!   `si`/`sm` without its identity part, its single-copy-atomic classes): the unit
 //!   events one mixed-size access is split into, of one direction (a split RMW's unit
-//!   reads are one class, its unit writes another), within the instruction of
-//!   [`porf_graph::hw::instruction_start`]. The initial writes are not events: a read of the initial value has
+//!   reads are one class, its unit writes another) and one access of a pair
+//!   instruction (`LDP`/`STP`), [`porf_graph::hw::access_class`]. The initial writes are not events: a read of the initial value has
 //!   no `rf` edge, is `fr`-before every write of its location (all of them external
 //!   to it in the sense of `fre`: no thread writes the initial value), and reads the
 //!   same write as every other read of the initial value (`rf⁻¹; rf`, see
@@ -27,7 +27,7 @@
 //!   fence kinds of each event.
 
 use crate::relation::{Base, EventIndex, Relation};
-use porf_graph::hw::{instruction_start, FenceKind, Hw, Tags};
+use porf_graph::hw::{access_class, instruction_start, FenceKind, Hw, Tags};
 use porf_graph::{EventId, Graph, LabelKind, Loc};
 
 /// The hardware view of a graph (see the module docs).
@@ -129,7 +129,8 @@ impl HwExec {
             .collect();
         let (same_instr, si) = if (0..n).any(|i| instr[i] != i) {
             let same = Relation::from_fn(n, |a, b| a != b && instr[a] == instr[b]);
-            let si = same.filter(|a, b| is_r[a] == is_r[b] && is_w[a] == is_w[b]);
+            let class: Vec<_> = (0..n).map(|i| access_class(g, idx.event(i))).collect();
+            let si = same.filter(|a, b| class[a] == class[b]);
             (same, si)
         } else {
             (Relation::empty(n), Relation::empty(n))

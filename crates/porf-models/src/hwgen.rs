@@ -34,8 +34,10 @@
 //! write parts in turn), the later ones tagged [`Tags::SAME_INSTR`], all with the
 //! instruction's tags and dependencies (a later instruction depending on a wide read
 //! may depend on either unit); a store-exclusive is as wide as its load-exclusive, each
-//! unit write paired with the same unit's read. Each unit reads and is written on its
-//! own: rf and co are per unit, as the litmus front end makes them.
+//! unit write paired with the same unit's read. A one-unit read or write is, one time
+//! in four of those, a pair (`LDP`/`STP`): two accesses of adjacent units in one
+//! instruction, the second tagged [`Tags::NEXT_ACCESS`] too. Each unit reads and is
+//! written on its own: rf and co are per unit, as the litmus front end makes them.
 //!
 //! Invariants of the graphs: the porf and hb views are *not* maintained (reads get
 //! their sources through [`Graph::set_rf_unordered`]); models that allow load
@@ -214,6 +216,14 @@ pub fn random_hw_graph(seed: u64, shape: &HwShape) -> Graph {
             _ if shape.mixed && rng.below(3) == 0 => 2,
             _ => 1,
         };
+        // A plain read or write of one unit is, one time in four, an `LDP`/`STP`-like
+        // pair instead: two accesses of one instruction, the second's event tagged
+        // `NEXT_ACCESS` (not `si`-related to the first).
+        let pair = units == 1
+            && shape.mixed
+            && matches!(instr, Instr::Read(..) | Instr::Write(..))
+            && rng.below(4) == 0;
+        let units = if pair { 2 } else { units };
         if units == 2 {
             // The first unit of a wide access: the previous one at the last unit.
             let first = |l: Loc| Loc(l.0.min(shape.locs - 1));
@@ -227,7 +237,11 @@ pub fn random_hw_graph(seed: u64, shape: &HwShape) -> Graph {
         }
         // The unit locations and each unit's tags (`SAME_INSTR` after the first).
         let unit_locs = |l: Loc| (0..units).map(move |u| Loc(l.0 + u));
-        let unit_tags = |t: Tags, u: u64| if u == 0 { t } else { t | Tags::SAME_INSTR };
+        let unit_tags = |t: Tags, u: u64| match (u, pair) {
+            (0, _) => t,
+            (_, false) => t | Tags::SAME_INSTR,
+            (_, true) => t | Tags::SAME_INSTR | Tags::NEXT_ACCESS,
+        };
         // Dependencies on po-earlier reads: a few of them, sometimes.
         let some_reads = |rng: &mut SplitMix64, reads: &[u32]| -> Vec<u32> {
             let mut v: Vec<u32> = reads
@@ -708,7 +722,7 @@ mod tests {
     #[test]
     fn mixed_graphs_split_accesses_into_adjacent_units() {
         use porf_graph::hw::instruction_start;
-        let (mut reads, mut writes, mut rmws, mut excls) = (0, 0, 0, 0);
+        let (mut reads, mut writes, mut rmws, mut excls, mut pairs) = (0, 0, 0, 0, 0);
         for seed in 0..300 {
             let plain = random_hw_graph(seed, &HwShape::random(seed, HwArch::Arm));
             let tagged = |g: &Graph| {
@@ -735,12 +749,13 @@ mod tests {
                 reads += usize::from(l.is_read() && !l.is_exclusive_read());
                 writes += usize::from(l.is_write() && !l.is_exclusive_write());
                 rmws += usize::from(l.is_exclusive_write());
+                pairs += usize::from(l.hw.as_ref().unwrap().tags.contains(Tags::NEXT_ACCESS));
             }
         }
         assert!(
-            reads > 50 && writes > 50 && rmws > 20 && excls > 5,
+            reads > 50 && writes > 50 && rmws > 20 && excls > 5 && pairs > 20,
             "{reads} wide reads, {writes} wide writes, {rmws} wide RMWs, {excls} wide \
-             exclusive pairs"
+             exclusive pairs, {pairs} LDP/STP pairs"
         );
     }
 }

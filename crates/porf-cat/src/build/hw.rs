@@ -8,8 +8,8 @@
 //!
 //! * relations: `si` (herd's single-copy-atomic classes: the unit events one
 //!   mixed-size access is split into, of one direction — a split RMW's unit reads are
-//!   one class, its unit writes another — within the instruction of
-//!   [`porf_graph::hw::instruction_start`], and each memory event with itself; `po`
+//!   one class, its unit writes another — and one access of a pair instruction
+//!   (`LDP`/`STP`), [`porf_graph::hw::access_class`], and each memory event with itself; `po`
 //!   relates events of different instructions only), `addr`, `ctrl` (a read, or a
 //!   successful store-exclusive whose status a later instruction reads, to each event,
 //!   fences included, that depends on it), `data` (the same sources to each *write*
@@ -57,7 +57,8 @@ use super::GraphIndex;
 use crate::exec::Execution;
 use crate::rel::{Rel, Set};
 use porf_graph::hw::{
-    instruction_start, BarrierTypes, Domain, FenceKind, FenceOps, Hw, KernelFence, Tags,
+    access_class, instruction_start, BarrierTypes, Domain, FenceKind, FenceOps, Hw, KernelFence,
+    Tags,
 };
 use porf_graph::{EventId, Graph, Label, LabelKind};
 
@@ -266,12 +267,15 @@ pub(super) fn fill(
     let mem_event = |i: usize| is_read(i) || is_write(i);
     let mut si = Rel::from_pairs(n, (0..n).filter(|&i| mem_event(i)).map(|i| (i, i)));
     if (0..n).any(|i| instr[i] != i) {
+        let class: Vec<_> = (0..n)
+            .map(|i| ix.event(i).map(|e| access_class(g, e)))
+            .collect();
         let mut same_instr = Rel::empty(n);
         for a in 0..n {
             for b in 0..n {
                 if a != b && instr[a] == instr[b] {
                     same_instr.add(a, b);
-                    if is_read(a) == is_read(b) && is_write(a) == is_write(b) {
+                    if class[a] == class[b] {
                         si.add(a, b);
                     }
                 }

@@ -222,6 +222,34 @@ fn memory(c: &mut Cursor, m: &str) -> R<Op> {
         });
     }
     match stem {
+        // LDP/STP Rt1, Rt2, [Xn{, #imm}] (no writeback, no sign-extending LDPSW).
+        "LDP" | "STP" if suffix.is_none() => {
+            let (r1, width) = c.reg_sized()?;
+            c.comma()?;
+            let (r2, width2) = c.reg_sized()?;
+            if width2 != width {
+                return c.fail("two registers of one width");
+            }
+            c.comma()?;
+            let addr = mem(c, true)?;
+            if addr.index.is_some() {
+                return c.unsupported(c.off(), "addressing mode (a pair takes `[Xn{, #imm}]`)");
+            }
+            let size = width;
+            return Ok(if stem == "LDP" {
+                Op::LoadPair {
+                    dst: [r1, r2],
+                    addr,
+                    size,
+                }
+            } else {
+                Op::StorePair {
+                    src: [r1, r2],
+                    addr,
+                    size,
+                }
+            });
+        }
         "STR" | "STUR" | "STLR" => {
             let (src, width) = c.reg_sized()?;
             if suffix.is_some() && width != Size::Word {

@@ -421,6 +421,19 @@ pub enum Op {
         size: Size,
         ann: Annot,
     },
+    /// AArch64 `LDP`: `dst[0]` := memory at addr, `dst[1]` := memory at addr + size,
+    /// two accesses of one instruction (herd: neither `po`- nor `si`-related).
+    LoadPair {
+        dst: [Reg; 2],
+        addr: Addr,
+        size: Size,
+    },
+    /// AArch64 `STP`: memory at addr := `src[0]`, memory at addr + size := `src[1]`.
+    StorePair {
+        src: [Reg; 2],
+        addr: Addr,
+        size: Size,
+    },
     /// A store-exclusive / store-conditional: memory at addr := src if the
     /// reservation holds. `status` := 0 on success, 1 on failure (AArch64 STXR, RISC-V
     /// sc: herd's values; RISC-V's ISA only says non-zero), or [`Reg::Flags`] :=
@@ -480,7 +493,11 @@ impl Op {
                 op(&mut v, a, Use::Arith);
                 op(&mut v, b, Use::Arith);
             }
-            Op::Load { addr: a, .. } => addr(&mut v, a),
+            Op::Load { addr: a, .. } | Op::LoadPair { addr: a, .. } => addr(&mut v, a),
+            Op::StorePair { src, addr: a, .. } => {
+                v.extend(src.iter().map(|r| (*r, Use::Data)));
+                addr(&mut v, a);
+            }
             Op::Store { src, addr: a, .. } | Op::Rmw { src, addr: a, .. } => {
                 op(&mut v, src, Use::Data);
                 addr(&mut v, a);
@@ -515,7 +532,14 @@ impl Op {
     /// The registers the instruction writes; never [`Reg::Zero`].
     pub fn writes(&self) -> Vec<Reg> {
         let mut v = match self {
-            Op::Nop | Op::Fence(_) | Op::Store { .. } | Op::Branch { .. } => vec![],
+            Op::Nop
+            | Op::Fence(_)
+            | Op::Store { .. }
+            | Op::StorePair { .. }
+            | Op::Branch { .. } => {
+                vec![]
+            }
+            Op::LoadPair { dst, .. } => dst.to_vec(),
             Op::Mov { dst, .. } | Op::Load { dst, .. } => vec![*dst],
             Op::Rmw {
                 dst,
@@ -553,6 +577,8 @@ impl Op {
             Op::Load { size, .. }
             | Op::Store { size, .. }
             | Op::StoreEx { size, .. }
+            | Op::LoadPair { size, .. }
+            | Op::StorePair { size, .. }
             | Op::Rmw { size, .. }
             | Op::Cas { size, .. } => Some(*size),
             _ => None,

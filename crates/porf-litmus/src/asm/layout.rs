@@ -275,6 +275,12 @@ fn mixed_unit(t: &AsmLitmus, regions: &[Region]) -> Option<u64> {
             | Op::StoreEx { addr, size, .. }
             | Op::Rmw { addr, size, .. }
             | Op::Cas { addr, size, .. } => (addr, *size),
+            // A pair's second access is at offset `size`.
+            Op::LoadPair { addr, size, .. } | Op::StorePair { addr, size, .. } => {
+                sizes.push(size.bytes() as u64);
+                offset = true;
+                (addr, *size)
+            }
             _ => continue,
         };
         sizes.push(size.bytes() as u64);
@@ -292,6 +298,8 @@ fn op_sym(op: &super::ir::Op) -> Option<&str> {
         Op::Load { addr, .. }
         | Op::Store { addr, .. }
         | Op::StoreEx { addr, .. }
+        | Op::LoadPair { addr, .. }
+        | Op::StorePair { addr, .. }
         | Op::Rmw { addr, .. }
         | Op::Cas { addr, .. } => addr,
         _ => return None,

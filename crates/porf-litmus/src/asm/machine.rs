@@ -73,6 +73,14 @@
 //!   composed, depending on every unit read. Other RMWs wider than the unit (add,
 //!   min/max, compare-and-swap: their operation crosses units) are refused
 //!   ([`ErrorKind::Unsupported`]).
+//! - AArch64 `LDP`/`STP` (offset addressing only) are two accesses of one
+//!   instruction, at `a` and `a + size`, in that order, each split into units as
+//!   above: the second access's first event is tagged [`Tags::NEXT_ACCESS`] as well as
+//!   [`Tags::SAME_INSTR`], so the two are neither `po`- nor `si`-related (herd7's
+//!   `AArch64Sem.ml` composes them in parallel, each its own single-copy-atomic
+//!   access); each register depends on its own access's reads, each stored value's
+//!   dependencies are its register's, and an `LDP` writes its registers after both
+//!   reads.
 //! - what porf cannot run exactly (a branch on flags X86 arithmetic left undefined,
 //!   an address outside every location, a thread computing without end) ends the
 //!   thread with an [`ErrorKind::Unsupported`] or [`ErrorKind::NonTermination`]
@@ -189,6 +197,12 @@ enum Then {
     Store {
         units: u32,
     },
+    /// A unit of an `LDP`'s two accesses of `units` units each.
+    LoadPair {
+        dst: [Reg; 2],
+        size: Size,
+        units: u32,
+    },
     /// A store-exclusive's success choice.
     Choice,
     /// A successful store-exclusive's store (one of its `units`).
@@ -242,6 +256,9 @@ struct Regs {
     part: u32,
     /// A split load's units read so far, composed.
     acc: Val,
+    /// An `LDP`'s first register value and dependencies, written with the second
+    /// (so that the address, which may use that register, stays the same).
+    pair_first: Option<(Val, DepSet)>,
 }
 
 impl Regs {
@@ -312,6 +329,7 @@ impl Program for AsmProgram {
                 back_jumps: vec![0; n],
                 part: 0,
                 acc: 0,
+                pair_first: None,
             })),
             peeked: None,
         }
@@ -756,6 +774,65 @@ impl AsmMachine {
                     then: Then::Store { units },
                 }));
             }
+            Op::LoadPair { dst, addr, size }
+            | Op::StorePair {
+                src: dst,
+                addr,
+                size,
+            } => {
+                // Access `k` (0, 1) at `a + k * size`, unit `u` of it; both checked.
+                let (a, ad) = self.address(r, addr, *size, &ins.text)?;
+                let second = Addr {
+                    offset: addr.offset + size.bytes() as Val,
+                    ..addr.clone()
+                };
+                self.address(r, &second, *size, &ins.text)?;
+                let (units, unit) = self.split(*size, false, &ins.text)?;
+                let (k, u) = (r.part / units, r.part % units);
+                let loc = Loc(a + u64::from(k) * u64::from(size.bytes()) + u64::from(u) * unit);
+                let mut t = Tags::NONE;
+                if r.part > 0 {
+                    t = t | Tags::SAME_INSTR;
+                }
+                if k == 1 && u == 0 {
+                    t = t | Tags::NEXT_ACCESS;
+                }
+                let ann = Annot {
+                    acq: Acq::No,
+                    rel: false,
+                };
+                let (action, data, then) = if matches!(ins.op, Op::LoadPair { .. }) {
+                    let load = Action::Load {
+                        loc,
+                        bytes: unit as u8,
+                        ord: load_order(ann),
+                        copy: false,
+                        src,
+                    };
+                    let then = Then::LoadPair {
+                        dst: *dst,
+                        size: *size,
+                        units,
+                    };
+                    (load, vec![], then)
+                } else {
+                    let (v, d) = get(r, dst[k as usize]);
+                    let val = low_bytes((zext(v, *size) as u64) >> (8 * u64::from(u) * unit), unit);
+                    let store = Action::Store {
+                        loc,
+                        bytes: unit as u8,
+                        val: val as Val,
+                        ord: store_order(ann),
+                        src,
+                    };
+                    (store, d, Then::Store { units: 2 * units })
+                };
+                return Ok(Step::Act(Peeked {
+                    action,
+                    hw: Some(r.hw(ad, data, t)),
+                    then,
+                }));
+            }
             Op::StoreEx {
                 status,
                 src: s,
@@ -1139,6 +1216,28 @@ impl ThreadMachine for AsmMachine {
                     r.reservation = reserve;
                 }
                 r.pc += 1;
+            }
+            Then::LoadPair { dst, size, units } => {
+                let unit = u64::from(size.bytes() / units);
+                let (k, u) = (r.part / units, r.part % units);
+                r.acc |= (low_bytes(ret as u64, unit) << (8 * u64::from(u) * unit)) as Val;
+                r.part += 1;
+                r.sources += 1;
+                if u + 1 == units {
+                    // Access `k` is complete: its register depends on its unit reads.
+                    let deps: DepSet = (r.sources - units..r.sources).collect();
+                    let v = zext(r.acc, size);
+                    r.acc = 0;
+                    if k == 0 {
+                        r.pair_first = Some((v, deps));
+                    } else {
+                        let (v0, d0) = r.pair_first.take().expect("the first access");
+                        set(r, arch, dst[0], Size::Double, v0, d0);
+                        set(r, arch, dst[1], Size::Double, v, deps);
+                        r.part = 0;
+                        r.pc += 1;
+                    }
+                }
             }
             Then::Store { units } => {
                 r.part += 1;

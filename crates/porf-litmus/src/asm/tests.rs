@@ -580,15 +580,44 @@ exists (1:X0=1)
     assert_eq!(arch_of("C t\n"), None);
 }
 
+/// `LDP`/`STP` with an immediate offset are pairs of two registers of one width.
+#[test]
+fn load_and_store_pairs_parse() {
+    let t = |code: &str| format!("AArch64 t\n{{ 0:X1=x; }}\n P0 ;\n {code} ;\nexists (x=1)\n");
+    let addr = Addr {
+        base: Some(Reg::Gpr(1)),
+        offset: 8,
+        ..Addr::default()
+    };
+    let t1 = ok(&t("LDP W0,W2,[X1,#8]"));
+    assert_eq!(
+        t1.threads[0].code[0].op,
+        Op::LoadPair {
+            dst: [Reg::Gpr(0), Reg::Gpr(2)],
+            addr: addr.clone(),
+            size: Size::Word
+        }
+    );
+    let t2 = ok(&t("STP X3,X4,[X1,#8]"));
+    assert_eq!(
+        t2.threads[0].code[0].op,
+        Op::StorePair {
+            src: [Reg::Gpr(3), Reg::Gpr(4)],
+            addr,
+            size: Size::Double
+        }
+    );
+}
+
 #[test]
 fn errors_name_the_file_line_column_and_construct() {
     let t = |code: &str| format!("AArch64 t\n{{ 0:X1=x; }}\n P0 ;\n {code} ;\nexists (x=1)\n");
     assert_eq!(
-        err(&t("LDP W0,W1,[X1]")),
+        err(&t("LDNP W0,W1,[X1]")),
         (
             4,
             2,
-            "unsupported AArch64 instruction `LDP` (in `LDP W0,W1,[X1]`)".into()
+            "unsupported AArch64 instruction `LDNP` (in `LDNP W0,W1,[X1]`)".into()
         )
     );
     assert_eq!(
