@@ -400,30 +400,20 @@ fn mixed_size_tests_run_under_armv8_native_and_cat() {
         args.extend(files.iter().map(String::as_str));
         let (code, out, err) = porf(&args);
         assert_eq!(code, 0, "{model:?}: {out}{err}");
-        assert_eq!(
-            observation(&out, "MIXED-SCA"),
-            "Observation MIXED-SCA Always 3 0"
-        );
-        assert_eq!(
-            observation(&out, "MIXED-TEAR"),
-            "Observation MIXED-TEAR Sometimes 1 1"
-        );
-        assert_eq!(
-            observation(&out, "MIXED-COWW"),
-            "Observation MIXED-COWW Never 0 1"
-        );
-        assert_eq!(
-            observation(&out, "MIXED-EXCL"),
-            "Observation MIXED-EXCL Never 0 4"
-        );
-        assert_eq!(
-            observation(&out, "MIXED-SWP"),
-            "Observation MIXED-SWP Never 0 2"
-        );
-        assert_eq!(
-            observation(&out, "MIXED-LDP"),
-            "Observation MIXED-LDP Sometimes 1 3"
-        );
+        for (name, want) in [
+            ("MIXED-SCA", "Always 3 0"),
+            ("MIXED-TEAR", "Sometimes 1 1"),
+            ("MIXED-COWW", "Never 0 1"),
+            ("MIXED-EXCL", "Never 0 4"),
+            ("MIXED-SWP", "Never 0 2"),
+            ("MIXED-LDP", "Sometimes 1 3"),
+        ] {
+            assert_eq!(
+                observation(&out, name),
+                format!("Observation {name} {want}"),
+                "{model:?}"
+            );
+        }
     }
 }
 

@@ -691,23 +691,5 @@ pub fn dependency_cycle(g: &Graph) -> bool {
             succ[index(w)].push(index(e));
         }
     }
-    // Kahn's algorithm: a cycle leaves some event with a predecessor.
-    let mut preds = vec![0usize; ids.len()];
-    for s in &succ {
-        for &j in s {
-            preds[j] += 1;
-        }
-    }
-    let mut ready: Vec<usize> = (0..ids.len()).filter(|&i| preds[i] == 0).collect();
-    let mut seen = 0;
-    while let Some(i) = ready.pop() {
-        seen += 1;
-        for &j in &succ[i] {
-            preds[j] -= 1;
-            if preds[j] == 0 {
-                ready.push(j);
-            }
-        }
-    }
-    seen < ids.len()
+    !porf_models::relation::successors_acyclic(&succ)
 }

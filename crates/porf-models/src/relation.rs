@@ -15,6 +15,30 @@ use porf_graph::{EventId, Graph, Label, LabelKind};
 #[cfg(test)]
 pub(crate) mod testkit;
 
+/// Whether the graph on `0..succ.len()` with successor lists `succ` has no cycle
+/// (Kahn's algorithm: acyclic iff repeatedly removing nodes without predecessors
+/// removes every node), in O(nodes + edges). Duplicate edges are allowed.
+pub fn successors_acyclic(succ: &[Vec<usize>]) -> bool {
+    let mut preds = vec![0usize; succ.len()];
+    for s in succ {
+        for &j in s {
+            preds[j] += 1;
+        }
+    }
+    let mut ready: Vec<usize> = (0..succ.len()).filter(|&i| preds[i] == 0).collect();
+    let mut removed = 0;
+    while let Some(i) = ready.pop() {
+        removed += 1;
+        for &j in &succ[i] {
+            preds[j] -= 1;
+            if preds[j] == 0 {
+                ready.push(j);
+            }
+        }
+    }
+    removed == succ.len()
+}
+
 /// A binary relation on `0..n`, as an `n × n` bit matrix (row-major, 64 bits a word).
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Relation {

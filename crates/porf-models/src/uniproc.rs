@@ -19,20 +19,15 @@ pub fn holds_at(g: &Graph, loc: Loc) -> bool {
     let n = acc.len();
     let index = |e: EventId| acc.binary_search(&e).ok();
     let mut succ: Vec<Vec<usize>> = vec![Vec::new(); n];
-    let mut indeg = vec![0usize; n];
-    let mut edge = |a: usize, b: usize, succ: &mut Vec<Vec<usize>>| {
-        succ[a].push(b);
-        indeg[b] += 1;
-    };
     for i in 1..n {
         if acc[i - 1].tid == acc[i].tid {
-            edge(i - 1, i, &mut succ);
+            succ[i - 1].push(i);
         }
     }
     let co = g.co(loc);
     for w in co.windows(2) {
         if let (Some(a), Some(b)) = (index(w[0]), index(w[1])) {
-            edge(a, b, &mut succ);
+            succ[a].push(b);
         }
     }
     for (i, &e) in acc.iter().enumerate() {
@@ -42,7 +37,7 @@ pub fn holds_at(g: &Graph, loc: Loc) -> bool {
         }
         let src = l.rf();
         if let Some(w) = src.and_then(index) {
-            edge(w, i, &mut succ);
+            succ[w].push(i);
         }
         // fr: the read before its source's immediate co-successor (the rest follow by co).
         let next = match src {
@@ -51,22 +46,10 @@ pub fn holds_at(g: &Graph, loc: Loc) -> bool {
             Some(_) => None,
         };
         if let Some(j) = next.and_then(index) {
-            edge(i, j, &mut succ);
+            succ[i].push(j);
         }
     }
-    // Kahn's algorithm: acyclic iff every node is removed.
-    let mut ready: Vec<usize> = (0..n).filter(|&i| indeg[i] == 0).collect();
-    let mut removed = 0;
-    while let Some(v) = ready.pop() {
-        removed += 1;
-        for &u in &succ[v] {
-            indeg[u] -= 1;
-            if indeg[u] == 0 {
-                ready.push(u);
-            }
-        }
-    }
-    removed == n
+    crate::relation::successors_acyclic(&succ)
 }
 
 /// Whether the axiom holds at every location of `g`.

@@ -248,11 +248,7 @@ fn porf_acyclic(g: &Graph) -> bool {
     let idx = EventIndex::new(g);
     let n = idx.len();
     let mut succs: Vec<Vec<usize>> = vec![Vec::new(); n];
-    let mut indegree = vec![0usize; n];
-    let mut edge = |a: usize, b: usize| {
-        succs[a].push(b);
-        indegree[b] += 1;
-    };
+    let mut edge = |a: usize, b: usize| succs[a].push(b);
     for i in 0..n {
         let e = idx.event(i);
         if g.contains(e.next()) {
@@ -268,18 +264,7 @@ fn porf_acyclic(g: &Graph) -> bool {
             _ => {}
         }
     }
-    let mut ready: Vec<usize> = (0..n).filter(|&i| indegree[i] == 0).collect();
-    let mut seen = 0;
-    while let Some(i) = ready.pop() {
-        seen += 1;
-        for &j in &succs[i] {
-            indegree[j] -= 1;
-            if indegree[j] == 0 {
-                ready.push(j);
-            }
-        }
-    }
-    seen == n
+    crate::relation::successors_acyclic(&succs)
 }
 
 #[cfg(test)]
