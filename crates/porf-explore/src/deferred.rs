@@ -465,18 +465,8 @@ impl<P: Program> Deferred<'_, '_, P> {
     }
 
     fn decide_choice(&mut self, c: EventId, lo: Val, hi: Val, hw: Option<Box<Hw>>) {
-        for val in lo..=hi {
-            let d = Decided {
-                what: Decision::Choice { val },
-                hw: hw.clone(),
-            };
-            self.decided.insert(c, d);
-            self.visit();
-            if self.v.stop() {
-                break;
-            }
-        }
-        self.decided.remove(&c);
+        let choices = (lo..=hi).map(|val| Decision::Choice { val });
+        self.try_each(c, choices, hw);
     }
 
     fn decide_read(&mut self, r: EventId, loc: Loc, hw: Option<Box<Hw>>) {
@@ -488,18 +478,30 @@ impl<P: Program> Deferred<'_, '_, P> {
                 .map(|(&w, _)| Source::Write(w)),
         );
         sources.push(Source::Pending);
-        for src in sources {
+        let reads = sources.into_iter().map(|src| Decision::Read { loc, src });
+        self.try_each(r, reads, hw);
+    }
+
+    /// Explores each of `decisions` for `e` in turn (until the exploration stops),
+    /// then leaves `e` undecided.
+    fn try_each(
+        &mut self,
+        e: EventId,
+        decisions: impl Iterator<Item = Decision>,
+        hw: Option<Box<Hw>>,
+    ) {
+        for what in decisions {
             let d = Decided {
-                what: Decision::Read { loc, src },
+                what,
                 hw: hw.clone(),
             };
-            self.decided.insert(r, d);
+            self.decided.insert(e, d);
             self.visit();
             if self.v.stop() {
                 break;
             }
         }
-        self.decided.remove(&r);
+        self.decided.remove(&e);
     }
 
     fn set_source(&mut self, r: EventId, to: Source) {
