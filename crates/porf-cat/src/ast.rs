@@ -1,6 +1,7 @@
 //! The parsed cat model: instructions and expressions, each with its source position.
 
 use crate::diag::Span;
+use std::sync::Arc;
 
 /// Unary operators.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -58,10 +59,34 @@ pub enum Expr {
     /// `try e with alt`: `alt` if evaluating `e` fails.
     Try(Box<Expr>, Box<Expr>, Span),
     If(Box<Cond>, Box<Expr>, Box<Expr>, Span),
-    /// `{}` (explicit sets with elements are not supported).
+    /// `{}`.
     EmptySet(Span),
+    /// `{e1, ..., en}`: a set of values, or a set of relations, tags, ... (no two
+    /// elements equal).
+    ExplicitSet(Vec<Expr>, Span),
     /// `match e with || {} -> a || x ++ rest -> b end` over a set of values.
     MatchSet(Box<SetMatch>, Span),
+    /// `match e with 'a -> x || 'b -> y || _ -> z end` on a tag.
+    MatchTag(Box<Expr>, Box<TagArms<Expr>>, Span),
+}
+
+/// The arms of a `match` on a tag: one per tag, and the `_` arm (none: a tag no arm
+/// names is an error).
+#[derive(Clone, Debug)]
+pub struct TagArms<T> {
+    pub arms: Vec<(String, T)>,
+    pub default: Option<T>,
+}
+
+impl<T> TagArms<T> {
+    /// The arm for `tag`, else the `_` arm.
+    pub fn select(&self, tag: &str) -> Option<&T> {
+        self.arms
+            .iter()
+            .find(|(t, _)| t == tag)
+            .map(|(_, x)| x)
+            .or(self.default.as_ref())
+    }
 }
 
 /// The arms of a `match` over a set of values: `empty` when the set is empty, else
@@ -92,7 +117,9 @@ impl Expr {
             | Expr::Try(_, _, s)
             | Expr::If(_, _, _, s)
             | Expr::EmptySet(s)
-            | Expr::MatchSet(_, s) => s,
+            | Expr::ExplicitSet(_, s)
+            | Expr::MatchSet(_, s)
+            | Expr::MatchTag(_, _, s) => s,
         }
     }
 }
@@ -112,6 +139,8 @@ pub enum Cond {
     Variant(Variant),
     Eq(Expr, Expr),
     Subset(Expr, Expr),
+    /// `e in s`: `e` is an element of the set of values `s`.
+    In(Expr, Expr),
 }
 
 #[derive(Clone, Debug)]
@@ -178,6 +207,38 @@ pub enum Instr {
     /// values `e` bound to `x` (for a name the execution gives, such as `co`: the
     /// execution's own value is one of them).
     With(String, Expr, Span),
+    /// `procedure [rec] name(args) = body end`: binds `name` to the body, run by
+    /// `call`.
+    Procedure(Arc<Procedure>),
+    /// `call name arg [as label]`: runs the procedure's body with its parameters bound;
+    /// its checks count, its bindings do not outlive the call.
+    Call {
+        name: String,
+        arg: Expr,
+        span: Span,
+    },
+    /// `forall x in s do body end`: the body for each element of the set of values
+    /// `s`; its bindings do not outlive it.
+    Forall {
+        var: String,
+        set: Expr,
+        body: Vec<Instr>,
+        span: Span,
+    },
+    /// `enum Name = 'a || 'b`: `Name` is the set of the tags.
+    Enum(String, Vec<String>),
+    /// `match e with 'a -> instrs || _ -> instrs end`: the arm of `e`'s tag runs as if
+    /// written in place (its bindings stay).
+    MatchTag(Expr, TagArms<Vec<Instr>>, Span),
+}
+
+/// A procedure: its parameter pattern and body; `rec` when the body may call it.
+#[derive(Clone, Debug)]
+pub struct Procedure {
+    pub name: String,
+    pub pat: Pat,
+    pub body: Vec<Instr>,
+    pub rec: bool,
 }
 
 /// A parsed model file: its name (the string or names at the top) and instructions.

@@ -12,7 +12,12 @@
 //! execution of its own; porf's explorers enumerate executions themselves, so for a
 //! name the execution gives, such as `co` in herd's `cos-opt.cat`, the choice is not
 //! enumerated: the execution is allowed only if its own value is among the elements).
-//! Every error — an
+//! `procedure` binds a body of instructions that `call` runs with its parameters bound
+//! (its bindings end with the call, its checks count, as in herd); `forall x in s`
+//! runs a body per element of a set of values; a `match` on tags picks the arm of the
+//! scrutinee's tag (an instruction `match`'s bindings stay, as an `if`'s do). A
+//! `with` inside one of these blocks would have to take the instructions after the
+//! block too, and is refused. Every error — an
 //! unknown name, a type mismatch, a fixpoint that does not converge — is a
 //! [`CatError`] at the position of the expression, never a panic.
 
@@ -23,6 +28,7 @@ use crate::load::Loaded;
 use crate::rel::{Rel, Set};
 use porf_graph::hash::FastMap;
 use std::rc::Rc;
+use std::sync::Arc;
 
 /// A value of the cat language.
 #[derive(Clone, Debug)]
@@ -39,6 +45,17 @@ pub enum Value {
     Values(Rc<Vec<Value>>),
     /// Function `index` of a `let rec` group of functions.
     RecFun(Rc<RecGroup>, usize),
+    /// A procedure and the environment it was defined in (without itself: a `rec`
+    /// procedure is bound to its name again at each call, so no value refers to
+    /// itself).
+    Proc(Rc<ProcValue>),
+}
+
+/// A procedure value: the procedure and the environment it was defined in.
+#[derive(Debug)]
+pub struct ProcValue {
+    proc: Arc<Procedure>,
+    env: Env,
 }
 
 /// The functions a `let rec` defines together, and the environment they were made in
@@ -163,7 +180,8 @@ struct Eval {
     first_violation: bool,
     /// The execution's same-location relation, for `classes-loc`.
     loc: Option<Rel>,
-    /// How many `if` blocks the instructions being run sit in.
+    /// How many blocks (`if`, `match`, `forall`, procedure bodies) the instructions
+    /// being run sit in.
     nested: usize,
 }
 
@@ -217,10 +235,7 @@ impl Eval {
                 }
                 Instr::IfVariant(v, yes, no) => {
                     let branch = if v.holds() { yes } else { no };
-                    self.nested += 1;
-                    let go_on = self.instrs(branch, env);
-                    self.nested -= 1;
-                    if !go_on? {
+                    if !self.nested_instrs(branch, env)? {
                         return Ok(false);
                     }
                 }
@@ -231,9 +246,117 @@ impl Eval {
                     ))
                 }
                 Instr::Show => {}
+                Instr::Procedure(p) => {
+                    let mut vars = FastMap::default();
+                    vars.insert(
+                        p.name.clone(),
+                        Value::Proc(Rc::new(ProcValue {
+                            proc: p.clone(),
+                            env: env.clone(),
+                        })),
+                    );
+                    *env = extend(env, vars);
+                }
+                Instr::Call { name, arg, span } => {
+                    if !self.call(name, arg, span, env)? {
+                        return Ok(false);
+                    }
+                }
+                Instr::Forall { var, set, body, .. } => {
+                    for elem in self.elements(set, env, "forall")? {
+                        let mut vars = FastMap::default();
+                        vars.insert(var.clone(), elem);
+                        let mut inner = extend(env, vars);
+                        if !self.nested_instrs(body, &mut inner)? {
+                            return Ok(false);
+                        }
+                    }
+                }
+                Instr::Enum(name, tags) => {
+                    let set = tags.iter().map(|t| Value::Tag(t.clone())).collect();
+                    let mut vars = FastMap::default();
+                    vars.insert(name.clone(), Value::Values(Rc::new(set)));
+                    *env = extend(env, vars);
+                }
+                Instr::MatchTag(scrutinee, arms, _) => {
+                    let arm = self.tag_arm(scrutinee, arms, env)?;
+                    if !self.nested_instrs(arm, env)? {
+                        return Ok(false);
+                    }
+                }
             }
         }
         Ok(true)
+    }
+
+    /// Instructions run inside another (`if`, a procedure's body, `forall`, a `match`
+    /// arm), where a `with` would have to take the instructions after the enclosing
+    /// one too: `with` is refused there.
+    fn nested_instrs(&mut self, instrs: &[Instr], env: &mut Env) -> Result<bool, CatError> {
+        self.nested += 1;
+        let go_on = self.instrs(instrs, env);
+        self.nested -= 1;
+        go_on
+    }
+
+    /// `call name arg`: the body runs in the procedure's environment with its
+    /// parameters (and, for `rec`, itself) bound; false once a violation stops the
+    /// evaluation.
+    fn call(&mut self, name: &str, arg: &Expr, span: &Span, env: &Env) -> Result<bool, CatError> {
+        let pv = match lookup(env, name) {
+            Some(Value::Proc(pv)) => pv.clone(),
+            Some(v) => {
+                return Err(CatError::at(
+                    span,
+                    format!("`call {name}`: {name} is {}, not a procedure", kind(v)),
+                ))
+            }
+            None => return Err(CatError::at(span, format!("unbound procedure `{name}`"))),
+        };
+        let x = self.expr(arg, env)?;
+        let p = &pv.proc;
+        let mut vars = FastMap::default();
+        if p.rec {
+            vars.insert(p.name.clone(), Value::Proc(pv.clone()));
+        }
+        bind(&p.pat, x, &mut vars, span)?;
+        let mut inner = extend(&pv.env, vars);
+        self.nested_instrs(&p.body, &mut inner)
+    }
+
+    /// The elements of a set of values (a tag alone is its own one-element set, as
+    /// in herd).
+    fn elements(&mut self, e: &Expr, env: &Env, what: &str) -> Result<Vec<Value>, CatError> {
+        match self.expr(e, env)? {
+            Value::Empty => Ok(Vec::new()),
+            Value::Values(vs) => Ok(vs.to_vec()),
+            t @ Value::Tag(_) => Ok(vec![t]),
+            v => Err(CatError::at(
+                e.span(),
+                format!("`{what}` needs a set of values, not {}", kind(&v)),
+            )),
+        }
+    }
+
+    /// The arm of a `match` on a tag that `scrutinee`'s value selects.
+    fn tag_arm<'a, T>(
+        &mut self,
+        scrutinee: &Expr,
+        arms: &'a TagArms<T>,
+        env: &Env,
+    ) -> Result<&'a T, CatError> {
+        match self.expr(scrutinee, env)? {
+            Value::Tag(t) => arms.select(&t).ok_or_else(|| {
+                CatError::at(
+                    scrutinee.span(),
+                    format!("pattern matching failed on value '{t}"),
+                )
+            }),
+            v => Err(CatError::at(
+                scrutinee.span(),
+                format!("`match` with tag arms on {}, not a tag", kind(&v)),
+            )),
+        }
     }
 
     /// `with name from e`, then `rest` (module docs).
@@ -248,7 +371,8 @@ impl Eval {
         if self.nested > 0 {
             return Err(CatError::at(
                 span,
-                "`with` inside `if` is not supported by porf's cat interpreter",
+                "`with` inside `if`, `match`, `forall` or a procedure is not supported by \
+                 porf's cat interpreter",
             ));
         }
         let choices = match self.expr(e, env)? {
@@ -402,6 +526,20 @@ impl Eval {
                 }
                 self.expr(&m.nonempty, &extend(env, vars))?
             }
+            Expr::ExplicitSet(items, _) => {
+                let mut vs: Vec<Value> = Vec::with_capacity(items.len());
+                for i in items {
+                    let v = self.expr(i, env)?;
+                    if !vs.iter().any(|w| same(w, &v)) {
+                        vs.push(v);
+                    }
+                }
+                Value::Values(Rc::new(vs))
+            }
+            Expr::MatchTag(scrutinee, arms, _) => {
+                let arm = self.tag_arm(scrutinee, arms, env)?;
+                self.expr(arm, env)?
+            }
             Expr::Tuple(items, _) => Value::Tuple(
                 items
                     .iter()
@@ -445,6 +583,10 @@ impl Eval {
                         let (vx, vy) = (self.expr(x, env)?, self.expr(y, env)?);
                         let d = op2(Op2::Diff, vx, vy, x.span())?;
                         self.test(Test::Empty, &d, x.span())?
+                    }
+                    Cond::In(x, s) => {
+                        let vx = self.expr(x, env)?;
+                        self.elements(s, env, "in")?.iter().any(|e| same(e, &vx))
                     }
                 };
                 self.expr(if holds { a } else { b }, env)?
@@ -683,6 +825,7 @@ fn kind(v: &Value) -> String {
         Value::Tag(t) => format!("the tag '{t}"),
         Value::Values(_) => "a set of values".into(),
         Value::RecFun(..) => "a function".into(),
+        Value::Proc(..) => "a procedure".into(),
     }
 }
 
@@ -703,7 +846,8 @@ fn builtin_name(b: Builtin) -> &'static str {
     }
 }
 
-/// Equality of sets and relations, the empty value equal to every empty one.
+/// Equality of sets, relations, tags, tuples and sets of values, the empty value equal
+/// to every empty one.
 fn same(a: &Value, b: &Value) -> bool {
     match (a, b) {
         (Value::Empty, Value::Empty) => true,
@@ -714,6 +858,10 @@ fn same(a: &Value, b: &Value) -> bool {
         (Value::Empty, Value::Values(v)) | (Value::Values(v), Value::Empty) => v.is_empty(),
         (Value::Values(x), Value::Values(y)) => {
             x.len() == y.len() && x.iter().all(|a| y.iter().any(|b| same(a, b)))
+        }
+        (Value::Tag(x), Value::Tag(y)) => x == y,
+        (Value::Tuple(x), Value::Tuple(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(a, b)| same(a, b))
         }
         _ => false,
     }
@@ -958,8 +1106,51 @@ mod tests {
         assert_eq!(v.flags, ["chosen"]);
         let v = run("let k = linearisations(W, 0)\nwith o from k\nempty o as never").unwrap();
         assert_eq!(v.violated, ["never"]);
-        let e = run("if \"v\" else with o from 0 end").unwrap_err();
-        assert!(e.msg.contains("`with` inside `if`"), "{e}");
+        // A variant test's taken branch stands in its place: its `with` takes the
+        // rest of the model (here nothing to choose from: forbidden).
+        let v = run("if \"v\" else with o from 0 end\nacyclic id as after").unwrap();
+        assert!(v.violated[0].contains("no choice for o"), "{v:?}");
+    }
+
+    /// herd's instructions `procedure`/`call`, `forall`, `enum`, `match` on tags,
+    /// explicit sets, `in` and `let rec ... when`, on the four-event execution (whose
+    /// rf and co are not empty and whose po-loc | rf | co | fr has the CoRR cycle).
+    #[test]
+    fn procedures_forall_enums_and_tag_matches() {
+        let src = "enum Kind = 'a || 'b\nlet s = {rf, co, rf}\n\
+                   forall r in s do empty r \\ (rf | co) as inside end\n\
+                   let f k = match k with 'a -> rf || 'b -> co end\n\
+                   forall k in Kind do ~empty f k as nonempty end\n\
+                   let x = if rf in s then co else 0\nempty co \\ x as in-ok\n\
+                   let y = if po in s then co else 0\nempty y as not-in\n\
+                   let d = match 'c with 'a -> 0 || _ -> rf end\nempty rf \\ d as dflt\n\
+                   procedure ok(r, t) = acyclic r as p-ok empty t as p-empty end\n\
+                   call ok(po, 0)\n\
+                   let rec t = rf | t ; po when acyclic t as t-acyclic";
+        assert_eq!(run(src).unwrap(), Verdict::default());
+        // Two elements, one of them given twice: the set has two.
+        let src = "let rec n s = match s with || {} -> 0 || _ ++ r -> [IW] | n r end\n\
+                   let two = {rf, co, rf}\nempty n two \\ [IW] as fine";
+        assert_eq!(run(src).unwrap(), Verdict::default());
+        let v = run("procedure sc(r) = acyclic r as named end\ncall sc(po-loc | rf | co | fr)")
+            .unwrap();
+        assert_eq!(v.violated, ["named"]);
+        let v =
+            run("match 'two with 'one -> acyclic id as one || _ -> empty rf as other end").unwrap();
+        assert_eq!(v.violated, ["other"]);
+        let src = "procedure rec down(k) = match k with 'two -> call down('one) \
+                   || 'one -> empty rf as reached || _ -> end end\ncall down('two)";
+        assert_eq!(run(src).unwrap().violated, ["reached"]);
+        let v = run("let rec c = po-loc | rf | co | fr | c ; c when acyclic c as cyc").unwrap();
+        assert_eq!(v.violated, ["cyc"]);
+        let e = run("procedure p(x) = let y = x end\ncall p(rf)\nlet z = y").unwrap_err();
+        assert!(e.msg.contains("unbound name `y`"), "{e}");
+        let e = run("let g = match 'c with 'a -> rf end").unwrap_err();
+        assert!(e.msg.contains("pattern matching failed on value 'c"), "{e}");
+        let e = run("procedure p(x) = with o from x end\ncall p(0)").unwrap_err();
+        assert!(e.msg.contains("`with` inside"), "{e}");
+        let e = run("call nowhere(rf)").unwrap_err();
+        assert!(e.msg.contains("unbound procedure `nowhere`"), "{e}");
     }
 
     #[test]

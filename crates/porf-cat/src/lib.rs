@@ -19,10 +19,11 @@
 //! (least fixpoints), functions and application, tuples, `include`, the checks
 //! `acyclic`, `irreflexive`, `empty`, their negations and `flag` forms, `show`, the
 //! set and relation operators and the standard names (see [`exec`]), sets of values
-//! (`{}`, `++`, `match` over them, `linearisations`, `classes-loc`), recursive
-//! functions and `with x from s` (see [`eval`] for how a name the execution gives is
-//! read). What porf does not interpret (`procedure`, `call`, `forall`, `match` on
-//! tags, explicit sets `{a, b}`, ...) is an error at its position.
+//! (`{}`, `{a, b}`, `++`, `match` over them, `e in s`, `linearisations`,
+//! `classes-loc`), recursive functions, `with x from s` (see [`eval`] for how a name the
+//! execution gives is read), `procedure`/`call`, `forall`, `enum`, `match` on tags and
+//! `let rec ... when`. What porf does not interpret (a `with` inside a block, `match`
+//! over events, bell declarations) is an error at its position.
 
 pub mod ast;
 pub mod build;

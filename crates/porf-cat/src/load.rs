@@ -1,5 +1,6 @@
 //! Loading a model: parse its file, resolve its `include`s (relative to the including
-//! file, then each directory of the search path, in order), and add porf's prelude.
+//! file, then each directory of the search path, in order), put the taken branch of
+//! each variant test in its place, and add porf's prelude.
 //!
 //! The prelude ([`PRELUDE`], porf's own text) defines the utilities herd's standard
 //! library provides to every model (`fencerel`, `toid`, `co0`, `ca`, ...). herd's
@@ -8,7 +9,7 @@
 //! coherence order is the execution's (herd's `cos.cat` enumerates candidate `co`s;
 //! porf's explorers choose co themselves).
 
-use crate::ast::{Instr, Model};
+use crate::ast::{Instr, Model, TagArms};
 use crate::diag::{CatError, Span};
 use crate::parse::parse;
 use std::path::{Path, PathBuf};
@@ -87,10 +88,45 @@ fn expand(
                 out.extend(expand(instrs, &path, dirs, stack)?);
                 stack.pop();
             }
+            // Variants are fixed before evaluation (porf sets none), and herd runs
+            // the taken branch's instructions as if written in place (its bindings
+            // stay): the branch is put in place, so a `with` in it takes the rest of
+            // the model, as in herd.
             Instr::IfVariant(v, yes, no) => {
-                let yes = expand(yes, from, dirs, stack)?;
-                let no = expand(no, from, dirs, stack)?;
-                out.push(Instr::IfVariant(v, yes, no));
+                let taken = if v.holds() { yes } else { no };
+                out.extend(expand(taken, from, dirs, stack)?);
+            }
+            Instr::Procedure(p) => {
+                let mut p = (*p).clone();
+                p.body = expand(p.body, from, dirs, stack)?;
+                out.push(Instr::Procedure(Arc::new(p)));
+            }
+            Instr::Forall {
+                var,
+                set,
+                body,
+                span,
+            } => {
+                let body = expand(body, from, dirs, stack)?;
+                out.push(Instr::Forall {
+                    var,
+                    set,
+                    body,
+                    span,
+                });
+            }
+            Instr::MatchTag(e, arms, span) => {
+                let mut expanded = TagArms {
+                    arms: Vec::new(),
+                    default: None,
+                };
+                for (tag, body) in arms.arms {
+                    expanded.arms.push((tag, expand(body, from, dirs, stack)?));
+                }
+                if let Some(d) = arms.default {
+                    expanded.default = Some(expand(d, from, dirs, stack)?);
+                }
+                out.push(Instr::MatchTag(e, expanded, span));
             }
             other => out.push(other),
         }

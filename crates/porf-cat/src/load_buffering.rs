@@ -82,9 +82,60 @@ fn instrs_forbid(instrs: &[Instr], env: &mut HashMap<String, Names>) -> bool {
                 let taken = if v.holds() { then } else { els };
                 found |= instrs_forbid(taken, env);
             }
+            // Checks run by a call, a `forall` or a `match` arm are not read (they
+            // may never run); names such an arm binds get no tracked relation.
+            Instr::MatchTag(_, arms, _) => {
+                for body in arms.arms.iter().map(|(_, b)| b).chain(&arms.default) {
+                    for name in bound_names(body) {
+                        env.insert(name, Names::new());
+                    }
+                }
+            }
+            Instr::Procedure(p) => {
+                env.insert(p.name.clone(), Names::new());
+            }
+            Instr::Enum(name, _) => {
+                env.insert(name.clone(), Names::new());
+            }
+            Instr::Call { .. } | Instr::Forall { .. } => {}
         }
     }
     found
+}
+
+/// The names `instrs` bind where they stand (not inside nested blocks).
+fn bound_names(instrs: &[Instr]) -> Vec<String> {
+    let mut out = Vec::new();
+    for i in instrs {
+        match i {
+            Instr::Let(bindings, _) | Instr::LetRec(bindings, _) => {
+                for b in bindings {
+                    match &b.pat {
+                        Pat::Var(Some(name)) => out.push(name.clone()),
+                        Pat::Var(None) => {}
+                        Pat::Tuple(names) => out.extend(names.iter().flatten().cloned()),
+                    }
+                }
+            }
+            Instr::With(name, ..) | Instr::Enum(name, _) => out.push(name.clone()),
+            Instr::Procedure(p) => out.push(p.name.clone()),
+            Instr::IfVariant(_, a, b) => {
+                out.extend(bound_names(a));
+                out.extend(bound_names(b));
+            }
+            Instr::MatchTag(_, arms, _) => {
+                for body in arms.arms.iter().map(|(_, b)| b).chain(&arms.default) {
+                    out.extend(bound_names(body));
+                }
+            }
+            Instr::Check { .. }
+            | Instr::Include(..)
+            | Instr::Show
+            | Instr::Call { .. }
+            | Instr::Forall { .. } => {}
+        }
+    }
+    out
 }
 
 /// Whether `names` covers po and rf.

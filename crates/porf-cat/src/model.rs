@@ -154,11 +154,20 @@ impl MemoryModel for CatModel {
 }
 
 /// Whether `instrs` (included files expanded) have a `flag` or `undefined_unless`
-/// test, in either branch of a variant test.
+/// test anywhere: in either branch of a variant test, a procedure, a `forall` or a
+/// `match` arm.
 fn has_flag_tests(instrs: &[Instr]) -> bool {
     instrs.iter().any(|i| match i {
         Instr::Check { kind, .. } => matches!(kind, CheckKind::Flag | CheckKind::UndefinedUnless),
         Instr::IfVariant(_, yes, no) => has_flag_tests(yes) || has_flag_tests(no),
+        Instr::Procedure(p) => has_flag_tests(&p.body),
+        Instr::Forall { body, .. } => has_flag_tests(body),
+        Instr::MatchTag(_, arms, _) => arms
+            .arms
+            .iter()
+            .map(|(_, b)| b)
+            .chain(&arms.default)
+            .any(|b| has_flag_tests(b)),
         _ => false,
     })
 }

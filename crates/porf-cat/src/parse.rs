@@ -2,8 +2,8 @@
 //! herd's precedences, lowest first: `|`, `++`, `;`, `\` (left), `&`, then the
 //! cartesian `*`, prefix `~`, postfix `*` `+` `?` `^-1`, application (`f x`, `f(x, y)`).
 //! A `*` followed by something that can start an expression is the cartesian product,
-//! otherwise the postfix closure. Instructions herd has but porf does not interpret
-//! (`procedure`, `call`, `forall`, `enum`, `match`, ...) are errors at their position.
+//! otherwise the postfix closure. Bell files' declarations (`instructions`, `default`)
+//! are errors at their position.
 
 use crate::ast::*;
 use crate::diag::{CatError, Span};
@@ -17,7 +17,7 @@ pub fn parse(file: &Arc<str>, src: &str) -> Result<Model, CatError> {
     let name = p.header();
     let mut instrs = Vec::new();
     while p.peek() != &Tok::Eof {
-        instrs.push(p.instr()?);
+        p.instr(&mut instrs)?;
     }
     Ok(Model { name, instrs })
 }
@@ -129,28 +129,50 @@ impl Parser {
         (!parts.is_empty()).then(|| parts.join(" "))
     }
 
-    fn instr(&mut self) -> R<Instr> {
+    /// Instructions up to (not including) the keyword `end`, `else` or `||` (a
+    /// `match` arm's end), whichever the caller expects next.
+    fn block(&mut self) -> R<Vec<Instr>> {
+        let mut out = Vec::new();
+        while !self.is_kw("end") && !self.is_kw("else") && !self.is_p("||") {
+            if self.peek() == &Tok::Eof {
+                return self.fail("`end`");
+            }
+            self.instr(&mut out)?;
+        }
+        Ok(out)
+    }
+
+    /// One instruction, pushed on `out` (`let rec ... when test` pushes the definition
+    /// and then its check).
+    fn instr(&mut self, out: &mut Vec<Instr>) -> R<()> {
         let span = self.span();
         let t = self.peek().clone();
-        match t {
+        let ins = match t {
             Tok::Keyword("let") => {
                 self.bump();
                 let rec = self.eat_kw("rec");
                 let binds = self.bindings()?;
-                if self.is_kw("when") {
-                    return Err(CatError::at(
-                        &self.span(),
-                        "`let rec ... when` is not supported",
-                    ));
-                }
+                // `let rec x = ... when test`: herd checks the test while iterating
+                // and fails as soon as an iterate fails it; iterates grow, so for the
+                // monotone tests (`acyclic`, `irreflexive`, `empty`) that is the test
+                // of the fixpoint, and its negation the negation's.
+                let when = if rec && self.is_kw("when") {
+                    let check_span = self.span();
+                    self.bump();
+                    Some(self.check(CheckKind::Check, check_span)?)
+                } else {
+                    None
+                };
                 if self.eat_kw("in") {
                     // `let ... in` at top level: herd accepts it as a plain let.
                 }
-                Ok(if rec {
+                out.push(if rec {
                     Instr::LetRec(binds, span)
                 } else {
                     Instr::Let(binds, span)
-                })
+                });
+                out.extend(when);
+                return Ok(());
             }
             Tok::Keyword("include") => {
                 self.bump();
@@ -174,22 +196,12 @@ impl Parser {
             Tok::Keyword("if") => {
                 self.bump();
                 let v = self.variant()?;
-                let mut yes = Vec::new();
-                while !self.is_kw("else") && !self.is_kw("end") {
-                    if self.peek() == &Tok::Eof {
-                        return self.fail("`end`");
-                    }
-                    yes.push(self.instr()?);
-                }
-                let mut no = Vec::new();
-                if self.eat_kw("else") {
-                    while !self.is_kw("end") {
-                        if self.peek() == &Tok::Eof {
-                            return self.fail("`end`");
-                        }
-                        no.push(self.instr()?);
-                    }
-                }
+                let yes = self.block()?;
+                let no = if self.eat_kw("else") {
+                    self.block()?
+                } else {
+                    Vec::new()
+                };
                 self.expect_kw("end")?;
                 Ok(Instr::IfVariant(v, yes, no))
             }
@@ -212,18 +224,129 @@ impl Parser {
                 let e = self.expr()?;
                 Ok(Instr::With(name, e, span))
             }
-            Tok::Keyword(
-                k @ ("procedure" | "call" | "forall" | "enum" | "debug" | "match" | "instructions"
-                | "default"),
-            ) => Err(CatError::at(
+            Tok::Keyword("procedure") => {
+                self.bump();
+                let rec = self.eat_kw("rec");
+                let name = self.name()?;
+                let pat = if self.eat_p("(") {
+                    let f = self.formals()?;
+                    self.expect_p(")")?;
+                    tuple_pat(f)
+                } else {
+                    Pat::Var(self.pat0()?)
+                };
+                self.expect_p("=")?;
+                let body = self.block()?;
+                self.expect_kw("end")?;
+                Ok(Instr::Procedure(Arc::new(Procedure {
+                    name,
+                    pat,
+                    body,
+                    rec,
+                })))
+            }
+            Tok::Keyword("call") => {
+                self.bump();
+                let name = self.name()?;
+                let arg = self.simple()?;
+                if self.eat_kw("as") {
+                    self.name()?;
+                }
+                Ok(Instr::Call { name, arg, span })
+            }
+            Tok::Keyword("forall") => {
+                self.bump();
+                let var = self.name()?;
+                self.expect_kw("in")?;
+                let set = self.expr()?;
+                self.expect_kw("do")?;
+                let body = self.block()?;
+                self.expect_kw("end")?;
+                Ok(Instr::Forall {
+                    var,
+                    set,
+                    body,
+                    span,
+                })
+            }
+            Tok::Keyword("enum") => {
+                self.bump();
+                let name = self.name()?;
+                self.expect_p("=")?;
+                self.eat_p("||");
+                let mut tags = Vec::new();
+                loop {
+                    match self.bump() {
+                        Tok::Tag(t) => tags.push(t),
+                        other => {
+                            self.i -= usize::from(other != Tok::Eof);
+                            return self.fail("a tag (`'name`)");
+                        }
+                    }
+                    if !self.eat_p("||") {
+                        break;
+                    }
+                }
+                Ok(Instr::Enum(name, tags))
+            }
+            Tok::Keyword("debug") => {
+                // herd prints the value; porf evaluates nothing.
+                self.bump();
+                self.expr()?;
+                Ok(Instr::Show)
+            }
+            Tok::Keyword("match") => {
+                self.bump();
+                let scrutinee = self.expr()?;
+                self.expect_kw("with")?;
+                let arms = self.tag_arms(Self::block)?;
+                Ok(Instr::MatchTag(scrutinee, arms, span))
+            }
+            Tok::Keyword(k @ ("instructions" | "default")) => Err(CatError::at(
                 &span,
-                format!("`{k}` instructions are not supported by porf's cat interpreter"),
+                format!(
+                    "`{k}` (a bell file's declaration) is not supported by porf's cat interpreter"
+                ),
             )),
             other => Err(CatError::at(
                 &span,
                 format!("expected an instruction, found {}", Self::describe(&other)),
             )),
+        }?;
+        out.push(ins);
+        Ok(())
+    }
+
+    /// After `match e with`: `'a -> x || 'b -> y || _ -> z end` (first `||`
+    /// optional), each arm read by `arm`; the `_` arm, if any, is the last.
+    fn tag_arms<T>(&mut self, arm: fn(&mut Self) -> R<T>) -> R<TagArms<T>> {
+        self.eat_p("||");
+        let mut arms = TagArms {
+            arms: Vec::new(),
+            default: None,
+        };
+        loop {
+            let arm_span = self.span();
+            if self.eat_p("_") {
+                self.expect_p("->")?;
+                arms.default = Some(arm(self)?);
+                break;
+            }
+            let Tok::Tag(t) = self.peek().clone() else {
+                return self.fail("a `match` arm: `'tag -> ...` or `_ -> ...`");
+            };
+            self.bump();
+            self.expect_p("->")?;
+            if arms.arms.iter().any(|(x, _)| *x == t) {
+                return Err(CatError::at(&arm_span, format!("a second arm for '{t}")));
+            }
+            arms.arms.push((t, arm(self)?));
+            if !self.eat_p("||") {
+                break;
+            }
         }
+        self.expect_kw("end")?;
+        Ok(arms)
     }
 
     fn check(&mut self, kind: CheckKind, span: Span) -> R<Instr> {
@@ -410,7 +533,14 @@ impl Parser {
             return Ok(Expr::If(Box::new(cond), Box::new(a), Box::new(b), span));
         }
         if self.eat_kw("match") {
-            return self.match_set(span);
+            let scrutinee = self.expr()?;
+            self.expect_kw("with")?;
+            let k = usize::from(self.is_p("||"));
+            if matches!(self.peek_at(k), Tok::Tag(_)) {
+                let arms = self.tag_arms(Self::expr)?;
+                return Ok(Expr::MatchTag(Box::new(scrutinee), Box::new(arms), span));
+            }
+            return self.match_set(scrutinee, span);
         }
         let first = self.base()?;
         if !self.is_p(",") {
@@ -424,9 +554,7 @@ impl Parser {
     }
     /// After `match`: `e with || {} -> a || x ++ rest -> b end`, the arms in either
     /// order, the first `||` optional.
-    fn match_set(&mut self, span: Span) -> R<Expr> {
-        let scrutinee = self.expr()?;
-        self.expect_kw("with")?;
+    fn match_set(&mut self, scrutinee: Expr, span: Span) -> R<Expr> {
         let (mut empty, mut nonempty) = (None, None);
         self.eat_p("||");
         loop {
@@ -446,11 +574,6 @@ impl Parser {
                 if nonempty.replace((elem, rest, body)).is_some() {
                     return Err(CatError::at(&arm_span, "a second `x ++ rest` arm"));
                 }
-            } else if let Tok::Tag(_) = self.peek() {
-                return Err(CatError::at(
-                    &arm_span,
-                    "`match` on tags is not supported by porf's cat interpreter",
-                ));
             } else {
                 return self.fail("a `match` arm: `{} -> e` or `x ++ rest -> e`");
             }
@@ -487,7 +610,10 @@ impl Parser {
         if self.eat_kw("subset") {
             return Ok(Cond::Subset(a, self.base()?));
         }
-        self.fail("`=` or `subset`")
+        if self.eat_kw("in") {
+            return Ok(Cond::In(a, self.base()?));
+        }
+        self.fail("`=`, `subset` or `in`")
     }
 
     fn binary(
@@ -632,10 +758,12 @@ impl Parser {
                 if self.eat_p("}") {
                     return Ok(Expr::EmptySet(span));
                 }
-                Err(CatError::at(
-                    &span,
-                    "explicit sets `{...}` are not supported by porf's cat interpreter",
-                ))
+                let mut items = vec![self.base()?];
+                while self.eat_p(",") {
+                    items.push(self.base()?);
+                }
+                self.expect_p("}")?;
+                Ok(Expr::ExplicitSet(items, span))
             }
             other => {
                 self.i -= usize::from(other != Tok::Eof);
@@ -744,20 +872,27 @@ mod tests {
             e.to_string(),
             "m.cat:2:1: error: expected an expression, found `acyclic`"
         );
-        let e = parse(&Arc::from("m.cat"), "procedure p() = end").unwrap_err();
-        assert!(
-            e.to_string().starts_with("m.cat:1:1: error: `procedure`"),
-            "{e}"
-        );
-        let e = parse(&Arc::from("m.cat"), "let x = match s with 'a -> 0 end").unwrap_err();
+        let e = parse(&Arc::from("m.cat"), "instructions R[{'x}]").unwrap_err();
         assert!(
             e.to_string()
-                .starts_with("m.cat:1:22: error: `match` on tags"),
+                .starts_with("m.cat:1:1: error: `instructions` (a bell file's declaration)"),
             "{e}"
         );
+        let e = parse(
+            &Arc::from("m.cat"),
+            "let x = match s with 'a -> 0 || 'a -> _ end",
+        )
+        .unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with("m.cat:1:33: error: a second arm for 'a"),
+            "{e}"
+        );
+        let e = parse(&Arc::from("m.cat"), "procedure p(x) = acyclic x").unwrap_err();
+        assert!(e.msg.contains("expected `end`"), "{e}");
         let e = parse(&Arc::from("m.cat"), "let x = match s with {} -> 0 end").unwrap_err();
         assert!(e.msg.contains("needs both arms"), "{e}");
-        let e = parse(&Arc::from("m.cat"), "let x = {a}").unwrap_err();
-        assert!(e.to_string().starts_with("m.cat:1:9:"), "{e}");
+        let e = parse(&Arc::from("m.cat"), "let x = {a, b").unwrap_err();
+        assert!(e.to_string().starts_with("m.cat:1:14:"), "{e}");
     }
 }
