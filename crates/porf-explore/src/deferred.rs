@@ -11,7 +11,12 @@
 //! choice (whether a store-exclusive succeeds, `Action::Choose`) with its value, each
 //! value of its range a branch.
 //! When a write is decided, each pending read of its location either takes it as its
-//! source or stays pending (every subset is tried). A read is *resolved* when its
+//! source or stays pending (every subset is tried), and, in co mode, the write takes
+//! each position among the decided writes of its location (co restricted to the
+//! decided writes is decided). A branch whose decided part at the location already
+//! breaks RMW atomicity or, for a model that claims it, SC per location is not
+//! explored ([`prefix`], exact: every edge it sees is an edge of every extension;
+//! off with candidate pruning). A read is *resolved* when its
 //! source is not pending. At each node the program is run from the start (threads in
 //! a fixed order, [`crate::values::script`]'s way): a resolved read returns its
 //! source's value, any other read its location's initial value (a placeholder); a
@@ -31,16 +36,19 @@
 //! is decided. The next decision is for the lowest (thread, index) ready event not yet
 //! decided. When nothing is ready the node is a leaf: if every access and choice of
 //! the run is decided and no read is pending, the run (which now returns real values
-//! only) with the decided sources is a candidate execution, and every co of it is
-//! tried and kept when the model accepts it ([`crate::values`]'s candidates: the
-//! graph replayed or patched, the model's whole check, the dependency-cycle check);
-//! otherwise the branch ends. Every run checks that each decided event is still there
-//! with the same location, value and dependencies. Memory: the search keeps one
-//! decision map and one run per level of the recursion, whose depth is the number of
-//! accesses and choices; besides, the rf and choices of each complete leaf are kept to
-//! check that none comes
-//! twice, and the values explorer's candidates keep a key per execution (so memory is
-//! linear in the number of executions, not yet in one graph).
+//! only) with the decided sources and decided co is a candidate execution, kept when
+//! the model accepts it ([`crate::values`]'s candidate graph: replayed or patched, the
+//! model's whole check, the dependency-cycle check; in rf mode the model's exact check
+//! finds a co); otherwise the branch ends. Every run checks that each decided event is
+//! still there with the same location, value and dependencies.
+//!
+//! **Memory.** The search keeps one decision map, one co list per location and one
+//! run per level of the recursion, whose depth is the number of accesses and choices:
+//! linear in one execution's graph (times its depth), never in the number of
+//! executions. No set of executions is kept: by the argument below each leaf is a
+//! different execution, so the candidates are classified without the values
+//! explorer's seen-set (`Values::dedup` off); debug builds alone keep each leaf's
+//! decisions to assert it.
 //!
 //! **What it needs.** (P1) *Independence*, a property of the thread machines: an
 //! access of a thread is the same event (index, location, value, dependencies)
@@ -77,9 +85,11 @@
 //! G values, so by P1 every ready event of the run is G's event at that place; the
 //! next decision is a function of the node, and exactly one of its branches stays on
 //! G (a read's G source if it is decided, else pending; a write resolves exactly the
-//! pending reads G gives it; a choice takes its G value). So at most one leaf is on G,
-//! and different leaves differ in some read's source or some choice's value: no
-//! (rf, co) is produced twice (a repeat is caught, an internal error). A node on G
+//! pending reads G gives it and takes the place G's co gives it among the decided
+//! writes; a choice takes its G value), and [`prefix`] never cuts it (G is
+//! consistent). So at most one leaf is on G, and different leaves differ in some
+//! read's source, some choice's value or the co order of two writes: no (rf, co) is
+//! produced twice (debug builds assert it). A node on G
 //! with an undecided G event is not a leaf, except as said next: otherwise every such
 //! event waits for an unknown source (a read whose G source is undecided, else it
 //! would have been taken, or an undecided write) or an undecided choice before it,
@@ -94,14 +104,17 @@
 //! the exploration with an unsupported error rather than a guess. Likewise a thread
 //! whose run stopped at an error or a block after a read that is not resolved may hide
 //! events G has: such a leaf ends the exploration with an unsupported error. So the
-//! leaf on G is complete and G is found, with its co among those tried.
+//! leaf on G is complete and G is found, with its co.
 //!
 //! **Not supported** (an unsupported error ends the exploration): programs whose
 //! accesses carry no dependencies; choices whose machine gives no facts (C front
 //! ends); a leaf left with a store-exclusive choice waiting for its address (above);
-//! lock, trylock and cell-copy reads; heap blocks; block-size queries. The co of each candidate is enumerated whole, as the
-//! values explorer does: this is a search over rf, not yet GenMC's incremental
-//! co with consistency-pruned revisits.
+//! lock, trylock and cell-copy reads; heap blocks; block-size queries. Prefixes are
+//! pruned by atomicity and SC per location only, not by the model's whole check
+//! (whose inconsistency adding events may undo, e.g. RISC-V's `po-loc-no-w`), which
+//! runs at each leaf.
+
+pub mod prefix;
 
 use crate::step::{self, Access, Step};
 use crate::values::script::{
@@ -114,7 +127,9 @@ use porf_graph::{
     Action, EventId, Graph, LabelKind, Loc, Program, ReadKind, RmwOp, ThreadMachine, Val,
 };
 use porf_models::MemoryModel;
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
+#[cfg(debug_assertions)]
+use std::collections::HashSet;
 
 /// At most this many events in one run of the program.
 pub const MAX_EVENTS: u32 = 100_000;
@@ -138,8 +153,8 @@ enum Source {
 enum Decision {
     /// A read of `loc` and its source.
     Read { loc: Loc, src: Source },
-    /// A write of `val` to `loc`.
-    Write { loc: Loc, val: Val },
+    /// A write of `val` to `loc` (`exclusive`: an RMW's write part).
+    Write { loc: Loc, val: Val, exclusive: bool },
     /// A nondeterministic choice (a store-exclusive's success) that took `val`.
     Choice { val: Val },
 }
@@ -176,15 +191,25 @@ struct Run<P: Program> {
     choices: BTreeMap<EventId, Choice>,
 }
 
-/// A complete leaf's decisions: every read's source and every choice's value.
-type LeafKey = (Vec<(EventId, Option<EventId>)>, Vec<(EventId, Val)>);
+/// A complete leaf's decisions: every read's source, every choice's value, every
+/// location's co (co mode).
+#[cfg(debug_assertions)]
+type LeafKey = (
+    Vec<(EventId, Option<EventId>)>,
+    Vec<(EventId, Val)>,
+    BTreeMap<Loc, Vec<EventId>>,
+);
 
 pub fn explore<P: Program>(prog: &P, model: &dyn MemoryModel, cfg: &Config) -> Stats {
     let mut ex = Deferred {
         v: Values::new(prog, model, cfg),
         decided: BTreeMap::new(),
+        co: BTreeMap::new(),
+        #[cfg(debug_assertions)]
         leaves: HashSet::new(),
     };
+    // Each leaf is a different execution (module docs): no set of those kept.
+    ex.v.dedup = false;
     ex.visit();
     ex.v.rec.finish()
 }
@@ -193,10 +218,11 @@ struct Deferred<'a, 'c, P: Program> {
     /// The candidates' machinery, recorder and limits of the values explorer.
     v: Values<'a, 'c, P>,
     decided: BTreeMap<EventId, Decided>,
-    /// The rf and choices of every complete leaf so far: a second leaf with one of them
-    /// would break the exactly-once argument (module docs) and ends the exploration
-    /// loudly rather than being deduplicated in silence. (The values explorer's
-    /// candidates keep a set of the executions too.)
+    /// Co mode: the decided writes of each location in their decided co order.
+    co: BTreeMap<Loc, Vec<EventId>>,
+    /// Debug builds only: the decisions of every complete leaf so far, to assert the
+    /// exactly-once argument (module docs); a repeat ends the exploration loudly.
+    #[cfg(debug_assertions)]
     leaves: HashSet<LeafKey>,
 }
 
@@ -359,10 +385,18 @@ impl<P: Program> Deferred<'_, '_, P> {
     }
 
     fn visit(&mut self) {
-        if self.v.stop() {
-            return;
+        if let Some(run) = self.checked_run() {
+            self.expand(&run);
         }
-        let Some(run) = self.run() else { return };
+    }
+
+    /// The run of the current node, checked to have every decided event unchanged;
+    /// `None` once the exploration must end.
+    fn checked_run(&mut self) -> Option<Run<P>> {
+        if self.v.stop() {
+            return None;
+        }
+        let run = self.run()?;
         self.v.rec.tick(&run.s.st.g);
         if let Some(e) = self.changed(&run) {
             let msg = format!(
@@ -370,16 +404,20 @@ impl<P: Program> Deferred<'_, '_, P> {
                  program's dependencies are incomplete"
             );
             self.refuse(msg, &run.s.st.g);
-            return;
+            return None;
         }
-        match self.next(&run) {
+        Some(run)
+    }
+
+    /// Takes the next decision of the node whose run is `run`, or ends a leaf.
+    fn expand(&mut self, run: &Run<P>) {
+        match self.next(run) {
             Err(msg) => self.refuse(msg, &run.s.st.g),
             Ok(Some(e)) => {
                 let g = &run.s.st.g;
                 let l = g.label(e);
                 if let Some(c) = run.choices.get(&e) {
                     let (lo, hi, hw) = (c.lo, c.hi, Some(Box::new(c.hw.clone())));
-                    drop(run);
                     self.decide_choice(e, lo, hi, hw);
                     return;
                 }
@@ -389,12 +427,16 @@ impl<P: Program> Deferred<'_, '_, P> {
                     LabelKind::Write { val, .. } => Some(val),
                     _ => None,
                 };
-                drop(run);
+                let exclusive = l.is_exclusive_write();
                 match write {
                     Some(val) => self.decide_write(
                         e,
                         Decided {
-                            what: Decision::Write { loc, val },
+                            what: Decision::Write {
+                                loc,
+                                val,
+                                exclusive,
+                            },
                             hw,
                         },
                     ),
@@ -452,8 +494,18 @@ impl<P: Program> Deferred<'_, '_, P> {
                     (LabelKind::Read { loc, .. }, Decision::Read { loc: dl, .. }) => {
                         *loc != dl || l.hw != d.hw
                     }
-                    (LabelKind::Write { loc, val, .. }, Decision::Write { loc: dl, val: dv }) => {
-                        *loc != dl || *val != dv || l.hw != d.hw
+                    (
+                        LabelKind::Write { loc, val, .. },
+                        Decision::Write {
+                            loc: dl,
+                            val: dv,
+                            exclusive,
+                        },
+                    ) => {
+                        *loc != dl
+                            || *val != dv
+                            || l.is_exclusive_write() != exclusive
+                            || l.hw != d.hw
                     }
                     (LabelKind::Choice { val }, Decision::Choice { val: dv }) => {
                         *val != dv || run.choices.get(e).map(|c| &c.hw) != d.hw.as_deref()
@@ -495,13 +547,44 @@ impl<P: Program> Deferred<'_, '_, P> {
                 what,
                 hw: hw.clone(),
             };
+            let loc = d.loc();
             self.decided.insert(e, d);
-            self.visit();
+            if loc.is_none_or(|loc| self.prefix_consistent(loc)) {
+                self.visit();
+            }
             if self.v.stop() {
                 break;
             }
         }
         self.decided.remove(&e);
+    }
+
+    /// Whether the decided prefix at `loc` may still be consistent ([`prefix`]): always
+    /// in rf mode, where co is not decided, and with candidate pruning off.
+    fn prefix_consistent(&self, loc: Loc) -> bool {
+        if !self.v.co.tracked() || !self.v.prune {
+            return true;
+        }
+        let acc: Vec<(EventId, prefix::Access)> = self
+            .decided
+            .iter()
+            .filter_map(|(&e, d)| match d.what {
+                Decision::Read { loc: l, src } if l == loc => {
+                    let src = match src {
+                        Source::Pending => None,
+                        Source::Init => Some(None),
+                        Source::Write(w) => Some(Some(w)),
+                    };
+                    Some((e, prefix::Access::Read { src }))
+                }
+                Decision::Write {
+                    loc: l, exclusive, ..
+                } if l == loc => Some((e, prefix::Access::Write { exclusive })),
+                _ => None,
+            })
+            .collect();
+        let co = self.co.get(&loc).map_or(&[][..], Vec::as_slice);
+        prefix::consistent(&acc, co, self.v.model.uniproc())
     }
 
     fn set_source(&mut self, r: EventId, to: Source) {
@@ -528,6 +611,7 @@ impl<P: Program> Deferred<'_, '_, P> {
             self.refuse(msg, &Graph::new());
             return;
         }
+        let loc = loc.expect("a write's location");
         self.decided.insert(w, d);
         for mask in 0u32..1 << pending.len() {
             for (k, &r) in pending.iter().enumerate() {
@@ -538,10 +622,29 @@ impl<P: Program> Deferred<'_, '_, P> {
                 };
                 self.set_source(r, src);
             }
-            self.visit();
+            if self.v.co.tracked() {
+                // The run does not depend on the write's co position: one for all.
+                let Some(run) = self.checked_run() else { break };
+                let placed = self.co.get(&loc).map_or(0, Vec::len);
+                for at in 0..=placed {
+                    self.co.entry(loc).or_default().insert(at, w);
+                    if self.prefix_consistent(loc) {
+                        self.expand(&run);
+                    }
+                    self.co.get_mut(&loc).expect("placed").remove(at);
+                    if self.v.stop() {
+                        break;
+                    }
+                }
+            } else {
+                self.visit();
+            }
             if self.v.stop() {
                 break;
             }
+        }
+        if self.co.get(&loc).is_some_and(Vec::is_empty) {
+            self.co.remove(&loc);
         }
         for &r in &pending {
             self.set_source(r, Source::Pending);
@@ -550,7 +653,7 @@ impl<P: Program> Deferred<'_, '_, P> {
     }
 
     /// A node where nothing is ready (module docs).
-    fn leaf(&mut self, run: Run<P>) {
+    fn leaf(&mut self, run: &Run<P>) {
         let g = &run.s.st.g;
         let pending = self.decided.keys().any(|&r| self.pending(r));
         let all_decided = g.events().all(|(e, l)| {
@@ -581,17 +684,24 @@ impl<P: Program> Deferred<'_, '_, P> {
                     }
                 })
                 .collect();
-            let choices = run
-                .choices
-                .keys()
-                .map(|&c| (c, self.choice_of(c, 0)))
-                .collect();
-            if !self.leaves.insert((rf.clone(), choices)) {
-                let msg = "internal error: the deferred explorer reached one execution twice";
-                self.refuse(msg.into(), g);
-                return;
+            #[cfg(debug_assertions)]
+            {
+                let choices = run
+                    .choices
+                    .keys()
+                    .map(|&c| (c, self.choice_of(c, 0)))
+                    .collect();
+                if !self.leaves.insert((rf.clone(), choices, self.co.clone())) {
+                    let msg = "internal error: the deferred explorer reached one execution twice";
+                    self.refuse(msg.into(), g);
+                    return;
+                }
             }
-            self.v.candidate(&run.s, &rf);
+            if self.v.co.tracked() {
+                self.v.candidate_with_co(&run.s, &rf, &self.co);
+            } else {
+                self.v.candidate(&run.s, &rf);
+            }
             return;
         }
         // An undecided choice waiting for a read its address depends on may hide a

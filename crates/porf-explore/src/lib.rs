@@ -168,11 +168,12 @@ pub struct Config {
     /// at an awaited load waits for its value ([`bam`]). Same executions either way;
     /// only the blocked count and the time differ.
     pub disable_bam: bool,
-    /// Values explorer (and the deferred explorer's candidates): try every rf and
-    /// every co permutation of each candidate, asking the model at the leaves, instead
-    /// of cutting the choices RMW atomicity and, for models that claim it, SC per
-    /// location rule out (`--disable-candidate-pruning`; [`values`], "Pruning"). Same
-    /// executions either way; only the time differs.
+    /// Values explorer: try every rf and every co permutation of each candidate,
+    /// asking the model at the leaves, instead of cutting the choices RMW atomicity
+    /// and, for models that claim it, SC per location rule out; deferred explorer: do
+    /// not prune decided prefixes by the same two ([`deferred::prefix`])
+    /// (`--disable-candidate-pruning`; [`values`], "Pruning"). Same executions either
+    /// way; only the time differs.
     pub disable_candidate_pruning: bool,
     /// Worker threads for the optimal explorer ([`parallel`]); 0 and 1 mean one. The
     /// result does not depend on it, except where a limit (`timeout`) cut the

@@ -144,6 +144,12 @@ hardware_model!(
     incremental: |g| Armv8::check(g, false),
     whole: |g| Armv8::check(g, true),
     dependency_cycles: forbidden,
+    extra: {
+        /// The internal axiom is `uniproc`.
+        fn uniproc(&self) -> bool {
+            true
+        }
+    },
 );
 
 #[cfg(test)]

@@ -148,6 +148,10 @@ hardware_model!(
     whole: |g| atomicity::holds(g) && axioms(g),
     dependency_cycles: forbidden,
     extra: {
+        /// Coherence `irreflexive(hb; eco)` with `po ⊆ hb` gives `uniproc`.
+        fn uniproc(&self) -> bool {
+            true
+        }
         /// Reading a stale value is a matter of the whole model (no hb coherence).
         fn reads_stale(&self, _g: &porf_graph::Graph, _r: porf_graph::EventId) -> bool {
             false

@@ -170,6 +170,10 @@ hardware_model!(
     whole: |g| atomicity::holds(g) && Power.axioms(g),
     dependency_cycles: forbidden,
     extra: {
+        /// The SC-per-location axiom `acyclic(po-loc ∪ com)` is `uniproc`.
+        fn uniproc(&self) -> bool {
+            true
+        }
         /// Reading a stale value is a matter of the whole model (no hb coherence).
         fn reads_stale(&self, _g: &porf_graph::Graph, _r: porf_graph::EventId) -> bool {
             false

@@ -171,6 +171,12 @@ hardware_model!(
     incremental: |g| RiscV::check(g, false),
     whole: |g| RiscV::check(g, true),
     dependency_cycles: forbidden,
+    extra: {
+        /// The coherence axiom (SC per location) is `uniproc`.
+        fn uniproc(&self) -> bool {
+            true
+        }
+    },
 );
 
 #[cfg(test)]

@@ -64,7 +64,13 @@ mod tests {
     use crate::{by_name, HW_MODEL_NAMES, MODEL_NAMES};
 
     /// The models that claim `uniproc`, with the graphs they are checked on.
-    const CLAIMS: [(&str, HwArch); 1] = [("lkmm", HwArch::Kernel)];
+    const CLAIMS: [(&str, HwArch); 5] = [
+        ("lkmm", HwArch::Kernel),
+        ("armv8", HwArch::Arm),
+        ("imm", HwArch::Arm),
+        ("riscv", HwArch::RiscV),
+        ("power", HwArch::Power),
+    ];
 
     /// Each claim holds on every execution (up to a limit) of random graphs: the model
     /// accepts none failing SC per location; some executions fail it (the check is

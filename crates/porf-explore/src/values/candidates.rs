@@ -14,6 +14,7 @@ use porf_graph::{
 };
 use porf_models::atomicity;
 use porf_models::orders::permutations;
+use std::collections::BTreeMap;
 
 /// A read of a script: its event, its location, whether it has a write part (an
 /// exclusive write follows it), and the writes it may read from (`None`: the
@@ -98,20 +99,62 @@ impl<P: Program> Values<'_, '_, P> {
         true
     }
 
+    /// The graph of script `s` with reads-from `rf` (replayed, or patched when po ∪ rf
+    /// has a cycle: then `true`); `None` if it is no execution of the script.
+    fn graph(
+        &mut self,
+        s: &Script<P>,
+        rf: &[(EventId, Option<EventId>)],
+    ) -> Option<(State<P>, bool)> {
+        match order(s, rf) {
+            Some(order) => self.replay(s, rf, &order).map(|st| (st, false)),
+            None if !self.model.allows_load_buffering() => None,
+            None => self.patched(s, rf).map(|st| (st, true)),
+        }
+    }
+
+    /// The candidate of script `s` with reads-from `rf` and, in co mode, the co `co`
+    /// (each written location's writes in order), kept when the model accepts it.
+    pub(crate) fn candidate_with_co(
+        &mut self,
+        s: &Script<P>,
+        rf: &[(EventId, Option<EventId>)],
+        co: &BTreeMap<Loc, Vec<EventId>>,
+    ) {
+        let Some((mut st, cyclic)) = self.graph(s, rf) else {
+            return;
+        };
+        if self.co.tracked() {
+            for (&loc, order) in co {
+                debug_assert_eq!(
+                    {
+                        let mut a = st.g.co(loc).to_vec();
+                        a.sort();
+                        a
+                    },
+                    {
+                        let mut b = order.clone();
+                        b.sort();
+                        b
+                    },
+                    "the given co orders the graph's writes"
+                );
+                st.g.set_co(loc, order.clone());
+            }
+        }
+        self.rec.tick(&st.g);
+        if self.stop() {
+            return;
+        }
+        if (self.prune || atomicity::holds(&st.g)) && self.co.check_whole(&mut st.g) {
+            self.accept(&mut st, cyclic);
+        }
+    }
+
     /// The candidates of script `s` with reads-from `rf`: every co.
     pub(crate) fn candidate(&mut self, s: &Script<P>, rf: &[(EventId, Option<EventId>)]) {
-        let ord = order(s, rf);
-        let cyclic = ord.is_none();
-        let mut st = match ord {
-            Some(order) => match self.replay(s, rf, &order) {
-                Some(st) => st,
-                None => return,
-            },
-            None if !self.model.allows_load_buffering() => return,
-            None => match self.patched(s, rf) {
-                Some(st) => st,
-                None => return,
-            },
+        let Some((mut st, cyclic)) = self.graph(s, rf) else {
+            return;
         };
         if !self.co.tracked() {
             if self.co.check_whole(&mut st.g) {
@@ -172,7 +215,7 @@ impl<P: Program> Values<'_, '_, P> {
             self.refuse(msg, &st.g);
             return;
         }
-        if self.seen.insert(execution_key(&st.g, self.co.equiv)) {
+        if !self.dedup || self.seen.insert(execution_key(&st.g, self.co.equiv)) {
             classify_maximal(&mut self.rec, self.prog, st, &self.co);
         }
     }

@@ -134,8 +134,12 @@ pub(crate) struct Values<'a, 'c, P: Program> {
     pub(crate) co: Coherence<'a>,
     pub(crate) rec: Recorder<'c>,
     pub(crate) tids: TidRegistry,
-    /// Maximal consistent executions already classified.
+    /// Maximal consistent executions already classified (when `dedup`).
     pub(crate) seen: HashSet<Vec<i64>>,
+    /// Whether a candidate may repeat an execution already kept, so that `seen` is
+    /// needed: true here (a script's candidates share executions in rf mode); false for
+    /// the deferred explorer, whose candidates are each tried once.
+    pub(crate) dedup: bool,
     /// The exploration ended with an unsupported error.
     pub(crate) unsupported: bool,
     /// Cut the rf and co choices RMW atomicity and SC per location rule out
@@ -153,6 +157,7 @@ impl<'a, 'c, P: Program> Values<'a, 'c, P> {
             rec: Recorder::new(cfg, model),
             tids: TidRegistry::default(),
             seen: HashSet::new(),
+            dedup: true,
             unsupported: false,
             prune: !cfg.disable_candidate_pruning,
         }
