@@ -16,7 +16,7 @@
 use porf_graph::{EventId, Graph, LabelKind, Loc};
 use porf_models::atomicity;
 use porf_models::rf::{self, CoWitness};
-use porf_models::MemoryModel;
+use porf_models::{MemoryModel, SourceCache};
 
 /// Which executions are told apart.
 #[derive(Copy, Clone, PartialEq, Eq, Debug, Default)]
@@ -106,7 +106,33 @@ impl<'m> Coherence<'m> {
     /// failure of the model's staleness check as a pre-check refutation, and otherwise
     /// the model's exact check ([`MemoryModel::rf_check`]) with what decided it.
     fn decide(&self, g: &Graph, e: EventId, stats: &mut rf::RfStats) -> Option<Accepted> {
-        if self.model.consistent_with(g, e) && (self.tracked() || atomic_with(g, e)) {
+        let cheap = self.model.consistent_with(g, e);
+        self.decide_given(g, e, cheap, stats)
+    }
+
+    /// [`Coherence::accepts`] for read `r` whose candidate sources are tried one after
+    /// the other: the model's incremental check reuses what `cache` learnt from the
+    /// earlier candidates ([`MemoryModel::consistent_source`]; `cache` was begun for
+    /// `r` on this graph, and only `r`'s source changed since).
+    pub fn accepts_source(
+        &self,
+        g: &Graph,
+        r: EventId,
+        cache: &mut SourceCache,
+    ) -> Option<Accepted> {
+        let cheap = self.model.consistent_source(g, r, cache);
+        self.decide_given(g, r, cheap, &mut rf::RfStats::default())
+    }
+
+    /// [`Coherence::decide`] once the model's incremental check answered `cheap`.
+    fn decide_given(
+        &self,
+        g: &Graph,
+        e: EventId,
+        cheap: bool,
+        stats: &mut rf::RfStats,
+    ) -> Option<Accepted> {
+        if cheap && (self.tracked() || atomic_with(g, e)) {
             stats.tests += 1;
             return Some(Accepted::Keep);
         }

@@ -49,7 +49,7 @@ use porf_graph::{
     SrcLoc, Tid, Val, View, WriteKind,
 };
 use porf_models::rf::{self, CoWitness};
-use porf_models::{atomicity, MemoryModel};
+use porf_models::{atomicity, MemoryModel, SourceCache};
 use std::collections::HashSet;
 
 /// Whether TruSt's maximality rule decides the backward revisits: in co mode, for
@@ -151,6 +151,9 @@ pub(crate) struct Optimal<'a, 'c, P: Program> {
     /// The keys of the states candidate backward revisits would produce, looked up in
     /// `revisited` before a revisit is applied.
     keys: RevisitKeys,
+    /// What the incremental check of a new read learnt from its earlier candidate
+    /// sources ([`SourceCache`]), begun anew for every read.
+    sources: SourceCache,
 }
 
 impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
@@ -179,6 +182,7 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
             hold_spins: !cfg.disable_ipr,
             revisited: HashSet::default(),
             keys: RevisitKeys::default(),
+            sources: SourceCache::default(),
         }
     }
 
@@ -411,6 +415,7 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
             src,
         );
         let base = self.co.snapshot(&st.g);
+        self.sources.begin(r);
         // The graph a child starts from differs from the one its source was checked in
         // only in `r`'s source (and, in rf mode, in the co witness installed, which no
         // hb view depends on: [`MemoryModel::hb_view`]), so `r`'s hb view computed for
@@ -425,7 +430,7 @@ impl<'a, 'c, P: Program> Optimal<'a, 'c, P> {
             }
             step::set_source(self.model, &mut st.g, r, w, ord);
             current = Some(w);
-            if let Some(a) = self.co.accepts(&st.g, r) {
+            if let Some(a) = self.co.accepts_source(&st.g, r, &mut self.sources) {
                 let symmetric = !self.sr || symmetry::consistent(&st.g, r);
                 ok.push((w, a, symmetric));
                 hbs.push((w, st.g.label(r).hb.clone()));

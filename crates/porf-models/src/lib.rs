@@ -48,10 +48,12 @@ pub mod rf;
 pub mod riscv;
 pub mod rvf;
 pub mod sc;
+pub mod source_cache;
 pub mod tso;
 pub mod uniproc;
 
 use porf_graph::{EventId, Graph, Loc, View};
+pub use source_cache::SourceCache;
 
 /// A memory model.
 ///
@@ -73,6 +75,17 @@ pub trait MemoryModel: Sync + Send {
     /// Is `g` consistent, given that it was before `e` and its edges (rf into `e`, `e`'s
     /// place in co) were added? Atomicity is not checked here (see [`atomicity`]).
     fn consistent_with(&self, g: &Graph, e: EventId) -> bool;
+
+    /// [`MemoryModel::consistent_with`] for read `r` whose candidate sources an
+    /// explorer tries one after the other: `cache` was [`SourceCache::begin`]-ed for
+    /// `r` on this graph, and since then only `r`'s source (order, hb view) changed.
+    /// Same answer as `consistent_with(g, r)`; models whose check is a DFS reuse what
+    /// earlier candidates' searches learnt ([`source_cache`]). The default ignores the
+    /// cache.
+    fn consistent_source(&self, g: &Graph, r: EventId, cache: &mut SourceCache) -> bool {
+        let _ = cache;
+        self.consistent_with(g, r)
+    }
 
     /// The declarative check of the whole graph, straight from the model's definition
     /// (hb views in `g` are ignored and recomputed). Includes atomicity.

@@ -9,6 +9,7 @@
 
 use crate::atomicity;
 use crate::relation::Base;
+use crate::source_cache::{self, SourceCache};
 use crate::MemoryModel;
 use porf_graph::{EventId, Graph, LabelKind, Loc, View};
 
@@ -29,12 +30,28 @@ impl MemoryModel for Sc {
     }
     fn consistent_with(&self, g: &Graph, e: EventId) -> bool {
         let nav = Nav::new(g);
-        !on_cycle(g, e, |a, out| {
-            out.extend(nav.po_next(a));
-            nav.sync_succ(a, out);
-            nav.rf_succ(a, false, out);
-            nav.co_fr_succ(a, out);
-        })
+        !on_cycle(g, e, |a, out| sc_succ(&nav, a, out))
+    }
+    /// For a read `r` that is the last event of its unjoined thread: `r` lies on a
+    /// cycle iff the immediate co-successor of its source reaches `r`'s po-predecessor
+    /// without `r`, decided from the set of events reaching that predecessor, computed
+    /// once for all of `r`'s candidate sources ([`source_cache`]: why it is exact).
+    ///
+    /// [`source_cache`]: crate::source_cache
+    fn consistent_source(&self, g: &Graph, r: EventId, cache: &mut SourceCache) -> bool {
+        if !source_cache::applies(g, r) {
+            return self.consistent_with(g, r);
+        }
+        let LabelKind::Read { loc, rf, .. } = g.label(r).kind else {
+            unreachable!("source_cache::applies holds of reads only")
+        };
+        // `r`'s only out-edge: fr to the co-successor of its source ([`Nav::co_fr_succ`]).
+        let nav = Nav::new(g);
+        let ok = !nav
+            .co_after(loc, rf)
+            .is_some_and(|s| cache.reaches_pred(g, r, s, |a, out| sc_pred(&nav, a, out)));
+        debug_assert_eq!(ok, self.consistent_with(g, r), "cached SC check of {r:?}");
+        ok
     }
     fn is_consistent(&self, g: &Graph) -> bool {
         if !atomicity::holds(g) {
@@ -55,6 +72,24 @@ impl MemoryModel for Sc {
     fn rf_check(&self, g: &Graph) -> crate::rf::RfCheck {
         crate::rf::verify_sc::verify_sc_check(g)
     }
+}
+
+/// The successors of `a` in `po ∪ sync ∪ rf ∪ co ∪ fr` (co and fr immediate only,
+/// which is enough for cycles: co is in the union).
+fn sc_succ(nav: &Nav, a: EventId, out: &mut Vec<EventId>) {
+    out.extend(nav.po_next(a));
+    nav.sync_succ(a, out);
+    nav.rf_succ(a, false, out);
+    nav.co_fr_succ(a, out);
+}
+
+/// The predecessors of `a` in the relation [`sc_succ`] walks: exactly the events
+/// whose successors there include `a`.
+fn sc_pred(nav: &Nav, a: EventId, out: &mut Vec<EventId>) {
+    out.extend(a.prev());
+    nav.sync_pred(a, out);
+    nav.rf_pred(a, out);
+    nav.co_fr_pred(a, out);
 }
 
 /// `{e}` ∪ hb of `e`'s po-predecessor ∪ hb of its spawn event (for a `Start`) ∪ hb of
@@ -116,6 +151,48 @@ impl<'g> Nav<'g> {
         if self.g.last_of(a.tid) == Some(a) {
             out.extend(self.g.joins_of(a.tid));
         }
+    }
+    /// Sync edges into `a`: the spawn of `a`'s thread into its first event, and the
+    /// last event of a thread into each of its joins (the inverse of
+    /// [`Nav::sync_succ`]).
+    pub(crate) fn sync_pred(&self, a: EventId, out: &mut Vec<EventId>) {
+        match self.g.label(a).kind {
+            LabelKind::Start { parent: Some(p) } if a.idx == 0 => {
+                if matches!(self.g.label(p).kind, LabelKind::Spawn { child, .. } if child == a.tid)
+                {
+                    out.push(p);
+                }
+            }
+            // Every `Join { child }` is in `joins_of(child)` (the graph's invariant).
+            LabelKind::Join { child } => out.extend(self.g.last_of(child)),
+            _ => {}
+        }
+    }
+    /// The rf edge into read `a`, if any (the inverse of [`Nav::rf_succ`] with
+    /// `external_only` false).
+    pub(crate) fn rf_pred(&self, a: EventId, out: &mut Vec<EventId>) {
+        if let LabelKind::Read { rf: Some(w), .. } = self.g.label(a).kind {
+            if self.g.label(w).is_write() {
+                out.push(w);
+            }
+        }
+    }
+    /// co and fr edges into write `a` (the inverse of [`Nav::co_fr_succ`]): its
+    /// immediate co-predecessor, and the reads of its location reading from that
+    /// co-predecessor (or from the initialisation, for the co-first write).
+    pub(crate) fn co_fr_pred(&self, a: EventId, out: &mut Vec<EventId>) {
+        let LabelKind::Write { loc, .. } = self.g.label(a).kind else {
+            return;
+        };
+        let before = self.g.co_pos(Some(a)) - 1;
+        let prev = before.checked_sub(1).map(|i| self.g.co(loc)[i]);
+        out.extend(prev);
+        out.extend(
+            self.g
+                .readers(loc, prev)
+                .iter()
+                .filter(|&&b| self.g.label(b).loc() == Some(loc)),
+        );
     }
     /// rf edges out of write `a` (only to other threads if `external_only`).
     pub(crate) fn rf_succ(&self, a: EventId, external_only: bool, out: &mut Vec<EventId>) {
