@@ -268,10 +268,17 @@ impl<P: Program> State<P> {
                         true => self.ts[t as usize].last().and_then(|m| m.awaited()),
                         false => None,
                     };
+                    // Once a lower thread is free, this one's being free or held
+                    // changes nothing (only a block, which needs no trial run, could
+                    // still come first): the trial run is skipped.
                     match awaited {
                         Some(v) if crate::bam::ready(&self.g, loc, v) => &mut ready,
                         Some(_) => &mut held,
-                        None if spins && !copy && self.blocks_after(prog, t, loc, bytes) => {
+                        None if spins
+                            && !copy
+                            && free.is_none()
+                            && self.blocks_after(prog, t, loc, bytes) =>
+                        {
                             &mut held
                         }
                         None => &mut free,

@@ -17,7 +17,8 @@
 //! * `LocInfo::sized` counts the location's accesses with a width (`bytes > 0`) and
 //!   `LocInfo::width` is the width of the oldest of them (when `sized > 0`).
 //! * `sc_fences` is the number of seq_cst fences (a fence's order is never changed
-//!   after it is added); `final_notes` the number of `Note::FinalWrite` events.
+//!   after it is added), and `Label::sc_fences_upto` the number in the label's thread
+//!   up to and including it; `final_notes` the number of `Note::FinalWrite` events.
 //! * `joins[c]` lists the graph's `Join { child: c }` events, in insertion order (so
 //!   that [`Graph::joins_of`] is O(1) for the models' incremental checks).
 //! * `LocInfo::by_thread[t][c]` lists the indices of thread `t`'s accesses of the
@@ -301,6 +302,16 @@ impl Graph {
     pub fn sc_fences(&self) -> u32 {
         self.sc_fences
     }
+    /// Number of seq_cst fences among the first `n` events of thread `t` (O(1): each
+    /// label counts those of its po-prefix, a function of the prefix that removing
+    /// later events or restricting the graph to a prefix keeps).
+    #[inline]
+    pub fn sc_fences_before(&self, t: Tid, n: u32) -> u32 {
+        match n {
+            0 => 0,
+            n => self.label(EventId::new(t, n - 1)).sc_fences_upto,
+        }
+    }
 
     /// Whether the graph has a `Note::FinalWrite` event (GenMC's final-write
     /// annotation), so that the checks of writes can skip looking for one.
@@ -517,12 +528,14 @@ impl Graph {
         if let Some(v) = self.symmetric_porf(e, &kind) {
             porf.join(&v);
         }
-        if is_sc_fence(&kind) {
+        let sc_fence = is_sc_fence(&kind);
+        if sc_fence {
             self.sc_fences += 1;
         }
         if is_final_note(&kind) {
             self.final_notes += 1;
         }
+        let sc_fences_upto = self.sc_fences_before(tid, idx) + sc_fence as u32;
         let stamp = self.order.len() as u32;
         self.order.push(e);
         self.threads[t].push(Label {
@@ -535,6 +548,7 @@ impl Graph {
             readers: Vec::new(),
             src,
             co_idx: 0,
+            sc_fences_upto,
             hw: None,
         });
         e
@@ -1255,6 +1269,36 @@ mod tests {
         assert_eq!(g.len(), 3);
         assert!(g.co(X).is_empty());
         assert!(g.loc_info(X).init_readers.is_empty());
+    }
+
+    /// The per-thread seq_cst fence counts follow every prefix: other fences and
+    /// accesses do not count, truncation and restriction keep the kept prefix's.
+    #[test]
+    fn sc_fences_before_counts_each_thread_prefix() {
+        let mut g = two_threads();
+        let fence = |g: &mut Graph, t, ord| g.add(t, LabelKind::Fence { ord }, SrcLoc::UNKNOWN);
+        fence(&mut g, 1, MemOrder::SeqCst);
+        write(&mut g, 1, 1, 1);
+        fence(&mut g, 1, MemOrder::AcqRel);
+        let stamp = g.len();
+        fence(&mut g, 1, MemOrder::SeqCst);
+        fence(&mut g, 0, MemOrder::SeqCst);
+        let counts = |g: &Graph, t| -> Vec<u32> {
+            (0..=g.thread_len(t))
+                .map(|n| g.sc_fences_before(t, n))
+                .collect()
+        };
+        assert_eq!(counts(&g, 1), vec![0, 0, 1, 1, 1, 2]);
+        assert_eq!(counts(&g, 0), vec![0, 0, 0, 1]);
+        let mut keep = View::new();
+        keep.set(0, 2);
+        keep.set(1, 3);
+        let r = g.restricted(&keep);
+        assert_eq!(counts(&r, 1), vec![0, 0, 1, 1]);
+        assert_eq!(r.sc_fences(), 1);
+        g.truncate(stamp);
+        assert_eq!(counts(&g, 1), vec![0, 0, 1, 1, 1]);
+        assert_eq!(g.sc_fences(), 1);
     }
 
     #[test]

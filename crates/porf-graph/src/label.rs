@@ -204,6 +204,9 @@ pub struct Label {
     /// graph's co methods, so that [`crate::Graph::co_pos`] is O(1)). Meaningless for
     /// other events and for a write not in co.
     pub(crate) co_idx: u32,
+    /// The number of seq_cst fences of the event's thread up to and including it (for
+    /// [`crate::Graph::sc_fences_before`]).
+    pub(crate) sc_fences_upto: u32,
     /// What hardware models read beyond the label ([`crate::hw`]); `None` for events of
     /// C11 programs.
     pub hw: Option<Box<crate::hw::Hw>>,

@@ -60,10 +60,17 @@
 //!   same here because a fence's only `scb` successors are its po-successors.
 //! * `P`, the events `hb?`-after an `scb` target or hb-after an eco target of the
 //!   search: every SC fence in `P` is in `R` (`scb; hb?; [F^sc]`, `eco; hb; [F^sc]`).
+//!   That is `P`'s only use, so it is not kept: "`P` gains `hb?(x)`" reaches, in
+//!   each thread, the first SC fence `hb?`-after `x` if it is below the thread's `R`
+//!   frontier (those at or after it are reached already). Each thread's last SC
+//!   fence below its `R` frontier is kept ([`Graph::sc_fences_before`] finds it by
+//!   binary search): when that fence does not see `x`, no earlier one does and the
+//!   thread is done in O(1); a thread with no SC fence left below `R` costs nothing.
 //!
 //! The first event of a thread whose hb view holds `x` is found by binary search
-//! (views grow along po), so "everything `hb?`-after `x`" lowers each thread's `H` or
-//! `P` frontier in O(threads · log(thread length)). What is not closed under po is
+//! (views grow along po), so "everything `hb?`-after `x`" lowers each thread's `H`
+//! frontier, or reaches its first SC fence in `P`, in O(threads · log(thread
+//! length)). What is not closed under po is
 //! expanded event by event, each event at most once: a reached SC access `a`
 //! (psc's `[E^sc]; scb`) and an event `s` entering `H`:
 //!
@@ -149,14 +156,14 @@ fn has_eco_successor(g: &Graph, e: EventId) -> bool {
     }
 }
 
-/// Is some SC fence other than `e` in the hb view `hb_e` (is `X_f` non-empty)?
+/// Is some SC fence other than `e` in the hb view `hb_e` (is `X_f` non-empty)? Counted
+/// per thread in O(1) ([`Graph::sc_fences_before`]).
 fn sc_fence_in(g: &Graph, e: EventId, hb_e: &View) -> bool {
+    let e_fence = is_sc_fence(g.label(e)) as u32;
     (0..g.num_threads()).any(|t| {
         let n = hb_e.get(t).min(g.thread_len(t));
-        g.thread(t)
-            .range(..n as usize)
-            .enumerate()
-            .any(|(i, l)| EventId::new(t, i as u32) != e && is_sc_fence(l))
+        let own = if t == e.tid && e.idx < n { e_fence } else { 0 };
+        g.sc_fences_before(t, n) > own
     })
 }
 
@@ -191,6 +198,30 @@ fn is_sc_fence(lab: &Label) -> bool {
             ord: MemOrder::SeqCst
         }
     )
+}
+
+/// A thread's last SC fence below its `R` frontier ([`Search::last_fence`]).
+#[derive(Copy, Clone)]
+enum LastFence<'g> {
+    /// Not computed since the frontier was lowered.
+    Unknown,
+    None,
+    /// Its index and hb view.
+    At(u32, &'g View),
+}
+
+/// The first index in `[lo, hi]` where the monotone `holds` holds, given that it holds
+/// at `hi`.
+fn first_index(mut lo: u32, mut hi: u32, holds: impl Fn(u32) -> bool) -> u32 {
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        if holds(mid) {
+            hi = mid;
+        } else {
+            lo = mid + 1;
+        }
+    }
+    hi
 }
 
 /// What is left to expand.
@@ -241,7 +272,7 @@ struct Search<'g> {
     e: EventId,
     hb_e: &'g View,
     f: Flavor,
-    /// The graph has SC fences: `H` and `P` are kept.
+    /// The graph has SC fences: `H` is kept and `P`'s fences reached.
     fences: bool,
     /// Reaching `e` is success (search (a) of the module docs).
     target_e: bool,
@@ -252,8 +283,9 @@ struct Search<'g> {
     /// `H` per thread: every event at this index or later is hb?-after a reached
     /// SC fence.
     h: Vec<u32>,
-    /// `P` per thread.
-    p: Vec<u32>,
+    /// Per thread (with SC fences): the last SC fence below `reached`, with its hb
+    /// view.
+    last_fence: Vec<LastFence<'g>>,
     /// Per location: the writes from this co slice index on are co/fr targets.
     co_entered: Entered,
     /// Per location: the readers of the writes from this co slice index on are eco
@@ -277,7 +309,11 @@ impl<'g> Search<'g> {
             stop_when_found: true,
             reached: lens.clone(),
             h: if fences { lens.clone() } else { Vec::new() },
-            p: if fences { lens } else { Vec::new() },
+            last_fence: if fences {
+                vec![LastFence::Unknown; lens.len()]
+            } else {
+                Vec::new()
+            },
             co_entered: Entered::default(),
             rd_entered: Entered::default(),
             work: Vec::new(),
@@ -301,7 +337,7 @@ impl<'g> Search<'g> {
         }
     }
 
-    fn hb(&self, x: EventId) -> &View {
+    fn hb(&self, x: EventId) -> &'g View {
         if x == self.e {
             self.hb_e
         } else {
@@ -316,6 +352,12 @@ impl<'g> Search<'g> {
             return;
         }
         self.reached[t as usize] = i;
+        if let Some(f) = self.last_fence.get_mut(t as usize) {
+            // Still the last SC fence below `i` if it is below `i`.
+            if matches!(*f, LastFence::At(j, _) if j >= i) {
+                *f = LastFence::Unknown;
+            }
+        }
         for j in i..old {
             let x = EventId::new(t, j);
             let lab = self.g.label(x);
@@ -374,28 +416,58 @@ impl<'g> Search<'g> {
         self.reach(t, first);
     }
 
-    /// `P` gains everything hb?-after `x` (a no-op without SC fences).
+    /// `P` gains everything hb?-after `x` (a no-op without SC fences): in each thread,
+    /// the first SC fence hb?-after `x` below the `R` frontier is reached.
     fn p_after(&mut self, x: EventId) {
         if !self.fences {
             return;
         }
         for t in 0..self.g.num_threads() {
-            if let Some(i) = self.first_seeing_below(t, x, self.p[t as usize]) {
-                self.lower_p(t, i);
+            let (f, hb_f) = match self.last_fence[t as usize] {
+                LastFence::At(f, hb_f) => (f, hb_f),
+                LastFence::None => continue,
+                LastFence::Unknown => match self.last_fence(t) {
+                    LastFence::At(f, hb_f) => (f, hb_f),
+                    _ => continue,
+                },
+            };
+            // Views grow along po: if `f` does not see `x` (hb?, views are reflexive),
+            // no fence before it does.
+            if hb_f.get(x.tid) <= x.idx {
+                continue;
+            }
+            if let Some(i) = self.first_seeing_below(t, x, f + 1) {
+                let j = self.first_fence_from(t, i, f);
+                self.reach(t, j);
             }
         }
     }
 
-    fn lower_p(&mut self, t: u32, i: u32) {
-        let old = self.p[t as usize];
-        if i >= old {
-            return;
-        }
-        self.p[t as usize] = i;
-        let stop = old.min(self.reached[t as usize]);
-        if let Some(j) = (i..stop).find(|&j| is_sc_fence(self.g.label(EventId::new(t, j)))) {
-            self.reach(t, j);
-        }
+    /// Computes the last SC fence of thread `t` below its `R` frontier.
+    fn last_fence(&mut self, t: u32) -> LastFence<'g> {
+        let g = self.g;
+        let r = self.reached[t as usize];
+        let c = g.sc_fences_before(t, r);
+        let f = match c {
+            0 => LastFence::None,
+            _ => {
+                // The fence is the first event with `c` fences up to it.
+                let f = first_index(0, r - 1, |j| g.sc_fences_before(t, j + 1) >= c);
+                LastFence::At(f, self.hb(EventId::new(t, f)))
+            }
+        };
+        self.last_fence[t as usize] = f;
+        f
+    }
+
+    /// The first SC fence of thread `t` at index `i` or later, given that `f >= i` is
+    /// one.
+    fn first_fence_from(&self, t: u32, i: u32, f: u32) -> u32 {
+        let g = self.g;
+        let c = g.sc_fences_before(t, i);
+        let j = first_index(i, f, |j| g.sc_fences_before(t, j + 1) > c);
+        debug_assert!(is_sc_fence(g.label(EventId::new(t, j))));
+        j
     }
 
     /// co/fr targets: the writes of `loc` from co slice index `from` on.
