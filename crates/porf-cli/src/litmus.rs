@@ -51,7 +51,8 @@ pub struct LitmusArgs {
     json: bool,
     /// Cut executions in which a loop would start its (N+1)th iteration; in assembly
     /// tests, where a thread would jump back to one label for the Nth time, which is
-    /// herd7's `-unroll N-1` (herd's default 2 is `--unroll 3`). Without it, a loop
+    /// herd7's `-unroll N-1` (herd's default 2 is `--unroll 3`; herd does not count a
+    /// backward branch on constants, porf does). Without it, a loop
     /// that spins is explored without end. A test whose executions were cut answers
     /// only up to the bound (herd's `Loop` prefix), and the run exits with code 4.
     #[arg(long, value_name = "N")]

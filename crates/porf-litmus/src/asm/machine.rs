@@ -134,6 +134,10 @@ impl AsmProgram {
     /// execution in which a thread would jump backward to one label for the Nth time,
     /// i.e. start that loop's (N+1)th iteration: herd7's `-unroll N-1`, which counts
     /// a thread's backward jumps per target and cuts the Nth one (herd's `mem.ml`).
+    /// herd counts neither a conditional backward branch whose condition it knows
+    /// while building events (a loop over constants, which it runs to its end); porf
+    /// counts every backward jump, so such a loop longer than the bound is cut here
+    /// (the answer then says it holds up to the bound) where herd's is complete.
     pub fn new(
         test: AsmLitmus,
         layout: Layout,
@@ -1088,7 +1092,7 @@ impl AsmMachine {
                 Err((
                 ErrorKind::Unsupported,
                 format!(
-                    "`{text}` accesses {} bytes at {}+{off}, not aligned to the test's access unit {} (such an access is not modelled)",
+                    "`{text}` accesses {} bytes at {}+{off}, not aligned to the test's access unit {} (such an access is not modelled; herd7's `-variant mixed` rejects it too, as an unaligned access)",
                     size.bytes(),
                     reg.name,
                     layout.unit.unwrap_or(1),
