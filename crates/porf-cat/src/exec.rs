@@ -32,7 +32,7 @@ pub const REQUIRED_SETS: &[&str] = &["R", "W", "F", "IW", "FW"];
 pub const REQUIRED_RELS: &[&str] = &["po", "rf", "co", "loc", "int"];
 
 /// One execution: `n` events with named sets and relations.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Execution {
     n: usize,
     sets: BTreeMap<String, Set>,

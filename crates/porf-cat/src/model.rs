@@ -9,7 +9,11 @@
 //! be pruned there); `is_consistent` adds `porf_models::atomicity`. Flags do not make
 //! a graph inconsistent: [`MemoryModel::flags`] names those a consistent graph raises
 //! (herd's `flag` tests that hold and `undefined_unless` tests that fail), as herd
-//! prints them beside its verdict.
+//! prints them beside its verdict. A consistency question that allows a graph has
+//! evaluated every test, flags included (evaluation stops early only at a failed
+//! check): the flags of the last execution allowed are kept with that execution, and
+//! `flags` on a graph whose execution equals it gives them without evaluating again
+//! (the verdict is a function of the execution).
 //! What porf cannot know of an arbitrary model, it does not assume:
 //! * `maximal_extensions_consistent` is false (the explorer keeps its set of revisit
 //!   graphs instead of TruSt's maximality rule), `reads_stale` never prunes and
@@ -36,6 +40,9 @@ use porf_graph::{EventId, Graph, LabelKind, View};
 use porf_models::{atomicity, MemoryModel};
 use std::sync::{Arc, Mutex};
 
+/// An execution a model allowed, with the flags it raised there.
+type AllowedFlags = (Execution, Vec<String>);
+
 /// A memory model given by a cat file. Clones share the model and the error slot.
 #[derive(Clone, Debug)]
 pub struct CatModel {
@@ -47,6 +54,10 @@ pub struct CatModel {
     /// Whether the model has a `flag` or `undefined_unless` test (if not, no graph
     /// raises a flag and [`MemoryModel::flags`] evaluates nothing).
     has_flags: bool,
+    /// With `has_flags`: the last execution a consistency question allowed and the
+    /// flags the model raised on it. Clones share it; a mismatch only costs an
+    /// evaluation.
+    last_allowed: Arc<Mutex<Option<AllowedFlags>>>,
 }
 
 impl CatModel {
@@ -64,6 +75,7 @@ impl CatModel {
             model: Arc::new(model),
             name: Box::leak(name.to_string().into_boxed_str()),
             error: Arc::new(Mutex::new(None)),
+            last_allowed: Arc::new(Mutex::new(None)),
         })
     }
     /// The model's verdict on `g` (all checks and flags).
@@ -74,10 +86,19 @@ impl CatModel {
     pub fn runtime_error(&self) -> Option<CatError> {
         self.error.lock().map(|e| e.clone()).unwrap_or(None)
     }
-    /// Whether the model allows `x`; an evaluation error is kept and denies it.
-    fn allowed(&self, x: &Execution) -> bool {
-        match evaluate(&self.model, x, true) {
-            Ok(v) => v.allowed(),
+    /// Whether the model allows `x`; an evaluation error is kept and denies it. With
+    /// flag tests, an allowed `x` is kept with its flags for [`MemoryModel::flags`].
+    fn allowed(&self, x: Execution) -> bool {
+        match evaluate(&self.model, &x, true) {
+            Ok(v) => {
+                let allowed = v.allowed();
+                if allowed && self.has_flags {
+                    if let Ok(mut slot) = self.last_allowed.lock() {
+                        *slot = Some((x, v.flags));
+                    }
+                }
+                allowed
+            }
             Err(e) => {
                 if let Ok(mut slot) = self.error.lock() {
                     slot.get_or_insert(e);
@@ -116,11 +137,11 @@ impl MemoryModel for CatModel {
     /// The whole model on the whole graph, but RMW atomicity: see
     /// [`from_graph_without_atomicity`].
     fn consistent_with(&self, g: &Graph, _e: EventId) -> bool {
-        self.allowed(&from_graph_without_atomicity(g))
+        self.allowed(from_graph_without_atomicity(g))
     }
     /// porf's RMW atomicity and the whole model.
     fn is_consistent(&self, g: &Graph) -> bool {
-        atomicity::holds(g) && self.allowed(&from_graph(g))
+        atomicity::holds(g) && self.allowed(from_graph(g))
     }
     fn reads_stale(&self, _g: &Graph, _r: EventId) -> bool {
         false
@@ -135,12 +156,21 @@ impl MemoryModel for CatModel {
         !self.forbids_lb
     }
     /// The flags the whole model raises on `g` if it allows `g` (an evaluation error
-    /// is kept as in [`CatModel::is_consistent`] and raises none).
+    /// is kept as in [`CatModel::is_consistent`] and raises none): those kept by the
+    /// consistency question that allowed the same execution, else evaluated.
     fn flags(&self, g: &Graph) -> Vec<&'static str> {
         if !self.has_flags {
             return Vec::new();
         }
-        match self.verdict(g) {
+        let x = from_graph(g);
+        if let Ok(slot) = self.last_allowed.lock() {
+            if let Some((y, flags)) = slot.as_ref() {
+                if *y == x {
+                    return flags.iter().map(|f| intern(f)).collect();
+                }
+            }
+        }
+        match evaluate(&self.model, &x, false) {
             Ok(v) if v.allowed() => v.flags.iter().map(|f| intern(f)).collect(),
             Ok(_) => Vec::new(),
             Err(e) => {

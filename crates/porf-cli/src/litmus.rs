@@ -49,10 +49,12 @@ pub struct LitmusArgs {
     /// Print one JSON object per file (one per line) instead of herd's lines.
     #[arg(long)]
     json: bool,
-    /// Cut executions in which a loop would start its (N+1)th iteration (herd7's
-    /// `-unroll`); without it, a loop that spins is explored without end. A test whose
-    /// executions were cut answers only up to the bound (herd's `Loop` prefix), and
-    /// the run exits with code 4.
+    /// Cut executions in which a loop would start its (N+1)th iteration; in assembly
+    /// tests, where a thread would jump back to one label for the Nth time, which is
+    /// herd7's `-unroll N-1` (herd's default 2 is `--unroll 3`; herd does not count a
+    /// backward branch on constants, porf does). Without it, a loop
+    /// that spins is explored without end. A test whose executions were cut answers
+    /// only up to the bound (herd's `Loop` prefix), and the run exits with code 4.
     #[arg(long, value_name = "N")]
     unroll: Option<u32>,
     /// Run every test as Lahav and Boker's causal models read it: every load acquire,

@@ -130,8 +130,14 @@ pub struct AsmProgram {
 
 impl AsmProgram {
     /// The program of `test`; `observed[n]` lists the registers of `Pn` whose final
-    /// values [`ThreadMachine::registers`] reports, in that order; `unroll` cuts an
-    /// execution in which a loop would start its (N+1)th iteration.
+    /// values [`ThreadMachine::registers`] reports, in that order; `unroll` = N cuts an
+    /// execution in which a thread would jump backward to one label for the Nth time,
+    /// i.e. start that loop's (N+1)th iteration: herd7's `-unroll N-1`, which counts
+    /// a thread's backward jumps per target and cuts the Nth one (herd's `mem.ml`).
+    /// herd counts neither a conditional backward branch whose condition it knows
+    /// while building events (a loop over constants, which it runs to its end); porf
+    /// counts every backward jump, so such a loop longer than the bound is cut here
+    /// (the answer then says it holds up to the bound) where herd's is complete.
     pub fn new(
         test: AsmLitmus,
         layout: Layout,
@@ -250,7 +256,7 @@ struct Regs {
     reservation: Option<Reservation>,
     /// The store-exclusive at `pc` was chosen to succeed: its store comes next.
     succeed: bool,
-    /// Per instruction, how often its backward jump was taken.
+    /// Per instruction, how often a backward jump to it was taken.
     back_jumps: Vec<u32>,
     /// The unit of the access at `pc` that comes next (split accesses, else 0).
     part: u32,
@@ -683,9 +689,9 @@ impl AsmMachine {
                 }
                 if taken {
                     if *target <= r.pc {
-                        r.back_jumps[r.pc] += 1;
+                        r.back_jumps[*target] += 1;
                         if let Some(n) = self.shared.unroll {
-                            if r.back_jumps[r.pc] >= n {
+                            if r.back_jumps[*target] >= n {
                                 return Ok(Step::Act(Peeked {
                                     action: Action::Block {
                                         reason: BlockReason::LoopBound,
@@ -1086,7 +1092,7 @@ impl AsmMachine {
                 Err((
                 ErrorKind::Unsupported,
                 format!(
-                    "`{text}` accesses {} bytes at {}+{off}, not aligned to the test's access unit {} (such an access is not modelled)",
+                    "`{text}` accesses {} bytes at {}+{off}, not aligned to the test's access unit {} (such an access is not modelled; herd7's `-variant mixed` rejects it too, as an unaligned access)",
                     size.bytes(),
                     reg.name,
                     layout.unit.unwrap_or(1),

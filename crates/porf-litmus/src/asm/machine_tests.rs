@@ -511,6 +511,37 @@ fn a_loop_is_cut_where_it_would_start_its_iteration_past_the_bound() {
     assert_eq!(regs, vec![1]);
 }
 
+/// Backward jumps are counted per target label, as herd7 counts them (`mem.ml`'s
+/// `fetch_addr` keys its count by the target's address): two branches back to `L0`
+/// share one count. The loop reads x, goes back from the first branch when x is 0
+/// and from the second when x is 1, so with reads 0, 1, 0, ... and --unroll 3 the
+/// thread jumps back twice (after reads 0 and 1) and is cut at the third jump (after
+/// read 2): three loads, then the block. Counted per branch, each branch would have
+/// been taken at most twice and the cut would come only after the fifth load.
+#[test]
+fn backward_jumps_to_one_label_share_one_count() {
+    let (_, mut m) = thread_unrolled(
+        "AArch64",
+        "0:X1=x;",
+        &["L0: LDR W0,[X1]", "CBZ W0,L0", "CMP W0,#1", "B.EQ L0"],
+        &[],
+        Some(3),
+    );
+    let (acts, _) = run(&mut m, &|k| (k % 2) as i64, 0);
+    let loads = acts
+        .iter()
+        .filter(|(a, _)| matches!(a, Action::Load { .. }))
+        .count();
+    assert_eq!(loads, 3, "{acts:?}");
+    assert!(matches!(
+        acts.last().unwrap().0,
+        Action::Block {
+            reason: porf_graph::BlockReason::LoopBound,
+            ..
+        }
+    ));
+}
+
 /// A 64-bit SWP in a test with 4-byte units is one unit RMW per unit, low address
 /// first, the second tagged `SAME_INSTR`, each swapping in its unit of the source;
 /// the register is the units' old values composed and depends on both unit reads.
