@@ -93,3 +93,33 @@ fn parse_only_compiles_kernel_bodies() {
     let (code, out, err) = porf(&["litmus", "--parse-only", &kernel_test("srcu-mp.litmus")]);
     assert_eq!(code, 0, "{out}{err}");
 }
+
+/// An access outside the test's locations is refused only when a consistent
+/// execution makes it: a guessed run that coherence rules out does not count
+/// (derivations in the two files).
+#[test]
+fn a_bad_address_matters_only_in_a_consistent_execution() {
+    let (code, out, err) = porf(&[
+        "litmus",
+        "--threads",
+        "1",
+        &kernel_test("deref-init-incoherent.litmus"),
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.lines()
+            .any(|l| l == "Observation deref-init-incoherent Sometimes 1 1"),
+        "{out}"
+    );
+    let (code, out, err) = porf(&[
+        "litmus",
+        "--threads",
+        "1",
+        &kernel_test("deref-init.litmus"),
+    ]);
+    assert_eq!(code, 3, "{out}{err}");
+    assert!(
+        err.contains("an access to address 0, which is no location of the test (a consistent execution makes it)"),
+        "{err}"
+    );
+}

@@ -3,7 +3,7 @@
 //! po ∪ rf has a cycle) and kept when the model accepts it (module docs of
 //! [`crate::values`]).
 
-use super::script::{set_hw, Guess, Script, ScriptStep};
+use super::script::{set_hw, unsupported_event, unsupported_message, Guess, Script, ScriptStep};
 use super::{prune, Values};
 use crate::key::execution_key;
 use crate::reference::classify_maximal;
@@ -211,6 +211,20 @@ impl<P: Program> Values<'_, '_, P> {
                  rf and dependencies): executions with values no write of a run produces \
                  may be consistent too, which the values explorer cannot enumerate",
                 self.model.name()
+            );
+            self.refuse(msg, &st.g);
+            return;
+        }
+        // The scripts keep only the unsupported constructs a thread reports itself
+        // (`Values::dfs`): refused once a consistent execution performs one.
+        if let Some(e) =
+            st.g.events()
+                .map(|(e, _)| e)
+                .find(|&e| unsupported_event(&st.g, e.tid, e.idx, 1).is_some())
+        {
+            let msg = format!(
+                "{} (a consistent execution makes it)",
+                unsupported_message(&st.g, e)
             );
             self.refuse(msg, &st.g);
             return;

@@ -73,10 +73,17 @@
 //! load buffering is exact here only when it forbids dependency cycles, as herd7
 //! assumes too (it cannot solve for self-justifying values either).
 //!
+//! **Unsupported constructs.** One a thread reports itself (an
+//! [`porf_graph::Action::Error`] of kind unsupported, e.g. a kernel test's access to
+//! an address that is no location) is decided by the values the thread read: the
+//! script keeps it as the thread's last event, and the exploration is refused only
+//! when a consistent candidate holds it, as the other explorers refuse it only in a
+//! consistent graph; a guessed run no consistent execution follows does not count.
+//!
 //! **Not supported**: the reads-value-from equivalence; atomic sections (interleaving
-//! semantics); block-size queries, and error events a front end or [`crate::step`]
-//! marks unsupported (mixed-size accesses), whose result depends on the order events
-//! are added in; load-buffering candidates with non-atomic accesses, heap blocks,
+//! semantics); block-size queries, and unsupported error events [`crate::step`]
+//! raises against the graph (mixed-size accesses), whose result depends on the order
+//! events are added in; load-buffering candidates with non-atomic accesses, heap blocks,
 //! mutexes or cell copies (above). Each ends the exploration with an unsupported
 //! error. Cost: the product of the domains over the reads, times every rf and co:
 //! for litmus-sized programs.

@@ -232,6 +232,28 @@ impl Parser {
     }
 
     /// One statement; a declaration of several registers gives several.
+    /// Whether the token at `i` is followed by an assignment operator (`=`, a compound
+    /// one, `++` or `--`): a statement assigning a register.
+    fn assigned_at(&self, i: usize) -> bool {
+        self.toks.get(i + 1).is_some_and(|n| {
+            matches!(
+                n.text.as_str(),
+                "=" | "+="
+                    | "-="
+                    | "*="
+                    | "/="
+                    | "%="
+                    | "&="
+                    | "|="
+                    | "^="
+                    | "<<="
+                    | ">>="
+                    | "++"
+                    | "--"
+            )
+        })
+    }
+
     fn stmt(&mut self) -> Res<Vec<Stmt>> {
         let Some(t) = self.peek().cloned() else {
             return self.err("expected a statement");
@@ -267,37 +289,24 @@ impl Parser {
                 };
                 Ok(vec![Stmt::If(c, then, els)])
             }
-            "while" | "for" | "do" | "goto" | "switch" | "return" | "break" | "continue" => self
-                .err(format!(
+            // herd's C lexer reserves `if`, `else` and `while` only: the other words are
+            // registers when assigned (`continue = 0;`, Dat3M's lock-free tests).
+            "while" | "for" | "do" | "goto" | "switch" | "return" | "break" | "continue"
+                if t.text == "while" || !self.assigned_at(self.i) =>
+            {
+                self.err(format!(
                     "unsupported: `{}` in a kernel litmus test (porf runs straight-line \
                      code with `if` only)",
                     t.text
-                )),
+                ))
+            }
             w if TYPE_WORDS.contains(&w) => self.decl(),
             "*" if self.toks.get(self.i + 2).is_some_and(|n| n.text == "=")
                 || self.toks.get(self.i + 1).is_some_and(|n| n.text == "(") =>
             {
                 self.plain_store()
             }
-            _ if t.kind == Kind::Ident
-                && self.toks.get(self.i + 1).is_some_and(|n| {
-                    matches!(
-                        n.text.as_str(),
-                        "=" | "+="
-                            | "-="
-                            | "*="
-                            | "/="
-                            | "%="
-                            | "&="
-                            | "|="
-                            | "^="
-                            | "<<="
-                            | ">>="
-                            | "++"
-                            | "--"
-                    )
-                }) =>
-            {
+            _ if t.kind == Kind::Ident && self.assigned_at(self.i) => {
                 let (name, at) = self.ident()?;
                 let op = self.toks[self.i].text.clone();
                 self.i += 1;

@@ -129,6 +129,23 @@ fn unsupported_constructs_are_refused_with_their_position() {
     assert!(e.starts_with("t.litmus:5:2:") && e.contains("while"), "{e}");
 }
 
+/// herd's C lexer reserves `if`, `else` and `while` only: `continue`, `break`, ...
+/// assigned are registers. Hand derivation: P0 runs its body once (`continue` starts
+/// at 1), writes x = 1 and clears `continue`; P1's `continue` is set to 0, so it does
+/// nothing: x = 1 and 0:continue = 0 in the one execution (`Ok`).
+#[test]
+fn unreserved_words_assigned_are_registers() {
+    let (verdict, _) = lkmm_verdict(
+        "C K\n{\n0:continue = 1;\n1:continue = 0;\n}\nP0(int *x)\n{\n\tif (continue) {\n\t\tWRITE_ONCE(*x, 1);\n\t\tcontinue = 0;\n\t}\n}\nP1(int *x)\n{\n\tif (continue) {\n\t\tWRITE_ONCE(*x, 2);\n\t}\n}\nexists (x=1 /\\ 0:continue=0)\n",
+    );
+    assert_eq!(verdict, "Ok");
+    let e = refusal("C B\n{}\nP0(int *x)\n{\n\tbreak;\n}\nexists (x=1)\n");
+    assert!(
+        e.starts_with("t.litmus:5:2:") && e.contains("`break`"),
+        "{e}"
+    );
+}
+
 #[test]
 fn other_models_are_refused() {
     let l = litmus(MP_DEP);

@@ -263,6 +263,19 @@ exists (0:r0=0 /\\ 1:r0=0)
         assert_eq!(obs, vec!["0:r0", "1:r0", "1:r1", "[p]", "[x]"]);
     }
 
+    /// herd's splitter skips the text between the header line and the init block:
+    /// a second header line, notes.
+    #[test]
+    fn free_text_before_the_init_block_is_skipped() {
+        let l = parse(
+            "t.litmus",
+            "C first-name\nC second name\nnote: 2 threads.\n{ x = 0; }\nP0 (int* x) { *x = 1; }\nexists (x=1)\n",
+        )
+        .unwrap();
+        assert_eq!(l.name, "first-name");
+        assert_eq!(l.threads.len(), 1);
+    }
+
     #[test]
     fn forall_and_not_exists() {
         let c = cond("forall (x=1 \\/ x=2)");
@@ -371,7 +384,7 @@ exists (0:r0=0 /\\ 1:r0=0)
             (1, 2, "expected the test name after `C`".into())
         );
         assert_eq!(
-            err("C t\nbad line\n{ }"),
+            err("C t\nP0(int *x) {\n}\n"),
             (2, 1, "expected `{` starting the initial state".into())
         );
         assert_eq!(

@@ -53,8 +53,11 @@ impl<'a> Parser<'a> {
         Ok(lit)
     }
 
-    /// Between the name and the init block: a doc string, comments, and herd's
-    /// `Key=value` information lines.
+    /// Between the name and the init block: a doc string, comments, herd's
+    /// `Key=value` information lines, and lines of other text without a `{`, which
+    /// herd's splitter skips too (a second header line, a note). A line holding a `{`
+    /// after other text is an error: it is most likely a thread whose init block is
+    /// missing.
     pub(super) fn preamble(&mut self) -> R<Option<String>> {
         let mut doc = None;
         loop {
@@ -72,19 +75,19 @@ impl<'a> Parser<'a> {
                         None => return self.err_at(start, "unterminated doc string"),
                     }
                 }
-                Some(&c) if is_ident_start(c) => {
+                Some(_) => {
                     let line_end = self.text[self.pos..]
                         .find('\n')
                         .map_or(b.len(), |i| self.pos + i);
                     let line = &self.text[self.pos..line_end];
                     let key_len = line.bytes().take_while(|&c| is_ident_char(c)).count();
-                    if line[key_len..].trim_start().starts_with('=') {
+                    let info = key_len > 0 && line[key_len..].trim_start().starts_with('=');
+                    if info || !line.contains('{') {
                         self.pos = line_end;
                     } else {
                         return self.err_at(self.pos, "expected `{` starting the initial state");
                     }
                 }
-                Some(_) => return self.err_at(self.pos, "expected `{` starting the initial state"),
                 None => {
                     return self.err_at(
                         self.pos,
