@@ -12,7 +12,11 @@
 //! text: the final states with their execution counts, the positive and negative
 //! witness counts and the observation.
 //!
+//! The same tests check candidate pruning: each explorer with pruning on and off must
+//! print the same text (`pruning_keeps_every_outcome`).
+//!
 //! `PORF_DIFF_DEFERRED_PROGRAMS` overrides the number of tests per model (default 150),
+//! `PORF_DIFF_HW_PRUNING_PROGRAMS` the number of pruning tests per model (default 30, one in thirty for the deferred explorer),
 //! `PORF_DIFF_DEFERRED_SEED` shifts the seeds.
 
 mod common;
@@ -434,6 +438,64 @@ fn riscv() {
 #[test]
 fn power() {
     differential(Lang::Ppc, "power");
+}
+
+/// Candidate pruning (RMW atomicity for every model; SC per location for the models
+/// that claim it, as `armv8`, `imm`, `riscv` and `power` do) drops no outcome: each
+/// explorer prints the same herd text with pruning on and off
+/// (`Options::disable_candidate_pruning`), on the same random tests.
+fn pruning_differential(lang: Lang, model_name: &str, strategies: &[Strategy], n: u64) {
+    let base = env("PORF_DIFF_DEFERRED_SEED", 0);
+    let model = porf_models::by_name(model_name).unwrap();
+    let mut failures = Vec::new();
+    let mut compared = 0;
+    for seed in base..base + n {
+        let text = test_text(seed, lang);
+        let test = parse_test(&text);
+        for &s in strategies {
+            let run = |disable_candidate_pruning: bool| {
+                let opts = Options {
+                    threads: 1,
+                    explorer: Some(s),
+                    disable_candidate_pruning,
+                    ..Options::default()
+                };
+                check_test(&test, model.as_ref(), model_name, &opts)
+                    .map(|o| without_time(&herd_text(&o)))
+                    .map_err(|e| format!("{e:?}"))
+            };
+            let (on, off) = (run(false), run(true));
+            compared += usize::from(on.is_ok());
+            if on != off {
+                failures.push(format!(
+                    "{text}\n--- {s:?}, pruning on\n{on:?}\n--- pruning off\n{off:?}"
+                ));
+            }
+        }
+    }
+    eprintln!("{model_name}: pruning on and off compared on {compared} runs");
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+    assert!(
+        compared as u64 * 2 >= n * strategies.len() as u64,
+        "too few tests compared"
+    );
+}
+
+/// The values explorer (the default for these models) on `PORF_DIFF_HW_PRUNING_PROGRAMS`
+/// tests per model (default 30); the deferred explorer, whose search without pruning is
+/// much slower, on one in thirty.
+#[test]
+fn pruning_keeps_every_outcome() {
+    let n = env("PORF_DIFF_HW_PRUNING_PROGRAMS", 30);
+    for (lang, model) in [
+        (Lang::AArch64, "armv8"),
+        (Lang::AArch64, "imm"),
+        (Lang::RiscV, "riscv"),
+        (Lang::Ppc, "power"),
+    ] {
+        pruning_differential(lang, model, &[Strategy::Values], n);
+        pruning_differential(lang, model, &[Strategy::Deferred], n.div_ceil(30));
+    }
 }
 
 /// LKMM may accept a cycle of rf and dependencies through plain accesses (see
