@@ -228,13 +228,7 @@ impl Parser {
                 self.bump();
                 let rec = self.eat_kw("rec");
                 let name = self.name()?;
-                let pat = if self.eat_p("(") {
-                    let f = self.formals()?;
-                    self.expect_p(")")?;
-                    tuple_pat(f)
-                } else {
-                    Pat::Var(self.pat0()?)
-                };
+                let pat = self.param()?;
                 self.expect_p("=")?;
                 let body = self.block()?;
                 self.expect_kw("end")?;
@@ -460,13 +454,7 @@ impl Parser {
         let Some(fname) = first else {
             return self.fail("`=`");
         };
-        let param = if self.eat_p("(") {
-            let f = self.formals()?;
-            self.expect_p(")")?;
-            tuple_pat(f)
-        } else {
-            Pat::Var(self.pat0()?)
-        };
+        let param = self.param()?;
         self.expect_p("=")?;
         let body = self.expr()?;
         Ok(Binding {
@@ -474,6 +462,16 @@ impl Parser {
             expr: Expr::Fun(param, std::sync::Arc::new(body), span.clone()),
             span,
         })
+    }
+    /// A parameter: `(a, b, ...)` or one name (or `_`).
+    fn param(&mut self) -> R<Pat> {
+        if self.eat_p("(") {
+            let f = self.formals()?;
+            self.expect_p(")")?;
+            Ok(tuple_pat(f))
+        } else {
+            Ok(Pat::Var(self.pat0()?))
+        }
     }
     fn pat0(&mut self) -> R<Option<String>> {
         if self.eat_p("_") {
@@ -508,13 +506,7 @@ impl Parser {
             });
         }
         if self.eat_kw("fun") {
-            let pat = if self.eat_p("(") {
-                let f = self.formals()?;
-                self.expect_p(")")?;
-                tuple_pat(f)
-            } else {
-                Pat::Var(self.pat0()?)
-            };
+            let pat = self.param()?;
             self.expect_p("->")?;
             return Ok(Expr::Fun(pat, std::sync::Arc::new(self.expr()?), span));
         }
