@@ -261,14 +261,15 @@ thread_local! {
 /// A visited set over events, cleared in O(1) by bumping a generation: `marks[t][i]
 /// == gen` iff event `(t, i)` was visited since the last [`Scratch::begin`].
 #[derive(Default)]
-struct Scratch {
+pub(crate) struct Scratch {
     marks: Vec<Vec<u32>>,
     gen: u32,
-    stack: Vec<EventId>,
+    /// A work stack for the search the marks serve.
+    pub(crate) stack: Vec<EventId>,
 }
 
 impl Scratch {
-    fn begin(&mut self, g: &Graph) {
+    pub(crate) fn begin(&mut self, g: &Graph) {
         self.gen = self.gen.wrapping_add(1);
         if self.gen == 0 {
             // Wrapped around: old marks could collide with the new generation.
@@ -287,11 +288,19 @@ impl Scratch {
         }
     }
     /// Marks `a` visited; true iff it was not yet.
-    fn visit(&mut self, a: EventId) -> bool {
+    pub(crate) fn visit(&mut self, a: EventId) -> bool {
         let m = &mut self.marks[a.tid as usize][a.idx as usize];
         let fresh = *m != self.gen;
         *m = self.gen;
         fresh
+    }
+    /// Whether `a` was visited since the last [`Scratch::begin`] (false for an event
+    /// the graph of that `begin` did not have).
+    pub(crate) fn visited(&self, a: EventId) -> bool {
+        self.marks
+            .get(a.tid as usize)
+            .and_then(|m| m.get(a.idx as usize))
+            == Some(&self.gen)
     }
 }
 

@@ -26,6 +26,7 @@
 //!
 //! [`MemoryModel::consistent_with`]: crate::MemoryModel::consistent_with
 
+use crate::sc::Scratch;
 use porf_graph::{EventId, Graph};
 
 /// `Anc(p)` of the module documentation for the current read, computed at the first
@@ -37,11 +38,8 @@ pub struct SourceCache {
     read: Option<EventId>,
     /// Whether `Anc` is computed for `read`.
     ready: bool,
-    /// Generation counter: `marks[t][i] == gen` iff event `(t, i)` is in `Anc`, so
-    /// clearing is a bump.
-    gen: u32,
-    marks: Vec<Vec<u32>>,
-    stack: Vec<EventId>,
+    /// `Anc`: the events visited since its search began.
+    marks: Scratch,
 }
 
 impl SourceCache {
@@ -70,10 +68,7 @@ impl SourceCache {
             self.ancestors(g, r, &mut pred);
             self.ready = true;
         }
-        self.marks
-            .get(s.tid as usize)
-            .and_then(|m| m.get(s.idx as usize))
-            == Some(&self.gen)
+        self.marks.visited(s)
     }
 
     /// Marks `Anc(p)`, `p` the po-predecessor of `r`: a backward DFS that never enters
@@ -84,33 +79,16 @@ impl SourceCache {
         r: EventId,
         pred: &mut impl FnMut(EventId, &mut Vec<EventId>),
     ) {
-        self.gen = self.gen.wrapping_add(1);
-        if self.gen == 0 {
-            // Wrapped around: old marks could collide with the new generation.
-            self.marks.iter_mut().for_each(|m| m.fill(0));
-            self.gen = 1;
-        }
-        let n = g.num_threads() as usize;
-        if self.marks.len() < n {
-            self.marks.resize_with(n, Vec::new);
-        }
-        for (t, m) in self.marks.iter_mut().enumerate().take(n) {
-            let len = g.thread_len(t as u32) as usize;
-            if m.len() < len {
-                m.resize(len.max(2 * m.len()), 0);
-            }
-        }
-        let stack = &mut self.stack;
+        self.marks.begin(g);
+        let mut stack = std::mem::take(&mut self.marks.stack);
         stack.clear();
         stack.push(EventId::new(r.tid, r.idx - 1));
         while let Some(a) = stack.pop() {
-            let m = &mut self.marks[a.tid as usize][a.idx as usize];
-            if a == r || *m == self.gen {
-                continue;
+            if a != r && self.marks.visit(a) {
+                pred(a, &mut stack);
             }
-            *m = self.gen;
-            pred(a, stack);
         }
+        self.marks.stack = stack;
     }
 }
 
