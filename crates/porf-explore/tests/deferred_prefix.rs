@@ -14,16 +14,14 @@ mod common;
 
 use common::env;
 use porf_explore::deferred::prefix::{consistent, Access};
+use porf_graph::hash::SplitMix64;
 use porf_graph::{EventId, Graph};
 use porf_models::by_name;
 use porf_models::hwgen::{hw_executions, random_hw_graph, HwArch, HwShape};
 
-/// A splitmix64 step: the subsets' random bits.
+/// The subsets' random bits: one splitmix64 step from `x`.
 fn mix(x: u64) -> u64 {
-    let mut z = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
+    SplitMix64(x).next_u64()
 }
 
 /// Whether the prefix of `x` made of the accesses `decided` keeps fails the check at
